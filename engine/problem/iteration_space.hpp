@@ -1,0 +1,34 @@
+// IterationSpace: the 7-D (+ groups) loop nest of one MAC layer
+// (DESIGN.md): bounds of G,N,K,C,P,Q,R,S and the sliding-window geometry
+// that maps output positions and filter taps to input positions,
+// h = p·stride + r·dilation (padding only shifts h, so it is not kept).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "problem/dims.hpp"
+#include "workload/layer.hpp"
+#include "workload/tensor_shape.hpp"
+
+namespace trainloop {
+
+struct IterationSpace {
+    DimBounds bounds;  // every bound >= 1
+    Extent2 stride{1, 1};
+    Extent2 dilation{1, 1};
+
+    std::int64_t macs() const;  // product of all bounds
+    std::int64_t weights() const;  // G·K·C·R·S
+    friend bool operator==(const IterationSpace&, const IterationSpace&) = default;
+};
+
+// The iteration space of a MAC layer (conv, fc, matmul) at a minibatch.
+// Precondition: is_mac_layer(layer.type), shapes from Network::build.
+IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
+                                  const TensorShape& output, std::int64_t batch);
+
+// "G=1 N=16 K=64 C=3 P=112 Q=112 R=7 S=7"
+std::string to_string(const IterationSpace& space);
+
+}  // namespace trainloop

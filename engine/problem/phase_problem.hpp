@@ -1,0 +1,47 @@
+// PhaseProblem: one training phase of one MAC layer, ready for mapping.
+//
+// The three phases share the iteration space (same MAC count) and differ only
+// in tensor roles (phase.hpp): which tensor sits on each data space and which
+// is the output. Every later stage (nest analysis, sparsity, mapper) works
+// from these roles, with no per-phase special cases.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "problem/iteration_space.hpp"
+#include "problem/phase.hpp"
+
+namespace trainloop {
+
+// The dimensions that index each data space (DESIGN.md, the fw/bw/wu
+// equations): weights w[g,k,c,r,s]; inputs x[n,g,c, p·σ+r, q·σ+s] (so P,Q,R,S
+// together index the input's rows and columns); outputs y[n,g,k,p,q].
+DimSet projection_of(DataSpace space);
+
+struct TensorRole {
+    TensorName tensor;
+    DataSpace space;
+    bool is_output = false;  // reduced into (read-modify-write), not only read
+};
+
+struct PhaseProblem {
+    std::string layer;
+    Phase phase = Phase::fw;
+    IterationSpace space;
+    std::array<TensorRole, 3> tensors;  // indexed by DataSpace
+
+    const TensorRole& role(DataSpace s) const { return tensors[static_cast<std::size_t>(s)]; }
+    DataSpace output() const { return output_space(phase); }
+    TensorName output_tensor() const { return tensor_in_phase(phase, output()); }
+    // Dimensions summed over into each output element: those that do not
+    // index the output (fw: C,R,S; bw: K, plus the sliding-window overlap of
+    // P,Q with R,S; wu: N,P,Q).
+    DimSet reduced_dims() const { return projection_of(output()).complement(); }
+    std::int64_t macs() const { return space.macs(); }
+};
+
+PhaseProblem make_phase_problem(std::string layer, Phase phase, const IterationSpace& space);
+
+}  // namespace trainloop

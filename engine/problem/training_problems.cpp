@@ -1,0 +1,48 @@
+#include "problem/training_problems.hpp"
+
+#include <cassert>
+
+namespace trainloop {
+
+const PhaseProblem* LayerTraining::find(Phase phase) const {
+    for (const PhaseProblem& problem : phases) {
+        if (problem.phase == phase) return &problem;
+    }
+    return nullptr;
+}
+
+std::int64_t NetworkTraining::total_weights() const {
+    std::int64_t total = 0;
+    for (const LayerTraining& layer : layers) total += layer.space.weights();
+    return total;
+}
+
+std::int64_t NetworkTraining::forward_macs() const { return phase_macs(Phase::fw); }
+
+std::int64_t NetworkTraining::phase_macs(Phase phase) const {
+    std::int64_t total = 0;
+    for (const LayerTraining& layer : layers) {
+        if (const PhaseProblem* problem = layer.find(phase)) total += problem->macs();
+    }
+    return total;
+}
+
+NetworkTraining derive_training_problems(const Network& network, std::int64_t batch) {
+    assert(batch >= 1);
+    NetworkTraining training;
+    for (const AnalyzedLayer& analyzed : network.layers()) {
+        if (!is_mac_layer(analyzed.layer.type)) continue;
+        LayerTraining layer;
+        layer.layer = &analyzed;
+        layer.space = iteration_space_of(analyzed.layer, analyzed.input_shapes.front(),
+                                         analyzed.output_shape, batch);
+        for (Phase phase : kAllPhases) {
+            if (phase == Phase::bw && !analyzed.needs_input_gradient) continue;
+            layer.phases.push_back(make_phase_problem(analyzed.layer.name, phase, layer.space));
+        }
+        training.layers.push_back(std::move(layer));
+    }
+    return training;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,67 @@
+// A layer of a network as written in its YAML file (docs/workload_format.md).
+// MAC layers (conv, fc, matmul) become iteration spaces; the others (relu,
+// batch norm, pooling, add, concat) only shape the data that flows between
+// them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "common/spec_error.hpp"
+
+namespace trainloop {
+
+enum class LayerType : std::uint8_t { conv, fc, matmul, relu, batchnorm, maxpool, avgpool, add, concat };
+
+std::string_view layer_type_name(LayerType type);
+std::optional<LayerType> layer_type_from_name(std::string_view name);
+const std::vector<std::string>& layer_type_names();
+
+// Does the layer multiply-accumulate with weights (and so train them)?
+bool is_mac_layer(LayerType type);
+// Does the layer have trainable parameters (MAC weights, or batch-norm scale/shift)?
+bool has_parameters(LayerType type);
+
+// A height/width pair (kernel, stride, padding, dilation).
+struct Extent2 {
+    std::int64_t h = 1;
+    std::int64_t w = 1;
+    friend bool operator==(const Extent2&, const Extent2&) = default;
+};
+
+struct ConvAttributes {
+    std::int64_t out_channels = 0;
+    Extent2 kernel;
+    Extent2 stride{1, 1};
+    Extent2 padding{0, 0};
+    Extent2 dilation{1, 1};
+    std::int64_t groups = 1;
+};
+
+struct PoolAttributes {
+    bool global = false;
+    Extent2 kernel;
+    Extent2 stride;
+    Extent2 padding{0, 0};
+};
+
+// fc (flattens its input) and matmul (applies the matrix at every position).
+struct LinearAttributes {
+    std::int64_t out_features = 0;
+};
+
+using LayerAttributes = std::variant<std::monostate, ConvAttributes, PoolAttributes, LinearAttributes>;
+
+struct Layer {
+    std::string name;
+    LayerType type = LayerType::relu;
+    std::vector<std::string> inputs;
+    LayerAttributes attributes;
+    SourceLocation location;  // where the layer is written, for errors
+};
+
+}  // namespace trainloop

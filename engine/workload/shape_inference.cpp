@@ -1,0 +1,104 @@
+#include "workload/shape_inference.hpp"
+
+#include <fmt/format.h>
+
+namespace trainloop {
+namespace {
+
+[[noreturn]] void fail(const Layer& layer, const std::string& key_path, const std::string& message,
+                       const std::string& expected, const std::string& hint = {}) {
+    throw SpecError(layer.location, key_path,
+                    fmt::format("{} `{}`: {}", layer_type_name(layer.type), layer.name, message),
+                    expected, hint);
+}
+
+TensorShape window_output(const Layer& layer, const NamedShape& in, Extent2 kernel, Extent2 stride,
+                          Extent2 padding, Extent2 dilation, const std::string& key_path) {
+    const std::int64_t p =
+        sliding_window_output(in.shape.height, kernel.h, stride.h, padding.h, dilation.h);
+    const std::int64_t q =
+        sliding_window_output(in.shape.width, kernel.w, stride.w, padding.w, dilation.w);
+    if (p <= 0 || q <= 0) {
+        fail(layer, key_path,
+             fmt::format("a {}×{} window (dilation {}×{}, padding {}×{}) does not fit input `{}` of "
+                         "shape {}",
+                         kernel.h, kernel.w, dilation.h, dilation.w, padding.h, padding.w,
+                         in.producer, to_string(in.shape)),
+             "a kernel no larger than the padded input");
+    }
+    return {in.shape.channels, p, q};
+}
+
+}  // namespace
+
+std::int64_t sliding_window_output(std::int64_t in, std::int64_t kernel, std::int64_t stride,
+                                   std::int64_t padding, std::int64_t dilation) {
+    const std::int64_t span = in + 2 * padding - dilation * (kernel - 1) - 1;
+    if (span < 0) return 0;
+    return span / stride + 1;
+}
+
+TensorShape infer_output_shape(const Layer& layer, const std::vector<NamedShape>& inputs,
+                               const std::string& key_path) {
+    const NamedShape& first = inputs.front();
+    switch (layer.type) {
+        case LayerType::conv: {
+            const auto& conv = std::get<ConvAttributes>(layer.attributes);
+            if (first.shape.channels % conv.groups != 0) {
+                fail(layer, key_path,
+                     fmt::format("groups {} does not divide the {} channels of input `{}`",
+                                 conv.groups, first.shape.channels, first.producer),
+                     "groups that divide both the input and the output channels");
+            }
+            TensorShape out = window_output(layer, first, conv.kernel, conv.stride, conv.padding,
+                                            conv.dilation, key_path);
+            out.channels = conv.out_channels;
+            return out;
+        }
+        case LayerType::maxpool:
+        case LayerType::avgpool: {
+            const auto& pool = std::get<PoolAttributes>(layer.attributes);
+            if (pool.global) return {first.shape.channels, 1, 1};
+            return window_output(layer, first, pool.kernel, pool.stride, pool.padding, {1, 1},
+                                 key_path);
+        }
+        case LayerType::fc:
+            return {std::get<LinearAttributes>(layer.attributes).out_features, 1, 1};
+        case LayerType::matmul:
+            return {std::get<LinearAttributes>(layer.attributes).out_features, first.shape.height,
+                    first.shape.width};
+        case LayerType::relu:
+        case LayerType::batchnorm: return first.shape;
+        case LayerType::add: {
+            for (const NamedShape& other : inputs) {
+                if (other.shape != first.shape) {
+                    fail(layer, key_path,
+                         fmt::format("shape mismatch: input `{}` is {} but input `{}` is {}",
+                                     first.producer, to_string(first.shape), other.producer,
+                                     to_string(other.shape)),
+                         "inputs of one shape", "insert a projection (1×1 conv) on one branch");
+                }
+            }
+            return first.shape;
+        }
+        case LayerType::concat: {
+            TensorShape out = first.shape;
+            out.channels = 0;
+            for (const NamedShape& other : inputs) {
+                if (other.shape.height != first.shape.height ||
+                    other.shape.width != first.shape.width) {
+                    fail(layer, key_path,
+                         fmt::format("shape mismatch: input `{}` is {} but input `{}` is {}",
+                                     first.producer, to_string(first.shape), other.producer,
+                                     to_string(other.shape)),
+                         "inputs with equal height and width (channels may differ)");
+                }
+                out.channels += other.shape.channels;
+            }
+            return out;
+        }
+    }
+    return first.shape;
+}
+
+}  // namespace trainloop

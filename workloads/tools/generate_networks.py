@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""Generate the shipped network library (workloads/*.yaml).
+
+Standard library only; deterministic output; rerun after editing:
+
+    python3 workloads/tools/generate_networks.py            # writes into workloads/
+    python3 workloads/tools/generate_networks.py --out DIR  # writes elsewhere
+
+Each network is described by a small builder function below that mirrors the
+reference implementation (torchvision, the paper's table, or the authors'
+code).  The builder tracks per-sample tensor shapes (channels x height x width)
+with the output-size formula of docs/workload_format.md so that, e.g., the
+groups of a depthwise conv can be set from its input channels, and it checks
+every shape it produces (add inputs equal, concat spatial sizes equal, groups
+dividing channels).  The YAML format is the contract in
+docs/workload_format.md: one flow-style map per layer.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+SCRIPT = "workloads/tools/generate_networks.py"
+NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+KEY_ORDER = ["name", "type", "inputs", "out_channels", "out_features", "kernel",
+             "stride", "padding", "dilation", "groups", "global"]
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else (v[0], v[1])
+
+
+def _out(size, k, s, p, d=1):
+    o = (size + 2 * p - d * (k - 1) - 1) // s + 1
+    if o < 1:
+        raise ValueError("non-positive output size")
+    return o
+
+
+class Net:
+    """Accumulates layers and per-sample shapes of one network."""
+
+    def __init__(self, name, description, source, comments=()):
+        self.name = name
+        self.description = description
+        self.source = source
+        self.comments = list(comments)
+        self.inputs = []          # (name, c, h, w)
+        self.layers = []          # list of dicts, in emission order
+        self.shape = {}           # tensor name -> (c, h, w)
+
+    # -- tensors ----------------------------------------------------------
+    def input(self, name, c, h=1, w=1):
+        self._new_name(name)
+        self.inputs.append((name, c, h, w))
+        self.shape[name] = (c, h, w)
+        return name
+
+    def _new_name(self, name):
+        if not NAME_RE.match(name):
+            raise ValueError("bad name %r" % name)
+        if name in self.shape:
+            raise ValueError("duplicate name %r in %s" % (name, self.name))
+
+    def _add(self, name, typ, inputs, out_shape, **keys):
+        self._new_name(name)
+        for i in inputs:
+            if i not in self.shape:
+                raise ValueError("%s: unknown input %r" % (name, i))
+        layer = {"name": name, "type": typ, "inputs": list(inputs)}
+        layer.update({k: v for k, v in keys.items() if v is not None})
+        self.layers.append(layer)
+        self.shape[name] = out_shape
+        return name
+
+    # -- layer types ------------------------------------------------------
+    def conv(self, name, x, out_channels, kernel, stride=1, padding=0, groups=1):
+        c, h, w = self.shape[x]
+        if c % groups or out_channels % groups:
+            raise ValueError("%s: groups %d do not divide %d/%d" % (name, groups, c, out_channels))
+        kr, ks = _pair(kernel)
+        sr, ss = _pair(stride)
+        pr, ps = _pair(padding)
+        p, q = _out(h, kr, sr, pr), _out(w, ks, ss, ps)
+        return self._add(name, "conv", [x], (out_channels, p, q),
+                         out_channels=out_channels, kernel=kernel,
+                         stride=stride if stride != 1 else None,
+                         padding=padding if padding != 0 else None,
+                         groups=groups if groups != 1 else None)
+
+    def fc(self, name, x, out_features):
+        return self._add(name, "fc", [x], (out_features, 1, 1), out_features=out_features)
+
+    def bn(self, name, x):
+        return self._add(name, "batchnorm", [x], self.shape[x])
+
+    def relu(self, name, x):
+        return self._add(name, "relu", [x], self.shape[x])
+
+    def pool(self, name, typ, x, kernel, stride=None, padding=0):
+        c, h, w = self.shape[x]
+        st = kernel if stride is None else stride
+        kr, ks = _pair(kernel)
+        sr, ss = _pair(st)
+        pr, ps = _pair(padding)
+        return self._add(name, typ, [x], (c, _out(h, kr, sr, pr), _out(w, ks, ss, ps)),
+                         kernel=kernel, stride=stride,
+                         padding=padding if padding != 0 else None)
+
+    def maxpool(self, name, x, kernel, stride=None, padding=0):
+        return self.pool(name, "maxpool", x, kernel, stride, padding)
+
+    def avgpool(self, name, x, kernel, stride=None, padding=0):
+        return self.pool(name, "avgpool", x, kernel, stride, padding)
+
+    def gap(self, name, x):
+        c, _, _ = self.shape[x]
+        return self._add(name, "avgpool", [x], (c, 1, 1), **{"global": True})
+
+    def add(self, name, *xs):
+        shapes = {self.shape[x] for x in xs}
+        if len(xs) < 2 or len(shapes) != 1:
+            raise ValueError("%s: add of shapes %s" % (name, [self.shape[x] for x in xs]))
+        return self._add(name, "add", xs, self.shape[xs[0]])
+
+    def concat(self, name, *xs):
+        hw = {self.shape[x][1:] for x in xs}
+        if len(xs) < 2 or len(hw) != 1:
+            raise ValueError("%s: concat of shapes %s" % (name, [self.shape[x] for x in xs]))
+        c = sum(self.shape[x][0] for x in xs)
+        return self._add(name, "concat", xs, (c,) + self.shape[xs[0]][1:])
+
+    # -- helpers ----------------------------------------------------------
+    def conv_bn_relu(self, prefix, x, out_channels, kernel, stride=1, padding=0,
+                     groups=1, relu=True):
+        y = self.conv(prefix + ".conv", x, out_channels, kernel, stride, padding, groups)
+        y = self.bn(prefix + ".bn", y)
+        return self.relu(prefix + ".relu", y) if relu else y
+
+    def channels(self, x):
+        return self.shape[x][0]
+
+    # -- output -----------------------------------------------------------
+    def to_yaml(self):
+        out = ["# Generated by %s -- do not edit by hand; edit the script and rerun it." % SCRIPT]
+        out.append("# Source: %s" % self.source)
+        for c in self.comments:
+            out.append("# " + c if c else "#")
+        out.append("network: %s" % self.name)
+        out.append("description: %s" % _quote(self.description))
+        out.append("source: %s" % _quote(self.source))
+        out.append("inputs:")
+        for n, c, h, w in self.inputs:
+            out.append("  - {name: %s, channels: %d, height: %d, width: %d}" % (n, c, h, w))
+        out.append("layers:")
+        for layer in self.layers:
+            keys = sorted(layer, key=KEY_ORDER.index)
+            out.append("  - {%s}" % ", ".join("%s: %s" % (k, _val(layer[k])) for k in keys))
+        return "\n".join(out) + "\n"
+
+
+def _quote(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _val(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        if not NAME_RE.match(v):
+            raise ValueError("bad scalar %r" % v)
+        return v
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_val(x) for x in v) + "]"
+    raise TypeError(v)
+
+
+# ---------------------------------------------------------------------------
+# ImageNet networks
+# ---------------------------------------------------------------------------
+
+def resnet(depth):
+    """torchvision ResNet-18 / ResNet-50 (v1.5)."""
+    basic = depth in (18, 34)
+    blocks = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3]}[depth]
+    if basic:
+        desc = "ResNet-18 (He et al., CVPR 2016), torchvision layout, ImageNet 3x224x224"
+    else:
+        desc = ("ResNet-50 v1.5 (torchvision: stride 2 on the 3x3 conv of the bottleneck), "
+                "ImageNet 3x224x224")
+    n = Net("resnet%d" % depth, desc,
+            "He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Table 1; "
+            "torchvision.models.resnet%d" % depth,
+            ["Projection shortcuts (1x1 conv + BN, torchvision downsample.0/.1) where the",
+             "shape changes; identity shortcuts elsewhere. Layer names follow torchvision."])
+    x = n.input("image", 3, 224, 224)
+    x = n.conv("conv1", x, 64, 7, 2, 3)
+    x = n.bn("bn1", x)
+    x = n.relu("relu", x)
+    x = n.maxpool("maxpool", x, 3, 2, 1)
+    width = 64
+    for li, nb in enumerate(blocks):
+        planes = 64 * 2 ** li
+        for b in range(nb):
+            p = "layer%d.%d." % (li + 1, b)
+            stride = 2 if (b == 0 and li > 0) else 1
+            inp = x
+            if basic:
+                out_c = planes
+                y = n.conv(p + "conv1", inp, planes, 3, stride, 1)
+                y = n.bn(p + "bn1", y)
+                y = n.relu(p + "relu1", y)
+                y = n.conv(p + "conv2", y, planes, 3, 1, 1)
+                y = n.bn(p + "bn2", y)
+            else:
+                out_c = planes * 4
+                y = n.conv(p + "conv1", inp, planes, 1)
+                y = n.bn(p + "bn1", y)
+                y = n.relu(p + "relu1", y)
+                y = n.conv(p + "conv2", y, planes, 3, stride, 1)
+                y = n.bn(p + "bn2", y)
+                y = n.relu(p + "relu2", y)
+                y = n.conv(p + "conv3", y, out_c, 1)
+                y = n.bn(p + "bn3", y)
+            if stride != 1 or width != out_c:
+                sc = n.conv(p + "downsample", inp, out_c, 1, stride)
+                sc = n.bn(p + "downsample_bn", sc)
+            else:
+                sc = inp
+            y = n.add(p + "add", y, sc)
+            x = n.relu(p + ("relu2" if basic else "relu3"), y)
+            width = out_c
+    x = n.gap("avgpool", x)
+    n.fc("fc", x, 1000)
+    return n
+
+
+def mobilenet_v2():
+    n = Net("mobilenet_v2",
+            "MobileNetV2 width 1.0 (Sandler et al., CVPR 2018), torchvision layout, ImageNet 3x224x224",
+            "Sandler et al., MobileNetV2: Inverted Residuals and Linear Bottlenecks, CVPR 2018, "
+            "Table 2; torchvision.models.mobilenet_v2",
+            ["ReLU6 is written as relu (same shape, no MACs). Depthwise 3x3 convs are conv",
+             "with groups = channels. Dropout before the classifier is omitted.",
+             "Names: features.<i> as in torchvision; .expand/.dw/.project inside blocks."])
+    x = n.input("image", 3, 224, 224)
+    x = n.conv_bn_relu("features.0", x, 32, 3, 2, 1)
+    settings = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2),
+                (6, 96, 3, 1), (6, 160, 3, 2), (6, 320, 1, 1)]
+    idx = 1
+    for t, c, reps, s in settings:
+        for i in range(reps):
+            stride = s if i == 0 else 1
+            p = "features.%d" % idx
+            cin = n.channels(x)
+            hidden = cin * t
+            y = x
+            if t != 1:
+                y = n.conv_bn_relu(p + ".expand", y, hidden, 1)
+            y = n.conv_bn_relu(p + ".dw", y, hidden, 3, stride, 1, groups=hidden)
+            y = n.conv_bn_relu(p + ".project", y, c, 1, relu=False)
+            if stride == 1 and cin == c:
+                y = n.add(p + ".add", x, y)
+            x = y
+            idx += 1
+    x = n.conv_bn_relu("features.%d" % idx, x, 1280, 1)
+    x = n.gap("avgpool", x)
+    n.fc("classifier", x, 1000)
+    return n
+
+
+def vgg16():
+    n = Net("vgg16",
+            "VGG-16, configuration D (Simonyan & Zisserman, ICLR 2015), no batchnorm, ImageNet 3x224x224",
+            "Simonyan & Zisserman, Very Deep Convolutional Networks for Large-Scale Image "
+            "Recognition, ICLR 2015, Table 1 column D",
+            ["Dropout in the classifier is omitted (no MACs, same shape)."])
+    x = n.input("image", 3, 224, 224)
+    cfg = [[64, 64], [128, 128], [256, 256, 256], [512, 512, 512], [512, 512, 512]]
+    for si, stage in enumerate(cfg):
+        for ci, c in enumerate(stage):
+            p = "conv%d_%d" % (si + 1, ci + 1)
+            x = n.conv(p, x, c, 3, 1, 1)
+            x = n.relu(p + ".relu", x)
+        x = n.maxpool("pool%d" % (si + 1), x, 2, 2)
+    x = n.fc("fc6", x, 4096)
+    x = n.relu("fc6.relu", x)
+    x = n.fc("fc7", x, 4096)
+    x = n.relu("fc7.relu", x)
+    n.fc("fc8", x, 1000)
+    return n
+
+
+def alexnet():
+    n = Net("alexnet",
+            "AlexNet, original two-GPU layout with grouped conv2/4/5 (Krizhevsky et al., NIPS 2012), 3x227x227",
+            "Krizhevsky, Sutskever & Hinton, ImageNet Classification with Deep Convolutional "
+            "Neural Networks, NIPS 2012, Figure 2 (227x227 input as in Caffe's bvlc_alexnet)",
+            ["Local response normalization (after relu1 and relu2, before pool1/pool2) has",
+             "no layer type in the workload format and is left out; it has no MACs and",
+             "does not change the shape. Dropout in fc6/fc7 is omitted as well."])
+    x = n.input("image", 3, 227, 227)
+    x = n.conv("conv1", x, 96, 11, 4)
+    x = n.relu("relu1", x)
+    x = n.maxpool("pool1", x, 3, 2)
+    x = n.conv("conv2", x, 256, 5, 1, 2, groups=2)
+    x = n.relu("relu2", x)
+    x = n.maxpool("pool2", x, 3, 2)
+    x = n.conv("conv3", x, 384, 3, 1, 1)
+    x = n.relu("relu3", x)
+    x = n.conv("conv4", x, 384, 3, 1, 1, groups=2)
+    x = n.relu("relu4", x)
+    x = n.conv("conv5", x, 256, 3, 1, 1, groups=2)
+    x = n.relu("relu5", x)
+    x = n.maxpool("pool5", x, 3, 2)
+    x = n.fc("fc6", x, 4096)
+    x = n.relu("relu6", x)
+    x = n.fc("fc7", x, 4096)
+    x = n.relu("relu7", x)
+    n.fc("fc8", x, 1000)
+    return n
+
+
+# ---------------------------------------------------------------------------
+# CIFAR-10 / MNIST networks
+# ---------------------------------------------------------------------------
+
+def vgg_s():
+    n = Net("vgg_s",
+            "VGG-S of Procrustes: Zagoruyko's VGG with batchnorm for CIFAR-10 (3x32x32)",
+            "S. Zagoruyko, 92.45% on CIFAR-10 in Torch, torch.ch blog, 2015 "
+            "(cifar.torch models/vgg_bn_drop.lua); used as VGG-S in Procrustes (Yang et al., MICRO 2020)",
+            ["Dropout layers are omitted (no MACs, same shape)."])
+    x = n.input("image", 3, 32, 32)
+    cfg = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M",
+           512, 512, 512, "M", 512, 512, 512, "M"]
+    ci = pi = 0
+    for v in cfg:
+        if v == "M":
+            pi += 1
+            x = n.maxpool("pool%d" % pi, x, 2, 2)
+        else:
+            ci += 1
+            x = n.conv_bn_relu("conv%d" % ci, x, v, 3, 1, 1)
+    x = n.fc("fc1", x, 512)
+    x = n.bn("fc1.bn", x)
+    x = n.relu("fc1.relu", x)
+    n.fc("fc2", x, 10)
+    return n
+
+
+def wrn(depth=28, k=10):
+    nb = (depth - 4) // 6
+    n = Net("wrn_%d_%d" % (depth, k),
+            "Wide ResNet %d-%d (Zagoruyko & Komodakis, BMVC 2016), pre-activation, CIFAR-10 3x32x32"
+            % (depth, k),
+            "Zagoruyko & Komodakis, Wide Residual Networks, BMVC 2016, Table 1; "
+            "github.com/szagoruyko/wide-residual-networks (pytorch/resnet.py)",
+            ["Block: BN-ReLU-conv3x3-BN-ReLU-conv3x3. When channels or stride change the",
+             "shortcut is a 1x1 conv applied to the pre-activated input (relu1), as in the",
+             "reference code; otherwise the identity of the block input. Dropout omitted."])
+    x = n.input("image", 3, 32, 32)
+    x = n.conv("conv0", x, 16, 3, 1, 1)
+    widths = [16 * k, 32 * k, 64 * k]
+    for gi, wdt in enumerate(widths):
+        for b in range(nb):
+            p = "group%d.%d." % (gi, b)
+            stride = (1 if gi == 0 else 2) if b == 0 else 1
+            cin = n.channels(x)
+            o1 = n.relu(p + "relu1", n.bn(p + "bn1", x))
+            y = n.conv(p + "conv1", o1, wdt, 3, stride, 1)
+            y = n.relu(p + "relu2", n.bn(p + "bn2", y))
+            y = n.conv(p + "conv2", y, wdt, 3, 1, 1)
+            if cin != wdt or stride != 1:
+                sc = n.conv(p + "shortcut", o1, wdt, 1, stride)
+            else:
+                sc = x
+            x = n.add(p + "add", y, sc)
+    x = n.relu("relu", n.bn("bn", x))
+    x = n.gap("avgpool", x)
+    n.fc("fc", x, 10)
+    return n
+
+
+def densenet_cifar(growth=24, blocks=3, layers=10, init=16):
+    n = Net("densenet_cifar",
+            "DenseNet (Huang et al., CVPR 2017) for CIFAR-10 3x32x32: growth rate %d, %d dense "
+            "blocks x %d layers, no bottleneck, no compression" % (growth, blocks, layers),
+            "Huang et al., Densely Connected Convolutional Networks, CVPR 2017, Sec. 3; "
+            "configuration of Procrustes (Yang et al., MICRO 2020)",
+            ["Dense layer: BN-ReLU-conv3x3 (growth channels), concatenated with its input.",
+             "Transition: BN-ReLU-conv1x1 (same channels) then avgpool 2 s2, between blocks."])
+    x = n.input("image", 3, 32, 32)
+    x = n.conv("conv0", x, init, 3, 1, 1)
+    for bi in range(1, blocks + 1):
+        for li in range(1, layers + 1):
+            p = "block%d.layer%d." % (bi, li)
+            y = n.relu(p + "relu", n.bn(p + "bn", x))
+            y = n.conv(p + "conv", y, growth, 3, 1, 1)
+            x = n.concat(p + "concat", x, y)
+        if bi < blocks:
+            p = "transition%d." % bi
+            y = n.relu(p + "relu", n.bn(p + "bn", x))
+            y = n.conv(p + "conv", y, n.channels(x), 1)
+            x = n.avgpool(p + "pool", y, 2, 2)
+    x = n.relu("relu", n.bn("bn", x))
+    x = n.gap("avgpool", x)
+    n.fc("fc", x, 10)
+    return n
+
+
+def mlp_mnist():
+    n = Net("mlp_mnist", "MNIST multilayer perceptron 784-256-10 (CloNets)",
+            "Isakov, Ehret, Kinsy, CloNets: Batchless DNN Training with On-Chip A Priori Sparse Neural Topologies (seed 004), MNIST MLP 784-256-10",
+            ["The 1x28x28 image is flattened by fc1 (784 input features)."])
+    x = n.input("image", 1, 28, 28)
+    x = n.fc("fc1", x, 256)
+    x = n.relu("relu1", x)
+    n.fc("fc2", x, 10)
+    return n
+
+
+NETWORKS = [
+    ("resnet18.yaml", lambda: resnet(18)),
+    ("resnet50.yaml", lambda: resnet(50)),
+    ("mobilenet_v2.yaml", mobilenet_v2),
+    ("vgg16.yaml", vgg16),
+    ("alexnet.yaml", alexnet),
+    ("vgg_s.yaml", vgg_s),
+    ("wrn_28_10.yaml", wrn),
+    ("densenet_cifar.yaml", densenet_cifar),
+    ("mlp_mnist.yaml", mlp_mnist),
+]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--out", default=os.path.dirname(here), help="output directory (default: workloads/)")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    for fname, build in NETWORKS:
+        net = build()
+        path = os.path.join(args.out, fname)
+        with open(path, "w", newline="\n") as f:
+            f.write(net.to_yaml())
+        print("wrote %s (%d layers)" % (path, len(net.layers)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
