@@ -1,1 +1,53 @@
-int main() { return 0; }
+// trainloop: analytical design-space exploration for DNN training accelerators.
+// Exit codes: 0 success, 2 bad input (specs, options), 1 internal error.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "common/spec_error.hpp"
+#include "spec_command.hpp"
+#include "workload_command.hpp"
+
+namespace {
+
+constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 1;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{
+        "trainloop — analytical design-space exploration for DNN training accelerators.\n"
+        "Models the forward (fw), backward (bw) and weight-update (wu) phases of every layer."};
+    app.set_version_flag("--version", std::string("trainloop ") + TRAINLOOP_VERSION);
+    app.require_subcommand(1);
+    app.footer(
+        "\nExamples:\n"
+        "  trainloop workload list\n"
+        "  trainloop workload show resnet18 --batch 16\n"
+        "  trainloop workload show my_net.yaml --format json\n"
+        "  trainloop spec check arch_specs/procrustes_baseline_16x16.yaml workloads/*.yaml\n"
+        "\nExit codes: 0 success, 2 bad input, 1 internal error.");
+    trainloop::cli::add_workload_command(app);
+    trainloop::cli::add_spec_command(app);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::RuntimeError& e) {
+        // A command that already reported its problems and only sets the exit code.
+        return e.get_exit_code();
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kExitBadInput;
+    } catch (const trainloop::SpecError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+    return 0;
+}

@@ -229,6 +229,16 @@ SpecNode MapReader::required(std::string_view key) {
         }
         return *value;
     }
+    // A misspelling of the missing key is the likelier story: report it as such.
+    for (const auto& entry : node_.raw()) {
+        const std::string present = entry.first.IsScalar() ? entry.first.Scalar() : "";
+        if (std::find(known_.begin(), known_.end(), present) != known_.end()) continue;
+        if (nearest_name(present, {std::string(key)})) {
+            key_node(present).fail(fmt::format("unknown key `{}`", present),
+                                   fmt::format("`{}`", key),
+                                   fmt::format("did you mean `{}`?", key));
+        }
+    }
     node_.fail(fmt::format("missing key `{}`", key), fmt::format("a `{}:` entry here", key));
 }
 

@@ -1,0 +1,61 @@
+#include "workload_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "problem/training_problems.hpp"
+#include "workload/network_library.hpp"
+#include "workload_report.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+struct ShowOptions {
+    std::string network;
+    std::int64_t batch = kDefaultBatch;
+    std::string format = "text";
+};
+
+void run_show(const ShowOptions& options) {
+    const Network network = load_network(options.network);
+    const NetworkTraining training = derive_training_problems(network, options.batch);
+    if (options.format == "json") {
+        std::cout << training_to_json(network, training, options.batch).dump(2) << "\n";
+    } else {
+        std::cout << training_to_text(network, training, options.batch);
+    }
+}
+
+void run_list() {
+    for (const std::string& name : shipped_network_names()) {
+        const Network network = load_network(name);
+        std::cout << fmt::format("{:<16} {}\n", name, network.spec().description);
+    }
+}
+
+}  // namespace
+
+void add_workload_command(CLI::App& app) {
+    CLI::App* workload = app.add_subcommand("workload", "Inspect networks and their training problems");
+    workload->require_subcommand(1);
+
+    auto options = std::make_shared<ShowOptions>();
+    CLI::App* show = workload->add_subcommand(
+        "show", "Show every MAC layer's iteration space and its fw/bw/wu problems");
+    show->add_option("network", options->network,
+                     "A shipped network name (see `trainloop workload list`) or a network YAML file")
+        ->required();
+    show->add_option("--batch,-b", options->batch, "Minibatch size N")
+        ->default_val(kDefaultBatch)
+        ->check(CLI::PositiveNumber);
+    show->add_option("--format,-f", options->format, "Output format")
+        ->default_val("text")
+        ->check(CLI::IsMember({"text", "json"}));
+    show->callback([options] { run_show(*options); });
+
+    CLI::App* list = workload->add_subcommand("list", "List the shipped networks");
+    list->callback(run_list);
+}
+
+}  // namespace trainloop::cli

@@ -1,0 +1,89 @@
+#include "workload_report.hpp"
+
+#include <fmt/format.h>
+
+#include "common/count_format.hpp"
+
+namespace trainloop::cli {
+
+nlohmann::json training_to_json(const Network& network, const NetworkTraining& training,
+                                std::int64_t batch) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const LayerTraining& layer : training.layers) {
+        nlohmann::json dims = nlohmann::json::object();
+        for (Dim d : {Dim::N, Dim::K, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S, Dim::G}) {
+            dims[std::string(dim_name(d))] = layer.space.bounds[d];
+        }
+        nlohmann::json phases = nlohmann::json::object();
+        for (const PhaseProblem& problem : layer.phases) {
+            phases[std::string(phase_name(problem.phase))] = {
+                {"macs", problem.macs()},
+                {"output", std::string(tensor_name(problem.output_tensor()))}};
+        }
+        const AnalyzedLayer& analyzed = *layer.layer;
+        layers.push_back({{"name", analyzed.layer.name},
+                          {"type", std::string(layer_type_name(analyzed.layer.type))},
+                          {"dims", dims},
+                          {"stride", {{"h", layer.space.stride.h}, {"w", layer.space.stride.w}}},
+                          {"dilation", {{"h", layer.space.dilation.h}, {"w", layer.space.dilation.w}}},
+                          {"weights", layer.space.weights()},
+                          {"phases", phases}});
+    }
+    nlohmann::json totals = nlohmann::json::object();
+    std::int64_t step = 0;
+    for (Phase phase : kAllPhases) {
+        totals[std::string(phase_name(phase))] = training.phase_macs(phase);
+        step += training.phase_macs(phase);
+    }
+    totals["step"] = step;
+    return {{"network", network.name()},
+            {"batch", batch},
+            {"total_macs", training.forward_macs()},
+            {"total_weights", training.total_weights()},
+            {"phase_macs", totals},
+            {"layers", layers}};
+}
+
+std::string training_to_text(const Network& network, const NetworkTraining& training,
+                             std::int64_t batch) {
+    std::string out = fmt::format("{} — {}\nbatch {}, {} MAC layers of {} layers\n\n",
+                                  network.name(), network.spec().description, batch,
+                                  training.layers.size(), network.layers().size());
+    const std::string header = fmt::format(
+        "{:<28} {:<6} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} {:>14} "
+        "{:>14}\n",
+        "layer", "type", "G", "N", "K", "C", "P", "Q", "R", "S", "σ", "weights", "fw MACs",
+        "bw MACs", "wu MACs");
+    out += header;
+    out += std::string(header.size() - 1, '-') + "\n";
+    auto phase_cell = [](const LayerTraining& layer, Phase phase) {
+        const PhaseProblem* problem = layer.find(phase);
+        return problem ? group_thousands(problem->macs()) : std::string("—");
+    };
+    for (const LayerTraining& layer : training.layers) {
+        const DimBounds& b = layer.space.bounds;
+        out += fmt::format(
+            "{:<28} {:<6} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} "
+            "{:>14} {:>14}\n",
+            layer.layer->layer.name, layer_type_name(layer.layer->layer.type), b[Dim::G], b[Dim::N],
+            b[Dim::K], b[Dim::C], b[Dim::P], b[Dim::Q], b[Dim::R], b[Dim::S], layer.space.stride.h,
+            group_thousands(layer.space.weights()), phase_cell(layer, Phase::fw),
+            phase_cell(layer, Phase::bw), phase_cell(layer, Phase::wu));
+    }
+    const std::int64_t fw = training.phase_macs(Phase::fw);
+    const std::int64_t bw = training.phase_macs(Phase::bw);
+    const std::int64_t wu = training.phase_macs(Phase::wu);
+    out += fmt::format(
+        "\nweights {} ({})\nMACs per training step (batch {}): fw {} ({}), bw {} ({}), wu {} "
+        "({}), total {} ({})\nforward MACs per sample: {}\n",
+        group_thousands(training.total_weights()), si_count(double(training.total_weights())),
+        batch, group_thousands(fw), si_count(double(fw)), group_thousands(bw),
+        si_count(double(bw)), group_thousands(wu), si_count(double(wu)),
+        group_thousands(fw + bw + wu), si_count(double(fw + bw + wu)),
+        si_count(double(fw) / double(batch)));
+    out += "Phases: fw y += w·x, bw dx += w·dy, wu dw += x·dy; bw is absent where no layer "
+           "upstream trains (no input gradient needed).\n";
+    return out;
+}
+
+}  // namespace trainloop::cli

@@ -1,0 +1,17 @@
+// Renders a network's training problems as a text table or as JSON
+// (the JSON layout is a contract for scripts: see README "Output formats").
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "problem/training_problems.hpp"
+
+namespace trainloop::cli {
+
+nlohmann::json training_to_json(const Network& network, const NetworkTraining& training,
+                                std::int64_t batch);
+std::string training_to_text(const Network& network, const NetworkTraining& training,
+                             std::int64_t batch);
+
+}  // namespace trainloop::cli

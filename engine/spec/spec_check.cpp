@@ -1,0 +1,81 @@
+#include "spec/spec_check.hpp"
+
+#include <fmt/format.h>
+
+#include "common/did_you_mean.hpp"
+#include "problem/training_problems.hpp"
+#include "sparsity/sparsity_profile.hpp"
+#include "workload/network.hpp"
+
+namespace trainloop {
+namespace {
+
+struct KindKey {
+    SpecKind kind;
+    std::string key;
+};
+
+const std::vector<KindKey>& kind_keys() {
+    static const std::vector<KindKey> keys = {{SpecKind::network, "network"},
+                                              {SpecKind::architecture, "architecture"},
+                                              {SpecKind::component_library, "components"},
+                                              {SpecKind::sparsity_profile, "sparsity_profile"}};
+    return keys;
+}
+
+SpecCheckResult check_network(const SpecNode& root) {
+    const Network network = Network::build(parse_network_spec(root));
+    const NetworkTraining training = derive_training_problems(network, kDefaultBatch);
+    return {SpecKind::network, network.name(),
+            fmt::format("{} layers, {} MAC layers, {} weights", network.layers().size(),
+                        training.layers.size(), training.total_weights())};
+}
+
+SpecCheckResult check_sparsity(const SpecNode& root) {
+    const SparsityProfile profile = parse_sparsity_profile(root);
+    return {SpecKind::sparsity_profile, profile.name,
+            fmt::format("{} rules", profile.rules.size())};
+}
+
+}  // namespace
+
+std::string_view spec_kind_name(SpecKind kind) {
+    for (const auto& k : kind_keys()) {
+        if (k.kind == kind) return k.key == "components" ? "component library" : k.key;
+    }
+    return "spec";
+}
+
+SpecKind detect_spec_kind(const SpecNode& root) {
+    std::vector<std::string> names;
+    for (const auto& k : kind_keys()) names.push_back(k.key);
+    if (root.is_map()) {
+        for (const auto& k : kind_keys()) {
+            if (root.raw()[k.key]) return k.kind;
+        }
+        // A misspelled kind key gets a did-you-mean.
+        for (const auto& entry : root.raw()) {
+            const std::string key = entry.first.Scalar();
+            if (auto near = nearest_name(key, names)) {
+                root.sibling(entry.first, key)
+                    .fail(fmt::format("unknown top-level key `{}`", key),
+                          "a spec whose first key names its kind", suggestion_hint(key, names));
+            }
+        }
+    }
+    root.fail("cannot tell what kind of spec this is",
+              "a top-level key `network:`, `architecture:`, `components:` or `sparsity_profile:`");
+}
+
+SpecCheckResult check_spec_file(const std::filesystem::path& path) {
+    const SpecNode root = SpecNode::load_file(path);
+    switch (detect_spec_kind(root)) {
+        case SpecKind::network: return check_network(root);
+        case SpecKind::sparsity_profile: return check_sparsity(root);
+        case SpecKind::architecture:
+        case SpecKind::component_library: break;
+    }
+    root.fail("checking this kind of spec is not available yet");
+}
+
+}  // namespace trainloop

@@ -1,0 +1,171 @@
+// Each kind of bad network file gets a SpecError that names the file, the
+// line, the key path and what was expected.
+#include <gtest/gtest.h>
+
+#include "support/spec_error_matchers.hpp"
+#include "workload/network.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::contains;
+using testing::expect_spec_error;
+
+Network build(const std::string& yaml) {
+    return Network::build(parse_network_spec(SpecNode::load_string(yaml, "net.yaml")));
+}
+
+const std::string kHeader =
+    "network: tiny\n"
+    "inputs:\n"
+    "  - {name: image, channels: 3, height: 8, width: 8}\n"
+    "layers:\n";
+
+TEST(NetworkErrors, BadYamlSyntaxNamesTheLine) {
+    const SpecError e = expect_spec_error([] { build(kHeader + "  - {name: a, type: conv\n"); });
+    EXPECT_EQ(e.where().file, "net.yaml");
+    EXPECT_GE(e.where().line, 5);
+    EXPECT_TRUE(contains(e.message(), "YAML syntax error"));
+}
+
+TEST(NetworkErrors, UnknownKeySuggestsTheNearestValidKey) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: a, type: conv, inputs: [image], out_chanels: 4, kernel: 3}\n");
+    });
+    EXPECT_EQ(e.where().line, 5);
+    EXPECT_EQ(e.key_path(), "layers[0].out_chanels");
+    EXPECT_TRUE(contains(e.message(), "unknown key `out_chanels`"));
+    EXPECT_EQ(e.hint(), "did you mean `out_channels`?");
+}
+
+TEST(NetworkErrors, MissingKeyIsNamed) {
+    const SpecError e = expect_spec_error(
+        [] { build(kHeader + "  - {name: a, type: conv, inputs: [image], kernel: 3}\n"); });
+    EXPECT_EQ(e.where().line, 5);
+    EXPECT_EQ(e.key_path(), "layers[0]");
+    EXPECT_TRUE(contains(e.message(), "missing key `out_channels`"));
+}
+
+TEST(NetworkErrors, WrongTypeSaysWhatWasExpected) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: a, type: conv, inputs: [image], out_channels: four, kernel: 3}\n");
+    });
+    EXPECT_EQ(e.key_path(), "layers[0].out_channels");
+    EXPECT_TRUE(contains(e.message(), "`four` is not an integer"));
+    EXPECT_EQ(e.expected(), "an integer");
+}
+
+TEST(NetworkErrors, NonPositiveDimensionIsRejected) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: a, type: conv, inputs: [image], out_channels: 0, kernel: 3}\n");
+    });
+    EXPECT_EQ(e.key_path(), "layers[0].out_channels");
+    EXPECT_TRUE(contains(e.message(), "non-positive value 0"));
+    const SpecError input = expect_spec_error([] {
+        build("network: t\ninputs:\n  - {name: image, channels: 3, height: -8}\nlayers:\n"
+              "  - {name: r, type: relu, inputs: [image]}\n");
+    });
+    EXPECT_EQ(input.key_path(), "inputs[0].height");
+    EXPECT_EQ(input.where().line, 3);
+}
+
+TEST(NetworkErrors, UnknownLayerTypeSuggestsTheNearestType) {
+    const SpecError e =
+        expect_spec_error([] { build(kHeader + "  - {name: a, type: cnov, inputs: [image]}\n"); });
+    EXPECT_EQ(e.key_path(), "layers[0].type");
+    EXPECT_EQ(e.hint(), "did you mean `conv`?");
+}
+
+TEST(NetworkErrors, ShapeMismatchNamesBothLayers) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader +
+              "  - {name: a, type: conv, inputs: [image], out_channels: 4, kernel: 3, padding: 1}\n"
+              "  - {name: b, type: conv, inputs: [image], out_channels: 8, kernel: 3, padding: 1}\n"
+              "  - {name: sum, type: add, inputs: [a, b]}\n");
+    });
+    EXPECT_EQ(e.where().line, 7);
+    EXPECT_EQ(e.key_path(), "layers[2]");
+    EXPECT_TRUE(contains(e.message(), "input `a` is 4×8×8 but input `b` is 8×8×8"));
+}
+
+TEST(NetworkErrors, ConcatNeedsEqualHeightAndWidth) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader +
+              "  - {name: a, type: conv, inputs: [image], out_channels: 4, kernel: 3}\n"
+              "  - {name: cat, type: concat, inputs: [image, a]}\n");
+    });
+    EXPECT_TRUE(contains(e.message(), "input `image` is 3×8×8 but input `a` is 4×6×6"));
+}
+
+TEST(NetworkErrors, CycleIsReportedWithItsPath) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader +
+              "  - {name: a, type: relu, inputs: [c]}\n"
+              "  - {name: b, type: relu, inputs: [a]}\n"
+              "  - {name: c, type: add, inputs: [b, image]}\n");
+    });
+    EXPECT_TRUE(contains(e.message(), "cycle"));
+    // The cycle is printed from wherever the search closed it: check its edges.
+    for (const char* edge : {"a → b", "b → c", "c → a"}) EXPECT_TRUE(contains(e.message(), edge));
+}
+
+TEST(NetworkErrors, UnknownInputSuggestsTheNearestName) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: conv1, type: conv, inputs: [imgae], out_channels: 4, kernel: 3}\n");
+    });
+    EXPECT_EQ(e.key_path(), "layers[0].inputs");
+    EXPECT_EQ(e.hint(), "did you mean `image`?");
+}
+
+TEST(NetworkErrors, DisconnectedPiecesAreRejected) {
+    const SpecError e = expect_spec_error([] {
+        build("network: t\ninputs:\n  - {name: a, channels: 3}\n  - {name: b, channels: 3}\n"
+              "layers:\n  - {name: ra, type: relu, inputs: [a]}\n"
+              "  - {name: rb, type: relu, inputs: [b]}\n");
+    });
+    EXPECT_TRUE(contains(e.message(), "not connected"));
+}
+
+TEST(NetworkErrors, DuplicateNamesAreRejected) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: a, type: relu, inputs: [image]}\n"
+                        "  - {name: a, type: relu, inputs: [a]}\n");
+    });
+    EXPECT_EQ(e.key_path(), "layers[1]");
+    EXPECT_TRUE(contains(e.message(), "duplicate name `a`"));
+}
+
+TEST(NetworkErrors, GroupsMustDivideTheInputChannels) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: dw, type: conv, inputs: [image], out_channels: 6, kernel: 3, "
+                        "groups: 2}\n");
+    });
+    EXPECT_TRUE(contains(e.message(), "groups 2 does not divide the 3 channels of input `image`"));
+}
+
+TEST(NetworkErrors, KernelLargerThanItsInputIsRejected) {
+    const SpecError e = expect_spec_error([] {
+        build(kHeader + "  - {name: big, type: conv, inputs: [image], out_channels: 4, kernel: 9}\n");
+    });
+    EXPECT_TRUE(contains(e.message(), "does not fit input `image`"));
+}
+
+TEST(NetworkErrors, AddNeedsTwoInputsAndConvOne) {
+    EXPECT_TRUE(contains(
+        expect_spec_error([] { build(kHeader + "  - {name: s, type: add, inputs: [image]}\n"); })
+            .message(),
+        "at least two inputs"));
+    EXPECT_TRUE(contains(expect_spec_error([] {
+                             build(kHeader + "  - {name: r, type: relu, inputs: [image, image]}\n");
+                         }).message(),
+                         "exactly one input"));
+}
+
+TEST(NetworkErrors, MissingFileIsAClearError) {
+    const SpecError e = expect_spec_error([] { load_network_spec("/nonexistent/net.yaml"); });
+    EXPECT_EQ(e.where().file, "/nonexistent/net.yaml");
+    EXPECT_TRUE(contains(e.message(), "cannot open file"));
+}
+
+}  // namespace
+}  // namespace trainloop
