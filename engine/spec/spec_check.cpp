@@ -40,8 +40,11 @@ SpecCheckResult check_sparsity(const SpecNode& root) {
 }  // namespace
 
 std::string_view spec_kind_name(SpecKind kind) {
-    for (const auto& k : kind_keys()) {
-        if (k.kind == kind) return k.key == "components" ? "component library" : k.key;
+    switch (kind) {
+        case SpecKind::network: return "network";
+        case SpecKind::architecture: return "architecture";
+        case SpecKind::component_library: return "component library";
+        case SpecKind::sparsity_profile: return "sparsity profile";
     }
     return "spec";
 }

@@ -1,0 +1,118 @@
+// End-to-end: the trainloop binary's output contracts and exit codes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr
+};
+
+CommandResult run(const std::string& arguments) {
+    const std::string command = std::string(TRAINLOOP_BINARY) + " " + arguments + " 2>&1";
+    CommandResult result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return result;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+TEST(Cli, WorkloadShowJsonFollowsTheOutputContract) {
+    const CommandResult r = run("workload show resnet18 --batch 4 --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto json = nlohmann::json::parse(r.output);
+    EXPECT_EQ(json["network"], "resnet18");
+    EXPECT_EQ(json["batch"], 4);
+    EXPECT_EQ(json["total_macs"], 4 * 1'814'073'344LL);
+    EXPECT_EQ(json["total_weights"], 11'678'912);
+    ASSERT_EQ(json["layers"].size(), 21u);
+    const auto& first = json["layers"][0];
+    EXPECT_EQ(first["name"], "conv1");
+    EXPECT_EQ(first["type"], "conv");
+    EXPECT_EQ(first["dims"], (nlohmann::json{{"N", 4}, {"K", 64}, {"C", 3}, {"P", 112},
+                                            {"Q", 112}, {"R", 7}, {"S", 7}, {"G", 1}}));
+    EXPECT_EQ(first["weights"], 9408);
+    EXPECT_FALSE(first["phases"].contains("bw")) << "the image needs no gradient";
+    EXPECT_EQ(first["phases"]["fw"]["output"], "y");
+    EXPECT_EQ(first["phases"]["wu"]["output"], "dw");
+    const auto& second = json["layers"][1];
+    EXPECT_EQ(second["phases"]["bw"]["output"], "dx");
+    EXPECT_EQ(second["phases"]["bw"]["macs"], second["phases"]["fw"]["macs"]);
+}
+
+TEST(Cli, WorkloadShowTextHasATableAndTotals) {
+    const CommandResult r = run("workload show mlp_mnist");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("fc1"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("203,264"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("batch 16"), std::string::npos) << "default batch is 16";
+}
+
+TEST(Cli, UnknownNetworkExitsWithTwoAndSuggestsAName) {
+    const CommandResult r = run("workload show resnet81");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("did you mean `resnet18`?"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BadOptionValueExitsWithTwo) {
+    EXPECT_EQ(run("workload show resnet18 --batch 0").exit_code, 2);
+    EXPECT_EQ(run("workload show resnet18 --format xml").exit_code, 2);
+    EXPECT_EQ(run("no-such-command").exit_code, 2);
+}
+
+TEST(Cli, SpecCheckAcceptsEveryShippedSpec) {
+    const CommandResult r = run(std::string("spec check ") + TRAINLOOP_SOURCE_DIR + "/workloads/*.yaml " +
+                      TRAINLOOP_SOURCE_DIR + "/workloads/sparsity/*.yaml " + TRAINLOOP_SOURCE_DIR +
+                      "/arch_specs/*.yaml " + TRAINLOOP_SOURCE_DIR + "/arch_specs/components/*.yaml");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("ok    "), std::string::npos);
+    EXPECT_EQ(r.output.find("error"), std::string::npos) << r.output;
+}
+
+TEST(Cli, SpecCheckReportsFileLineKeyAndExitsWithTwo) {
+    const std::string bad = temp_file("bad_net.yaml",
+                                      "network: t\n"
+                                      "inputs:\n"
+                                      "  - {name: image, channels: 3, height: 8, width: 8}\n"
+                                      "layers:\n"
+                                      "  - {name: c, type: conv, inputs: [image], out_channels: 4, "
+                                      "kernel: 3, strid: 2}\n");
+    const CommandResult r = run("spec check " + bad);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("bad_net.yaml:5:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("layers[0].strid"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("did you mean `stride`?"), std::string::npos) << r.output;
+}
+
+TEST(Cli, SpecCheckKeepsGoingAfterABadFile) {
+    const std::string bad = temp_file("unknown_kind.yaml", "netwrok: t\n");
+    const CommandResult r = run("spec check " + bad + " " + TRAINLOOP_SOURCE_DIR + "/workloads/alexnet.yaml");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("did you mean `network`?"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("ok    "), std::string::npos) << "the good file is still checked";
+    EXPECT_NE(r.output.find("1 of 2 file(s) have errors"), std::string::npos) << r.output;
+}
+
+TEST(Cli, HelpExplainsTheCommands) {
+    const CommandResult r = run("--help");
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.output.find("workload"), std::string::npos);
+    EXPECT_NE(r.output.find("Exit codes"), std::string::npos);
+}
+
+}  // namespace

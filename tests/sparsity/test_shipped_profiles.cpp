@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "sparsity/sparsity_profile.hpp"
+#include "sparsity/sparsity_query.hpp"
+#include "sparsity/tensor_phases.hpp"
+
+namespace trainloop {
+namespace {
+
+const std::filesystem::path kDir =
+    std::filesystem::path(TRAINLOOP_SOURCE_DIR) / "workloads/sparsity";
+
+TEST(ShippedProfiles, EveryFileLoads) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
+        if (entry.path().extension() != ".yaml") continue;
+        SCOPED_TRACE(entry.path().string());
+        EXPECT_NO_THROW(load_sparsity_profile(entry.path()));
+        ++count;
+    }
+    EXPECT_GE(count, 2);
+}
+
+TEST(ShippedProfiles, DenseIsDenseEverywhere) {
+    const SparsityProfile p = load_sparsity_profile(kDir / "dense.yaml");
+    EXPECT_EQ(p.name, "dense");
+    for (TensorName t : kAllTensorNames) {
+        for (Phase ph : phases_of(t)) {
+            EXPECT_EQ(density(p, "resnet18", "layer1.0.conv1", t, ph), 1.0)
+                << tensor_name(t) << " in " << phase_name(ph);
+        }
+    }
+}
+
+class Procrustes : public ::testing::Test {
+  protected:
+    const SparsityProfile p = load_sparsity_profile(kDir / "procrustes.yaml");
+};
+
+TEST_F(Procrustes, ResNet18WeightsHaveTableIIDensityInFwAndBw) {
+    EXPECT_EQ(p.name, "procrustes");
+    // Procrustes Table II: ResNet-18 11.7x weight sparsity.
+    EXPECT_NEAR(density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::fw), 1 / 11.7, 1e-9);
+    EXPECT_NEAR(density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::bw), 1 / 11.7, 1e-9);
+    EXPECT_EQ(density(p, "resnet18", "layer2.1.conv2", TensorName::dw, Phase::wu), 1.0);
+}
+
+TEST_F(Procrustes, EveryNetworkHasItsTableIIWeightDensity) {
+    const std::vector<std::pair<std::string, double>> factors = {{"resnet18", 11.7},
+                                                                 {"mobilenet_v2", 10},
+                                                                 {"vgg_s", 5.2},
+                                                                 {"wrn_28_10", 4.3},
+                                                                 {"densenet_cifar", 3.9}};
+    for (const auto& [network, factor] : factors) {
+        EXPECT_NEAR(density(p, network, "any_layer", TensorName::w, Phase::fw), 1 / factor, 1e-9)
+            << network;
+    }
+    EXPECT_EQ(density(p, "alexnet", "conv2", TensorName::w, Phase::fw), 1.0)
+        << "a network the profile does not name keeps dense weights";
+}
+
+TEST_F(Procrustes, OutputGradientsAreDense) {
+    EXPECT_EQ(density(p, "resnet18", "layer1.0.conv1", TensorName::dy, Phase::bw), 1.0);
+    EXPECT_EQ(density(p, "resnet18", "layer1.0.conv1", TensorName::dy, Phase::wu), 1.0);
+}
+
+TEST_F(Procrustes, InputActivationsArePostReluExceptTheImage) {
+    EXPECT_EQ(density(p, "vgg_s", "conv3", TensorName::x, Phase::fw), 0.5);
+    EXPECT_EQ(density(p, "vgg_s", "conv3", TensorName::x, Phase::wu), 0.5);
+    EXPECT_EQ(density(p, "resnet18", "conv1", TensorName::x, Phase::fw), 1.0);
+    EXPECT_EQ(density(p, "resnet18", "conv1", TensorName::x, Phase::wu), 1.0);
+}
+
+TEST_F(Procrustes, WeightDensityDecaysOverTheFirstThousandIterations) {
+    EXPECT_EQ(density(p, "resnet18", "fc", TensorName::w, Phase::fw, 0), 1.0);
+    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::fw, 500), (1 + 1 / 11.7) / 2,
+                1e-9);
+    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 1000), 1 / 11.7, 1e-9);
+    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 200000), 1 / 11.7, 1e-9);
+}
+
+TEST_F(Procrustes, UsesTheUniformModel) {
+    EXPECT_EQ(density_model_name(density_model(p, "resnet18", "fc", TensorName::w, Phase::fw)),
+              "uniform");
+}
+
+}  // namespace
+}  // namespace trainloop
