@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DTRAINLOOP_BUILD_TESTS=OFF -DTRAINLOOP_BUILD_BENCH=OFF
+cmake -S . -B build -G Ninja >/dev/null
+cmake --build build -j "$(nproc)" --target trainloop
 build/trainloop workload show resnet18 --batch 16

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "arch/architecture_parser.hpp"
+#include "arch/component_library_parser.hpp"
 #include "common/did_you_mean.hpp"
 #include "problem/training_problems.hpp"
 #include "sparsity/sparsity_profile.hpp"
@@ -29,6 +31,20 @@ SpecCheckResult check_network(const SpecNode& root) {
     return {SpecKind::network, network.name(),
             fmt::format("{} layers, {} MAC layers, {} weights", network.layers().size(),
                         training.layers.size(), training.total_weights())};
+}
+
+SpecCheckResult check_architecture(const SpecNode& root) {
+    const Architecture arch = parse_architecture(root);
+    return {SpecKind::architecture, arch.name,
+            fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}",
+                        arch.pe_array.rows, arch.pe_array.columns, arch.levels.size(),
+                        arch.networks.size(), arch.components.name)};
+}
+
+SpecCheckResult check_component_library(const SpecNode& root) {
+    const ComponentLibrary library = parse_component_library(root);
+    return {SpecKind::component_library, library.name,
+            fmt::format("{} components ({})", library.components.size(), library.technology)};
 }
 
 SpecCheckResult check_sparsity(const SpecNode& root) {
@@ -74,11 +90,11 @@ SpecCheckResult check_spec_file(const std::filesystem::path& path) {
     const SpecNode root = SpecNode::load_file(path);
     switch (detect_spec_kind(root)) {
         case SpecKind::network: return check_network(root);
+        case SpecKind::architecture: return check_architecture(root);
+        case SpecKind::component_library: return check_component_library(root);
         case SpecKind::sparsity_profile: return check_sparsity(root);
-        case SpecKind::architecture:
-        case SpecKind::component_library: break;
     }
-    root.fail("checking this kind of spec is not available yet");
+    root.fail("unknown kind of spec");
 }
 
 }  // namespace trainloop

@@ -1,0 +1,466 @@
+#include "arch/architecture_parser.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arch/component_library_parser.hpp"
+#include "arch/spec_reading.hpp"
+#include "common/did_you_mean.hpp"
+
+namespace trainloop {
+namespace {
+
+using arch_detail::fail_duplicate_name;
+using arch_detail::fail_unknown_name;
+using arch_detail::read_data_space;
+using arch_detail::read_data_space_set;
+using arch_detail::read_enum;
+using arch_detail::read_name;
+using arch_detail::read_positive_double;
+
+std::vector<std::string> level_names(const std::vector<StorageLevel>& levels) {
+    std::vector<std::string> names;
+    for (const StorageLevel& level : levels) names.push_back(level.name);
+    return names;
+}
+
+std::optional<std::size_t> index_of(const std::vector<StorageLevel>& levels,
+                                    const std::string& name) {
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+        if (levels[i].name == name) return i;
+    }
+    return std::nullopt;
+}
+
+ComponentClass component_class_of(StorageClass c) {
+    switch (c) {
+        case StorageClass::dram:
+            return ComponentClass::dram;
+        case StorageClass::sram:
+            return ComponentClass::sram;
+        case StorageClass::regfile:
+            return ComponentClass::regfile;
+    }
+    return ComponentClass::sram;
+}
+
+// `node` names a component of `library` of class `wanted`.
+void check_component(const SpecNode& node, const std::string& name, ComponentClass wanted,
+                     const ComponentLibrary& library, std::string_view default_note = {}) {
+    const Component* component = library.find(name);
+    if (component == nullptr) {
+        std::vector<std::string> candidates;
+        for (const Component& c : library.components) {
+            if (c.component_class == wanted) candidates.push_back(c.name);
+        }
+        std::string expected;
+        for (const auto& c : candidates) expected += (expected.empty() ? "" : ", ") + c;
+        node.fail(fmt::format("unknown component `{}`{} in library `{}`", name, default_note,
+                              library.name),
+                  candidates.empty() ? fmt::format("a {} component", component_class_name(wanted))
+                                     : fmt::format("a {} component: one of {}",
+                                                   component_class_name(wanted), expected),
+                  nearest_name(name, candidates)
+                      ? suggestion_hint(name, candidates)
+                      : std::string("add it to the library or under `component_overrides`"));
+    }
+    if (component->component_class != wanted) {
+        node.fail(fmt::format("component `{}` is a {} component", name,
+                              component_class_name(component->component_class)),
+                  fmt::format("a {} component", component_class_name(wanted)));
+    }
+}
+
+// Loads the library the file names (relative to the file) and applies the
+// file's overrides; records the resolved path in `arch`.
+ComponentLibrary read_library(MapReader& top, const SpecNode& root, Architecture& arch) {
+    const SpecNode path_node = top.required("component_library");
+    const std::filesystem::path relative = path_node.as_string();
+    // operator/ keeps an absolute right-hand side as is.
+    const std::filesystem::path resolved =
+        (std::filesystem::path(root.file()).parent_path() / relative).lexically_normal();
+    arch.component_library_path = resolved.string();
+    if (!std::filesystem::is_regular_file(resolved)) {
+        path_node.fail(fmt::format("component library `{}` not found (looked for {})",
+                                   relative.string(), resolved.string()),
+                       "a component library YAML file, relative to this file");
+    }
+    ComponentLibrary library = load_component_library(resolved);
+    if (const auto overrides = top.optional("component_overrides")) {
+        // An override replaces the library entry of the same name, or adds one.
+        for (Component& component : parse_component_list(*overrides)) {
+            bool replaced = false;
+            for (Component& existing : library.components) {
+                if (existing.name == component.name) {
+                    existing = component;
+                    replaced = true;
+                }
+            }
+            if (!replaced) library.components.push_back(std::move(component));
+        }
+    }
+    return library;
+}
+
+PeArray read_pe_array(const SpecNode& node, const ComponentLibrary& library) {
+    MapReader reader(node);
+    reader.allow({"rows", "columns", "macs_per_pe", "datatype", "mac_component"});
+    reader.finish();
+    PeArray array;
+    array.rows = reader.required("rows").as_positive_int();
+    array.columns = reader.required("columns").as_positive_int();
+    if (const auto macs = reader.optional("macs_per_pe"))
+        array.macs_per_pe = macs->as_positive_int();
+    const SpecNode datatype = reader.required("datatype");
+    array.datatype = read_enum<Datatype>(datatype, kDatatypeNames);
+    const auto mac_node = reader.optional("mac_component");
+    const SpecNode& where = mac_node ? *mac_node : datatype;
+    array.mac_component =
+        mac_node ? mac_node->as_string() : fmt::format("{}_mac", datatype_name(array.datatype));
+    check_component(where, array.mac_component, ComponentClass::mac, library,
+                    mac_node ? "" : " (the default for this datatype)");
+    const std::int64_t bits = library.find(array.mac_component)->points.front().word_bits;
+    if (bits != array.word_bits()) {
+        where.fail(fmt::format("MAC component `{}` works on {}-bit words, but {} is {} bits",
+                               array.mac_component, bits, datatype_name(array.datatype),
+                               array.word_bits()),
+                   "a MAC component of the datatype's width");
+    }
+    return array;
+}
+
+StorageLevel read_level(const SpecNode& node, const PeArray& array,
+                        const ComponentLibrary& library) {
+    MapReader reader(node);
+    reader.allow({"name", "class", "capacity", "word_bits", "read_bandwidth", "write_bandwidth",
+                  "data_spaces", "instances", "per_pe", "component"});
+    reader.finish();
+    StorageLevel level;
+    const SpecNode name = reader.required("name");
+    level.name = read_name(name);
+    if (level.name == kComputeLevel) {
+        name.fail(fmt::format("`{}` is reserved for the MAC datapath", kComputeLevel),
+                  "another level name");
+    }
+    const SpecNode class_node = reader.required("class");
+    level.storage_class = read_enum<StorageClass>(class_node, kStorageClassNames);
+
+    const SpecNode capacity = reader.required("capacity");
+    if (capacity.is_scalar() && capacity.as_string() == "unbounded") {
+        if (level.storage_class != StorageClass::dram) {
+            capacity.fail("only a dram level may be unbounded",
+                          "a byte count such as 1024, \"128 KB\" or \"2 MiB\"");
+        }
+    } else {
+        level.capacity_bytes = capacity.as_bytes();
+    }
+    const auto word_bits = reader.optional("word_bits");
+    level.word_bits = word_bits ? word_bits->as_positive_int() : array.word_bits();
+    if (level.capacity_bytes && *level.capacity_bytes * 8 < level.word_bits) {
+        capacity.fail(fmt::format("{} bytes cannot hold one {}-bit word", *level.capacity_bytes,
+                                  level.word_bits),
+                      "a capacity of at least one word");
+    }
+    if (const auto bw = reader.optional("read_bandwidth"))
+        level.read_bandwidth = read_positive_double(*bw);
+    if (const auto bw = reader.optional("write_bandwidth"))
+        level.write_bandwidth = read_positive_double(*bw);
+    level.data_spaces = read_data_space_set(reader.required("data_spaces"));
+
+    const auto per_pe = reader.optional("per_pe");
+    const auto instances = reader.optional("instances");
+    level.per_pe = per_pe && per_pe->as_bool();
+    if (level.per_pe) {
+        if (instances) {
+            instances->fail(
+                "`instances` given together with `per_pe: true`",
+                "either `per_pe: true` or `instances`, not both",
+                fmt::format("a per-PE level has one instance per PE ({})", array.num_pes()));
+        }
+        level.instances = array.num_pes();
+    } else if (instances) {
+        level.instances = instances->as_positive_int();
+        if (array.num_pes() % level.instances != 0) {
+            instances->fail(
+                fmt::format("{} instances do not divide the {} PEs ({}×{})", level.instances,
+                            array.num_pes(), array.rows, array.columns),
+                "a divisor of the number of PEs");
+        }
+    }
+
+    const auto component = reader.optional("component");
+    level.component =
+        component ? component->as_string() : std::string(storage_class_name(level.storage_class));
+    check_component(component ? *component : class_node, level.component,
+                    component_class_of(level.storage_class), library,
+                    component ? "" : " (the default for this class)");
+    return level;
+}
+
+std::vector<StorageLevel> read_storage(const SpecNode& node, const PeArray& array,
+                                       const ComponentLibrary& library) {
+    const std::vector<SpecNode> items = node.items();
+    if (items.empty()) node.fail("no storage levels", "at least one level, DRAM first");
+    std::vector<StorageLevel> levels;
+    std::vector<SpecNode> name_nodes;
+    for (const SpecNode& item : items) {
+        StorageLevel level = read_level(item, array, library);
+        MapReader reader(item);
+        const SpecNode name = reader.required("name");
+        if (const auto i = index_of(levels, level.name)) {
+            fail_duplicate_name(name, "level name", level.name, name_nodes[*i]);
+        }
+        if (!levels.empty()) {
+            const StorageLevel& outer = levels.back();
+            if (level.instances % outer.instances != 0) {
+                const auto at = reader.optional("instances");
+                const auto per_pe = reader.optional("per_pe");
+                (at       ? *at
+                 : per_pe ? *per_pe
+                          : name)
+                    .fail(fmt::format("{} instances under `{}`'s {}: an inner level must have a "
+                                      "whole number of instances per outer instance",
+                                      level.instances, outer.name, outer.instances),
+                          fmt::format("a multiple of {}", outer.instances));
+            }
+        }
+        name_nodes.push_back(name);
+        levels.push_back(std::move(level));
+    }
+    for (DataSpace s : kAllDataSpaces) {
+        bool held = false;
+        for (const StorageLevel& level : levels) held = held || level.holds(s);
+        if (!held) {
+            node.fail(fmt::format("no storage level holds the `{}` data space", data_space_name(s)),
+                      "every data space held by at least one level",
+                      fmt::format("add `{}` to the data_spaces of a level (e.g. DRAM)",
+                                  data_space_name(s)));
+        }
+    }
+    return levels;
+}
+
+// `node` names a storage level; returns its index.
+std::size_t read_level_ref(const SpecNode& node, const std::vector<StorageLevel>& levels) {
+    const std::string name = node.as_string();
+    const auto i = index_of(levels, name);
+    if (!i) fail_unknown_name(node, "storage level", name, level_names(levels));
+    return *i;
+}
+
+void check_holds(const SpecNode& node, const StorageLevel& level, const DataSpaceSet& spaces,
+                 std::string_view role) {
+    for (DataSpace s : kAllDataSpaces) {
+        if (spaces.contains(s) && !level.holds(s)) {
+            node.fail(
+                fmt::format("{} `{}` does not hold the `{}` data space", role, level.name,
+                            data_space_name(s)),
+                fmt::format("a level holding {}", data_space_set_text(spaces)),
+                fmt::format("`{}` holds {}", level.name, data_space_set_text(level.data_spaces)));
+        }
+    }
+}
+
+OnChipNetwork read_network(const SpecNode& node, const std::vector<StorageLevel>& levels,
+                           const ComponentLibrary& library) {
+    MapReader reader(node);
+    reader.allow({"name", "axis", "kind", "data_spaces", "parent", "child", "bandwidth",
+                  "hop_energy_pj", "component"});
+    reader.finish();
+    OnChipNetwork network;
+    network.name = read_name(reader.required("name"));
+    network.axis = read_enum<ArrayAxis>(reader.required("axis"), kArrayAxisNames);
+    network.kind = read_enum<NetworkKind>(reader.required("kind"), kNetworkKindNames);
+    const auto spaces = reader.optional("data_spaces");
+    if (spaces) network.data_spaces = read_data_space_set(*spaces);
+
+    const SpecNode parent = reader.required("parent");
+    const std::size_t parent_index = read_level_ref(parent, levels);
+    network.parent = levels[parent_index].name;
+    check_holds(spaces ? *spaces : parent, levels[parent_index], network.data_spaces, "parent");
+    if (const auto child = reader.optional("child")) {
+        const std::size_t child_index = read_level_ref(*child, levels);
+        if (child_index <= parent_index) {
+            child->fail(fmt::format("child `{}` is not below parent `{}`", levels[child_index].name,
+                                    network.parent),
+                        "a level listed after the parent in `storage`");
+        }
+        network.child = levels[child_index].name;
+        check_holds(spaces ? *spaces : *child, levels[child_index], network.data_spaces, "child");
+    }
+    if (const auto bw = reader.optional("bandwidth")) network.bandwidth = read_positive_double(*bw);
+
+    const auto hop = reader.optional("hop_energy_pj");
+    const auto component = reader.optional("component");
+    if (hop && component) {
+        component->fail("both `hop_energy_pj` and `component` given",
+                        "one of them: an inline hop energy or a network component");
+    }
+    if (hop) {
+        network.hop_energy_pj = read_positive_double(*hop);
+    } else {
+        network.component = component ? component->as_string() : std::string("array_network");
+        check_component(component ? *component : reader.required("name"), *network.component,
+                        ComponentClass::network, library,
+                        component ? "" : " (the default network component)");
+    }
+    return network;
+}
+
+std::vector<OnChipNetwork> read_networks(const SpecNode& node,
+                                         const std::vector<StorageLevel>& levels,
+                                         const ComponentLibrary& library) {
+    std::vector<OnChipNetwork> networks;
+    std::vector<SpecNode> name_nodes;
+    for (const SpecNode& item : node.items()) {
+        OnChipNetwork network = read_network(item, levels, library);
+        const SpecNode name = MapReader(item).required("name");
+        for (std::size_t i = 0; i < networks.size(); ++i) {
+            if (networks[i].name == network.name) {
+                fail_duplicate_name(name, "network name", network.name, name_nodes[i]);
+            }
+        }
+        name_nodes.push_back(name);
+        networks.push_back(std::move(network));
+    }
+    return networks;
+}
+
+std::vector<FormatEntry> read_formats(const SpecNode& node,
+                                      const std::vector<StorageLevel>& levels) {
+    std::vector<FormatEntry> formats;
+    for (const SpecNode& item : node.items()) {
+        MapReader reader(item);
+        reader.allow({"level", "data_space", "format"});
+        reader.finish();
+        FormatEntry entry;
+        const std::size_t level = read_level_ref(reader.required("level"), levels);
+        entry.level = levels[level].name;
+        const SpecNode space = reader.required("data_space");
+        entry.data_space = read_data_space(space);
+        DataSpaceSet one;
+        one.insert(entry.data_space);
+        check_holds(space, levels[level], one, "level");
+        entry.format =
+            read_enum<CompressedFormat>(reader.required("format"), kCompressedFormatNames);
+        for (const FormatEntry& f : formats) {
+            if (f.level == entry.level && f.data_space == entry.data_space) {
+                item.fail(fmt::format("second format for `{}` at level `{}`",
+                                      data_space_name(entry.data_space), entry.level),
+                          "one format per level and data space");
+            }
+        }
+        formats.push_back(entry);
+    }
+    return formats;
+}
+
+std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
+                                                   const std::vector<StorageLevel>& levels) {
+    std::vector<SparseActionEntry> entries;
+    for (const SpecNode& item : node.items()) {
+        MapReader reader(item);
+        reader.allow({"level", "target", "condition_on"});
+        reader.finish();
+        SparseActionEntry entry;
+        const SpecNode level = reader.required("level");
+        entry.level = level.as_string();
+        const SpecNode target = reader.required("target");
+        entry.target = read_data_space(target);
+        if (entry.level != kComputeLevel) {
+            const auto i = index_of(levels, entry.level);
+            if (!i) {
+                std::vector<std::string> known = level_names(levels);
+                known.emplace_back(kComputeLevel);
+                fail_unknown_name(level, "storage level", entry.level, known);
+            }
+            DataSpaceSet one;
+            one.insert(entry.target);
+            check_holds(target, levels[*i], one, "level");
+        }
+        entry.condition_on = read_data_space_set(reader.required("condition_on"));
+        entries.push_back(entry);
+    }
+    return entries;
+}
+
+LoadBalancing read_load_balancing(const SpecNode& node) {
+    MapReader reader(node);
+    reader.allow({"scheme", "axis"});
+    reader.finish();
+    LoadBalancing balancing;
+    balancing.scheme =
+        read_enum<LoadBalancingScheme>(reader.required("scheme"), kLoadBalancingSchemeNames);
+    const auto axis = reader.optional("axis");
+    if (axis) balancing.axis = read_enum<ArrayAxis>(*axis, kArrayAxisNames);
+    switch (balancing.scheme) {
+        case LoadBalancingScheme::none:
+            if (axis) axis->fail("an axis for load-balancing scheme `none`", "no `axis` key");
+            break;
+        case LoadBalancingScheme::half_tile_pairing:
+            // Procrustes §IV-C pairs half tiles along the one array dimension that carries
+            // the sparse tensor dimension.
+            if (!axis) {
+                node.fail("load-balancing scheme `half_tile_pairing` needs an `axis`",
+                          "an `axis: x` or `axis: y` entry here",
+                          "the axis of the PE array the sparse dimension is spread over");
+            }
+            if (*balancing.axis == ArrayAxis::both) {
+                axis->fail("half-tile pairing balances along one array axis", "x or y");
+            }
+            break;
+        case LoadBalancingScheme::two_level_work_stealing:
+        case LoadBalancingScheme::flexible_allocation:
+            break;
+    }
+    return balancing;
+}
+
+SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>& levels) {
+    MapReader reader(node);
+    reader.allow({"formats", "skipping", "gating", "load_balancing"});
+    reader.finish();
+    SparseFeatures sparse;
+    if (const auto formats = reader.optional("formats"))
+        sparse.formats = read_formats(*formats, levels);
+    if (const auto skipping = reader.optional("skipping")) {
+        sparse.skipping = read_sparse_actions(*skipping, levels);
+    }
+    if (const auto gating = reader.optional("gating"))
+        sparse.gating = read_sparse_actions(*gating, levels);
+    if (const auto balancing = reader.optional("load_balancing")) {
+        sparse.load_balancing = read_load_balancing(*balancing);
+    }
+    return sparse;
+}
+
+}  // namespace
+
+Architecture parse_architecture(const SpecNode& root) {
+    MapReader top(root);
+    top.allow({"architecture", "description", "source", "component_library", "component_overrides",
+               "storage", "pe_array", "networks", "sparse"});
+    top.finish();
+    Architecture arch;
+    arch.name = read_name(top.required("architecture"));
+    if (const auto description = top.optional("description"))
+        arch.description = description->as_string();
+    if (const auto source = top.optional("source")) arch.source = source->as_string();
+
+    arch.components = read_library(top, root, arch);
+    arch.pe_array = read_pe_array(top.required("pe_array"), arch.components);
+    const SpecNode storage = top.required("storage");
+    arch.levels = read_storage(storage, arch.pe_array, arch.components);
+    arch.networks = read_networks(top.required("networks"), arch.levels, arch.components);
+    if (const auto sparse = top.optional("sparse")) arch.sparse = read_sparse(*sparse, arch.levels);
+    return arch;
+}
+
+Architecture load_architecture(const std::filesystem::path& path) {
+    return parse_architecture(SpecNode::load_file(path));
+}
+
+}  // namespace trainloop

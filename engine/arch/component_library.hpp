@@ -1,0 +1,104 @@
+// ComponentLibrary: the energy per action, leakage power and area of the
+// hardware components an architecture is built from (Accelergy-like). Plain
+// values; parsing and validation live in component_library_parser.hpp.
+//
+// Units: energy in pJ per action on one word of `word_bits`, leakage in mW,
+// area in µm². SRAM and register-file components are tables over (capacity,
+// word width), sorted by capacity and then width with no repeated point, for
+// the evaluator to interpolate; mac, dram and network components have exactly
+// one point and no capacity. The parser guarantees every energy > 0, leakage
+// and area >= 0, and that each point has exactly the actions of its class
+// (component_actions()), with `update` filled in (= write) when not given.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trainloop {
+
+enum class ComponentClass : std::uint8_t { mac, sram, regfile, dram, network };
+inline constexpr std::array<std::string_view, 5> kComponentClassNames = {"mac", "sram", "regfile",
+                                                                         "dram", "network"};
+
+constexpr std::string_view component_class_name(ComponentClass c) {
+    return kComponentClassNames[static_cast<std::size_t>(c)];
+}
+
+// SRAMs and register files are priced by capacity and width: tables.
+constexpr bool is_table_class(ComponentClass c) {
+    return c == ComponentClass::sram || c == ComponentClass::regfile;
+}
+
+enum class Action : std::uint8_t { read, write, update, mac, hop };
+inline constexpr std::array<std::string_view, 5> kActionNames = {"read", "write", "update", "mac",
+                                                                 "hop"};
+
+constexpr std::string_view action_name(Action a) {
+    return kActionNames[static_cast<std::size_t>(a)];
+}
+
+// The actions a component of class `c` has.
+inline std::vector<Action> component_actions(ComponentClass c) {
+    switch (c) {
+        case ComponentClass::mac:
+            return {Action::mac};
+        case ComponentClass::network:
+            return {Action::hop};
+        case ComponentClass::sram:
+        case ComponentClass::regfile:
+        case ComponentClass::dram:
+            return {Action::read, Action::write, Action::update};
+    }
+    return {};
+}
+
+// Energy per action, in pJ; nullopt for actions the component does not have.
+struct ActionEnergies {
+    std::array<std::optional<double>, 5> pj{};
+
+    std::optional<double> get(Action a) const { return pj[static_cast<std::size_t>(a)]; }
+    void set(Action a, double value) { pj[static_cast<std::size_t>(a)] = value; }
+};
+
+struct ComponentPoint {
+    std::optional<std::int64_t> capacity_bytes;  // set for table classes only
+    std::int64_t word_bits = 0;
+    ActionEnergies energy;
+    double leakage_mw = 0.0;
+    double area_um2 = 0.0;
+};
+
+struct Component {
+    std::string name;
+    ComponentClass component_class = ComponentClass::mac;
+    std::string description;
+    // One point, or the sorted table of an sram/regfile component.
+    std::vector<ComponentPoint> points;
+};
+
+struct ComponentLibrary {
+    std::string name;
+    std::string technology;
+    std::string description;
+    std::vector<Component> components;
+
+    const Component* find(std::string_view component_name) const {
+        for (const Component& c : components) {
+            if (c.name == component_name) return &c;
+        }
+        return nullptr;
+    }
+    std::vector<std::string> names() const {
+        std::vector<std::string> out;
+        out.reserve(components.size());
+        for (const Component& c : components) out.push_back(c.name);
+        return out;
+    }
+};
+
+}  // namespace trainloop

@@ -1,0 +1,90 @@
+// SparseFeatures: where an architecture can exploit sparsity. This module
+// only gives the features a place in the schema and checks their references;
+// what they cost and save is defined by the sparse evaluator (a later issue).
+//   - formats: the compressed format of a data space at a storage level
+//     (anything not listed is uncompressed);
+//   - skipping / gating: at a level (or at `compute`, the MACs), accesses to
+//     the `target` data space are skipped (no time spent) or gated (the cycle
+//     is spent, the energy is not) when a `condition_on` data space is zero
+//     (Sparseloop's terms);
+//   - load balancing across the PE array (Procrustes §IV-C half-tile pairing,
+//     seed 003's two-level work stealing, Eager Pruning's flexible PE
+//     allocation), with the array axis it balances along.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "arch/array_axis.hpp"
+#include "arch/data_space_set.hpp"
+
+namespace trainloop {
+
+// The pseudo-level name for skipping/gating at the MAC datapath.
+inline constexpr std::string_view kComputeLevel = "compute";
+
+enum class CompressedFormat : std::uint8_t { uncompressed, bitmap, csr, rle, coo, csb, rp_dual };
+inline constexpr std::array<std::string_view, 7> kCompressedFormatNames = {
+    "uncompressed", "bitmap", "csr", "rle", "coo", "csb", "rp_dual"};
+
+constexpr std::string_view compressed_format_name(CompressedFormat f) {
+    return kCompressedFormatNames[static_cast<std::size_t>(f)];
+}
+
+enum class LoadBalancingScheme : std::uint8_t {
+    none,
+    half_tile_pairing,        // Procrustes §IV-C
+    two_level_work_stealing,  // seed 003 (coarse-grain + fine-grain)
+    flexible_allocation,      // Eager Pruning (seed 001)
+};
+inline constexpr std::array<std::string_view, 4> kLoadBalancingSchemeNames = {
+    "none", "half_tile_pairing", "two_level_work_stealing", "flexible_allocation"};
+
+constexpr std::string_view load_balancing_scheme_name(LoadBalancingScheme s) {
+    return kLoadBalancingSchemeNames[static_cast<std::size_t>(s)];
+}
+
+struct FormatEntry {
+    std::string level;
+    DataSpace data_space = DataSpace::weights;
+    CompressedFormat format = CompressedFormat::uncompressed;
+};
+
+// One skipping or gating entry.
+struct SparseActionEntry {
+    std::string level;  // a storage level, or kComputeLevel
+    DataSpace target = DataSpace::weights;
+    DataSpaceSet condition_on;  // non-empty
+};
+
+struct LoadBalancing {
+    LoadBalancingScheme scheme = LoadBalancingScheme::none;
+    std::optional<ArrayAxis> axis;  // none for scheme `none`
+};
+
+struct SparseFeatures {
+    std::vector<FormatEntry> formats;
+    std::vector<SparseActionEntry> skipping;
+    std::vector<SparseActionEntry> gating;
+    LoadBalancing load_balancing;
+
+    // The format of `space` at `level` (uncompressed when not listed).
+    CompressedFormat format_of(std::string_view level, DataSpace space) const {
+        for (const FormatEntry& f : formats) {
+            if (f.level == level && f.data_space == space) return f.format;
+        }
+        return CompressedFormat::uncompressed;
+    }
+    // True for a dense architecture (no sparse feature declared).
+    bool dense() const {
+        return formats.empty() && skipping.empty() && gating.empty() &&
+               load_balancing.scheme == LoadBalancingScheme::none;
+    }
+};
+
+}  // namespace trainloop

@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "arch/architecture_parser.hpp"
+#include "arch/component_library_parser.hpp"
+
+namespace trainloop {
+namespace {
+
+const std::filesystem::path kSpecs = std::filesystem::path(TRAINLOOP_SOURCE_DIR) / "arch_specs";
+
+TEST(ShippedArchitectures, Procrustes16x16HasTheTableINumbers) {
+    const Architecture arch = load_architecture(kSpecs / "procrustes_baseline_16x16.yaml");
+    EXPECT_EQ(arch.name, "procrustes_baseline_16x16");
+    EXPECT_EQ(arch.pe_array.rows, 16);
+    EXPECT_EQ(arch.pe_array.columns, 16);
+    EXPECT_EQ(arch.pe_array.num_pes(), 256);
+    EXPECT_EQ(arch.pe_array.datatype, Datatype::fp32);
+    EXPECT_EQ(arch.pe_array.word_bits(), 32);
+    EXPECT_EQ(arch.pe_array.mac_component, "fp32_mac");
+
+    ASSERT_EQ(arch.levels.size(), 3u);
+    EXPECT_EQ(arch.levels[0].name, "DRAM");
+    EXPECT_TRUE(arch.levels[0].unbounded());
+    const StorageLevel* glb = arch.find_level("GLB");
+    ASSERT_NE(glb, nullptr);
+    EXPECT_EQ(glb->capacity_bytes, 131072);
+    EXPECT_EQ(glb->instances, 1);
+    EXPECT_EQ(glb->component, "sram");
+    const StorageLevel* rf = arch.find_level("RF");
+    ASSERT_NE(rf, nullptr);
+    EXPECT_EQ(rf->capacity_bytes, 1024);
+    EXPECT_EQ(rf->capacity_words(), 256);
+    EXPECT_TRUE(rf->per_pe);
+    EXPECT_EQ(rf->instances, 256);
+    EXPECT_EQ(rf->storage_class, StorageClass::regfile);
+    for (const StorageLevel& level : arch.levels) {
+        EXPECT_EQ(level.data_spaces, DataSpaceSet::all()) << level.name;
+    }
+
+    ASSERT_EQ(arch.networks.size(), 3u);
+    EXPECT_EQ(arch.networks[0].axis, ArrayAxis::x);
+    EXPECT_EQ(arch.networks[0].kind, NetworkKind::broadcast);
+    EXPECT_EQ(arch.networks[1].axis, ArrayAxis::y);
+    EXPECT_EQ(arch.networks[1].kind, NetworkKind::reduction);
+    EXPECT_EQ(arch.networks[2].kind, NetworkKind::unicast);
+    for (const OnChipNetwork& n : arch.networks) {
+        EXPECT_EQ(n.parent, "GLB") << n.name;
+        EXPECT_EQ(n.child, "RF") << n.name;
+        EXPECT_EQ(n.component, "array_network") << n.name;
+    }
+    EXPECT_TRUE(arch.sparse.dense());
+    EXPECT_EQ(arch.components.name, "default_45nm");
+}
+
+TEST(ShippedArchitectures, Procrustes32x32Has1024PesAndADoubledGlb) {
+    const Architecture arch = load_architecture(kSpecs / "procrustes_baseline_32x32.yaml");
+    EXPECT_EQ(arch.pe_array.num_pes(), 1024);
+    EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, 2 * 131072);
+    EXPECT_EQ(arch.find_level("RF")->capacity_bytes, 1024);
+    EXPECT_EQ(arch.find_level("RF")->instances, 1024);
+}
+
+TEST(ShippedArchitectures, EveryArchitectureFileLoads) {
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(kSpecs)) {
+        if (entry.path().extension() != ".yaml") continue;
+        EXPECT_NO_THROW(load_architecture(entry.path())) << entry.path();
+        ++count;
+    }
+    EXPECT_GE(count, 2);
+}
+
+TEST(ShippedComponentLibrary, HasTheHorowitzAndEyerissFigures) {
+    const ComponentLibrary lib = load_component_library(kSpecs / "components/default_45nm.yaml");
+    EXPECT_EQ(lib.name, "default_45nm");
+    const Component* fp32 = lib.find("fp32_mac");
+    ASSERT_NE(fp32, nullptr);
+    EXPECT_EQ(fp32->component_class, ComponentClass::mac);
+    ASSERT_EQ(fp32->points.size(), 1u);
+    EXPECT_DOUBLE_EQ(*fp32->points[0].energy.get(Action::mac), 3.7 + 0.9);
+    EXPECT_FALSE(fp32->points[0].energy.get(Action::read).has_value());
+    EXPECT_DOUBLE_EQ(*lib.find("int8_mac")->points[0].energy.get(Action::mac), 0.2 + 0.03);
+
+    const Component* sram = lib.find("sram");
+    ASSERT_NE(sram, nullptr);
+    bool found_8kb_64 = false;
+    for (const ComponentPoint& p : sram->points) {
+        if (p.capacity_bytes == 8 * 1024 && p.word_bits == 64) {
+            found_8kb_64 = true;
+            EXPECT_DOUBLE_EQ(*p.energy.get(Action::read), 10.0);
+            EXPECT_DOUBLE_EQ(*p.energy.get(Action::update), *p.energy.get(Action::write))
+                << "update defaults to write";
+        }
+    }
+    EXPECT_TRUE(found_8kb_64);
+    const Component* rf = lib.find("regfile");
+    ASSERT_NE(rf, nullptr);
+    for (const ComponentPoint& p : rf->points) {
+        if (p.capacity_bytes == 512 && p.word_bits == 16) {
+            EXPECT_DOUBLE_EQ(*p.energy.get(Action::read),
+                             *lib.find("fp16_mac")->points[0].energy.get(Action::mac))
+                << "Eyeriss: RF access = 1× a 16-bit MAC";
+        }
+    }
+    EXPECT_DOUBLE_EQ(*lib.find("dram")->points[0].energy.get(Action::read), 1950.0);
+    EXPECT_DOUBLE_EQ(*lib.find("array_network")->points[0].energy.get(Action::hop), 6.0);
+}
+
+}  // namespace
+}  // namespace trainloop

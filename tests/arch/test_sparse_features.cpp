@@ -1,0 +1,116 @@
+#include <gtest/gtest.h>
+
+#include "arch_test_support.hpp"
+
+namespace trainloop {
+namespace {
+
+using arch_test::expect_located;
+using arch_test::expect_spec_error;
+using arch_test::kInlineFile;
+using arch_test::kTinyArch;
+using arch_test::parse_inline;
+
+// Appended to kTinyArch (27 lines), so `sparse:` is line 27.
+const std::string kSparse = R"(sparse:
+  formats:
+    - {level: DRAM, data_space: weights, format: csb}
+    - {level: GLB, data_space: weights, format: csb}
+    - {level: RF, data_space: inputs, format: bitmap}
+  skipping:
+    - {level: RF, target: inputs, condition_on: weights}
+  gating:
+    - {level: compute, target: weights, condition_on: [inputs, outputs]}
+  load_balancing:
+    scheme: half_tile_pairing
+    axis: y
+)";
+
+std::string sparse_with(const std::string& from, const std::string& to) {
+    std::string text = kTinyArch + kSparse;
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << "test bug: `" << from << "` not in the spec";
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+TEST(SparseFeatures, AreParsedIntoValues) {
+    const Architecture arch = parse_inline(kTinyArch + kSparse);
+    const SparseFeatures& s = arch.sparse;
+    EXPECT_FALSE(s.dense());
+    ASSERT_EQ(s.formats.size(), 3u);
+    EXPECT_EQ(s.format_of("GLB", DataSpace::weights), CompressedFormat::csb);
+    EXPECT_EQ(s.format_of("RF", DataSpace::inputs), CompressedFormat::bitmap);
+    EXPECT_EQ(s.format_of("RF", DataSpace::weights), CompressedFormat::uncompressed)
+        << "not listed: uncompressed";
+    ASSERT_EQ(s.skipping.size(), 1u);
+    EXPECT_EQ(s.skipping[0].level, "RF");
+    EXPECT_EQ(s.skipping[0].target, DataSpace::inputs);
+    EXPECT_TRUE(s.skipping[0].condition_on.contains(DataSpace::weights));
+    EXPECT_FALSE(s.skipping[0].condition_on.contains(DataSpace::inputs));
+    ASSERT_EQ(s.gating.size(), 1u);
+    EXPECT_EQ(s.gating[0].level, kComputeLevel);
+    EXPECT_TRUE(s.gating[0].condition_on.contains(DataSpace::outputs));
+    EXPECT_EQ(s.load_balancing.scheme, LoadBalancingScheme::half_tile_pairing);
+    EXPECT_EQ(s.load_balancing.axis, ArrayAxis::y);
+}
+
+TEST(SparseFeatures, FormatAtAnUnknownLevelIsRejected) {
+    const SpecError e = expect_spec_error(
+        [] { parse_inline(sparse_with("{level: GLB, data_space", "{level: GLBB, data_space")); });
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].level", "unknown storage level `GLBB`");
+    EXPECT_EQ(e.hint(), "did you mean `GLB`?");
+}
+
+TEST(SparseFeatures, UnknownFormatSuggestsTheNearest) {
+    const SpecError e =
+        expect_spec_error([] { parse_inline(sparse_with("format: bitmap", "format: bitmapp")); });
+    expect_located(e, kInlineFile, 31, "sparse.formats[2].format", "unknown value `bitmapp`");
+    EXPECT_EQ(e.hint(), "did you mean `bitmap`?");
+}
+
+TEST(SparseFeatures, SecondFormatForTheSameLevelAndSpaceIsRejected) {
+    const SpecError e = expect_spec_error([] {
+        parse_inline(
+            sparse_with("{level: RF, data_space: inputs", "{level: GLB, data_space: weights"));
+    });
+    expect_located(e, kInlineFile, 31, "sparse.formats[2]", "second format for `weights`");
+}
+
+TEST(SparseFeatures, SkippingAtAnUnknownLevelIsRejected) {
+    const SpecError e = expect_spec_error(
+        [] { parse_inline(sparse_with("{level: RF, target", "{level: RFF, target")); });
+    expect_located(e, kInlineFile, 33, "sparse.skipping[0].level", "unknown storage level `RFF`");
+}
+
+TEST(SparseFeatures, SkippingConditionMustBeADataSpace) {
+    const SpecError e = expect_spec_error(
+        [] { parse_inline(sparse_with("condition_on: weights", "condition_on: weight")); });
+    expect_located(e, kInlineFile, 33, "sparse.skipping[0].condition_on", "unknown value `weight`");
+}
+
+TEST(SparseFeatures, UnknownLoadBalancingSchemeSuggestsTheNearest) {
+    const SpecError e = expect_spec_error(
+        [] { parse_inline(sparse_with("half_tile_pairing", "half_tile_paring")); });
+    expect_located(e, kInlineFile, 37, "sparse.load_balancing.scheme", "unknown value");
+    EXPECT_EQ(e.hint(), "did you mean `half_tile_pairing`?");
+}
+
+TEST(SparseFeatures, HalfTilePairingNeedsOneAxis) {
+    const SpecError missing =
+        expect_spec_error([] { parse_inline(sparse_with("    axis: y\n", "")); });
+    expect_located(missing, kInlineFile, 37, "sparse.load_balancing", "needs an `axis`");
+    const SpecError both =
+        expect_spec_error([] { parse_inline(sparse_with("axis: y", "axis: both")); });
+    expect_located(both, kInlineFile, 38, "sparse.load_balancing.axis", "one array axis");
+}
+
+TEST(SparseFeatures, UnknownSparseKeySuggestsTheNearest) {
+    const SpecError e =
+        expect_spec_error([] { parse_inline(sparse_with("  skipping:", "  skiping:")); });
+    expect_located(e, kInlineFile, 32, "sparse.skiping", "unknown key `skiping`");
+    EXPECT_EQ(e.hint(), "did you mean `skipping`?");
+}
+
+}  // namespace
+}  // namespace trainloop
