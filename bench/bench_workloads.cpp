@@ -36,7 +36,8 @@ void BM_AllShippedNetworks(benchmark::State& state) {
     for (auto _ : state) {
         for (const std::string& name : names) {
             const Network network = load_network(name);
-            benchmark::DoNotOptimize(derive_training_problems(network, kDefaultBatch).forward_macs());
+            benchmark::DoNotOptimize(
+                derive_training_problems(network, kDefaultBatch).forward_macs());
         }
     }
     state.counters["networks"] = double(names.size());

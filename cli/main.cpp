@@ -1,8 +1,8 @@
 // trainloop: analytical design-space exploration for DNN training accelerators.
 // Exit codes: 0 success, 2 bad input (specs, options), 1 internal error.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "common/spec_error.hpp"

@@ -37,14 +37,16 @@ void run_list() {
 }  // namespace
 
 void add_workload_command(CLI::App& app) {
-    CLI::App* workload = app.add_subcommand("workload", "Inspect networks and their training problems");
+    CLI::App* workload =
+        app.add_subcommand("workload", "Inspect networks and their training problems");
     workload->require_subcommand(1);
 
     auto options = std::make_shared<ShowOptions>();
     CLI::App* show = workload->add_subcommand(
         "show", "Show every MAC layer's iteration space and its fw/bw/wu problems");
-    show->add_option("network", options->network,
-                     "A shipped network name (see `trainloop workload list`) or a network YAML file")
+    show->add_option(
+            "network", options->network,
+            "A shipped network name (see `trainloop workload list`) or a network YAML file")
         ->required();
     show->add_option("--batch,-b", options->batch, "Minibatch size N")
         ->default_val(kDefaultBatch)

@@ -21,13 +21,14 @@ nlohmann::json training_to_json(const Network& network, const NetworkTraining& t
                 {"output", std::string(tensor_name(problem.output_tensor()))}};
         }
         const AnalyzedLayer& analyzed = *layer.layer;
-        layers.push_back({{"name", analyzed.layer.name},
-                          {"type", std::string(layer_type_name(analyzed.layer.type))},
-                          {"dims", dims},
-                          {"stride", {{"h", layer.space.stride.h}, {"w", layer.space.stride.w}}},
-                          {"dilation", {{"h", layer.space.dilation.h}, {"w", layer.space.dilation.w}}},
-                          {"weights", layer.space.weights()},
-                          {"phases", phases}});
+        layers.push_back(
+            {{"name", analyzed.layer.name},
+             {"type", std::string(layer_type_name(analyzed.layer.type))},
+             {"dims", dims},
+             {"stride", {{"h", layer.space.stride.h}, {"w", layer.space.stride.w}}},
+             {"dilation", {{"h", layer.space.dilation.h}, {"w", layer.space.dilation.w}}},
+             {"weights", layer.space.weights()},
+             {"phases", phases}});
     }
     nlohmann::json totals = nlohmann::json::object();
     std::int64_t step = 0;
@@ -77,12 +78,12 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
         "\nweights {} ({})\nMACs per training step (batch {}): fw {} ({}), bw {} ({}), wu {} "
         "({}), total {} ({})\nforward MACs per sample: {}\n",
         group_thousands(training.total_weights()), si_count(double(training.total_weights())),
-        batch, group_thousands(fw), si_count(double(fw)), group_thousands(bw),
-        si_count(double(bw)), group_thousands(wu), si_count(double(wu)),
-        group_thousands(fw + bw + wu), si_count(double(fw + bw + wu)),
-        si_count(double(fw) / double(batch)));
-    out += "Phases: fw y += w·x, bw dx += w·dy, wu dw += x·dy; bw is absent where no layer "
-           "upstream trains (no input gradient needed).\n";
+        batch, group_thousands(fw), si_count(double(fw)), group_thousands(bw), si_count(double(bw)),
+        group_thousands(wu), si_count(double(wu)), group_thousands(fw + bw + wu),
+        si_count(double(fw + bw + wu)), si_count(double(fw) / double(batch)));
+    out +=
+        "Phases: fw y += w·x, bw dx += w·dy, wu dw += x·dy; bw is absent where no layer "
+        "upstream trains (no input gradient needed).\n";
     return out;
 }
 

@@ -1,8 +1,9 @@
 #include "common/did_you_mean.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace trainloop {
 

@@ -17,7 +17,7 @@ struct SourceLocation {
 };
 
 class SpecError : public std::runtime_error {
-public:
+  public:
     SpecError(SourceLocation where, std::string key_path, std::string message,
               std::string expected = {}, std::string hint = {});
 
@@ -27,7 +27,7 @@ public:
     const std::string& expected() const { return expected_; }
     const std::string& hint() const { return hint_; }
 
-private:
+  private:
     SourceLocation where_;
     std::string key_path_;
     std::string message_;

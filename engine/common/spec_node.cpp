@@ -1,6 +1,7 @@
 #include "common/spec_node.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -42,9 +43,9 @@ SpecNode parse(const std::string& text, const std::string& source_name) {
 SpecNode SpecNode::load_file(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in) {
-        throw SpecError({path.string(), 0, 0}, "", "cannot open file", "a readable YAML file",
-                        std::filesystem::exists(path) ? "check the file's permissions"
-                                                      : "check the path");
+        throw SpecError(
+            {path.string(), 0, 0}, "", "cannot open file", "a readable YAML file",
+            std::filesystem::exists(path) ? "check the file's permissions" : "check the path");
     }
     std::stringstream text;
     text << in.rdbuf();
@@ -133,36 +134,33 @@ double SpecNode::as_fraction() const {
 std::string SpecNode::as_choice(const std::vector<std::string>& choices) const {
     const std::string text = scalar_text();
     if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
-    std::string expected;
-    for (const auto& c : choices) expected += (expected.empty() ? "" : ", ") + c;
-    fail(fmt::format("unknown value `{}`", text), fmt::format("one of {}", expected),
-         suggestion_hint(text, choices));
+    fail(fmt::format("unknown value `{}`", text),
+         fmt::format("one of {}", fmt::join(choices, ", ")), suggestion_hint(text, choices));
 }
 
 std::int64_t SpecNode::as_bytes() const {
     const std::string text = scalar_text();
     std::size_t split = 0;
-    while (split < text.size() && (std::isdigit(static_cast<unsigned char>(text[split])) ||
-                                    text[split] == '.')) {
+    while (split < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[split])) || text[split] == '.')) {
         ++split;
     }
     const std::string number = text.substr(0, split);
     std::string unit = text.substr(split);
-    unit.erase(std::remove_if(unit.begin(), unit.end(),
-                              [](unsigned char c) { return std::isspace(c); }),
-               unit.end());
+    unit.erase(
+        std::remove_if(unit.begin(), unit.end(), [](unsigned char c) { return std::isspace(c); }),
+        unit.end());
     static const std::vector<std::pair<std::string, std::int64_t>> units = {
-        {"", 1},           {"B", 1},          {"KB", 1024},          {"KiB", 1024},
-        {"MB", 1 << 20},   {"MiB", 1 << 20},  {"GB", 1LL << 30},     {"GiB", 1LL << 30}};
+        {"", 1},         {"B", 1},         {"KB", 1024},      {"KiB", 1024},
+        {"MB", 1 << 20}, {"MiB", 1 << 20}, {"GB", 1LL << 30}, {"GiB", 1LL << 30}};
     const std::string expected = "a byte count such as 1024, \"128 KB\" or \"2 MiB\"";
     double value = 0;
-    const auto [end, error] =
-        std::from_chars(number.data(), number.data() + number.size(), value);
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
     if (number.empty() || error != std::errc{} || end != number.data() + number.size()) {
         fail(fmt::format("`{}` is not a size", text), expected);
     }
-    auto it = std::find_if(units.begin(), units.end(),
-                           [&](const auto& u) { return u.first == unit; });
+    auto it =
+        std::find_if(units.begin(), units.end(), [&](const auto& u) { return u.first == unit; });
     if (it == units.end()) {
         std::vector<std::string> names;
         for (const auto& u : units) {
@@ -178,7 +176,8 @@ std::int64_t SpecNode::as_bytes() const {
 }
 
 std::vector<SpecNode> SpecNode::items() const {
-    if (!node_.IsSequence()) fail(fmt::format("expected a list, got {}", describe(node_)), "a list");
+    if (!node_.IsSequence())
+        fail(fmt::format("expected a list, got {}", describe(node_)), "a list");
     std::vector<SpecNode> out;
     out.reserve(node_.size());
     for (std::size_t i = 0; i < node_.size(); ++i) {
@@ -196,9 +195,9 @@ std::vector<std::string> SpecNode::as_string_list() const {
 
 MapReader::MapReader(const SpecNode& node) : node_(node) {
     if (!node_.is_map()) {
-        node_.fail(fmt::format("expected a mapping of keys to values, got {}",
-                               describe(node_.raw())),
-                   "a mapping (key: value lines)");
+        node_.fail(
+            fmt::format("expected a mapping of keys to values, got {}", describe(node_.raw())),
+            "a mapping (key: value lines)");
     }
 }
 
@@ -255,10 +254,9 @@ void MapReader::finish() const {
         const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<non-scalar key>";
         if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
         const std::string where = node_.path().empty() ? "at the top level" : "in " + node_.path();
-        std::string expected;
-        for (const auto& k : known_) expected += (expected.empty() ? "" : ", ") + k;
         key_node(key).fail(fmt::format("unknown key `{}` {}", key, where),
-                    fmt::format("one of {}", expected), suggestion_hint(key, known_));
+                           fmt::format("one of {}", fmt::join(known_, ", ")),
+                           suggestion_hint(key, known_));
     }
 }
 

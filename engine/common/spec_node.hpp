@@ -21,7 +21,7 @@
 namespace trainloop {
 
 class SpecNode {
-public:
+  public:
     // Parses a whole file; a syntax error becomes a SpecError at its line.
     static SpecNode load_file(const std::filesystem::path& path);
     // Parses text; `source_name` stands in for the file name in errors.
@@ -61,14 +61,15 @@ public:
     // Another node of the same document (same file), at `path`.
     // `fallback` is reported as its position when the node has none of its own
     // (yaml-cpp gives no position to the empty value of `key:`).
-    SpecNode sibling(YAML::Node node, std::string path, YAML::Mark fallback = YAML::Mark::null_mark()) const;
+    SpecNode sibling(YAML::Node node, std::string path,
+                     YAML::Mark fallback = YAML::Mark::null_mark()) const;
 
     // Elements of a sequence (fails if this is not a sequence).
     std::vector<SpecNode> items() const;
     // A scalar or a sequence of scalars, as strings.
     std::vector<std::string> as_string_list() const;
 
-private:
+  private:
     std::string scalar_text() const;
 
     YAML::Node node_;
@@ -81,7 +82,7 @@ private:
 // becomes a known key; finish() then rejects any other key in the mapping and
 // suggests the nearest known one. Call finish() after reading all keys.
 class MapReader {
-public:
+  public:
     explicit MapReader(const SpecNode& node);
 
     SpecNode required(std::string_view key);
@@ -95,7 +96,7 @@ public:
 
     const SpecNode& node() const { return node_; }
 
-private:
+  private:
     // The node of `key`'s own text, so errors about the key point at it.
     SpecNode key_node(std::string_view key) const;
 

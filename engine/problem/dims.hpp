@@ -43,7 +43,7 @@ using DimBounds = PerDim<std::int64_t>;
 
 // A set of dimensions, as a bit mask.
 class DimSet {
-public:
+  public:
     constexpr DimSet() = default;
     constexpr DimSet(std::initializer_list<Dim> dims) {
         for (Dim d : dims) insert(d);
@@ -57,7 +57,7 @@ public:
     }
     friend constexpr bool operator==(const DimSet&, const DimSet&) = default;
 
-private:
+  private:
     static constexpr std::uint8_t bit(Dim d) {
         return static_cast<std::uint8_t>(1U << static_cast<unsigned>(d));
     }

@@ -46,7 +46,8 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
             space.bounds[Dim::P] = input.height;
             space.bounds[Dim::Q] = input.width;
             break;
-        default: break;
+        default:
+            break;
     }
     return space;
 }

@@ -18,7 +18,7 @@ struct IterationSpace {
     Extent2 stride{1, 1};
     Extent2 dilation{1, 1};
 
-    std::int64_t macs() const;  // product of all bounds
+    std::int64_t macs() const;     // product of all bounds
     std::int64_t weights() const;  // G·K·C·R·S
     friend bool operator==(const IterationSpace&, const IterationSpace&) = default;
 };

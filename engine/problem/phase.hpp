@@ -64,11 +64,14 @@ constexpr std::optional<TensorName> tensor_from_name(std::string_view name) {
 constexpr DataSpace data_space_of(TensorName t) {
     switch (t) {
         case TensorName::w:
-        case TensorName::dw: return DataSpace::weights;
+        case TensorName::dw:
+            return DataSpace::weights;
         case TensorName::x:
-        case TensorName::dx: return DataSpace::inputs;
+        case TensorName::dx:
+            return DataSpace::inputs;
         case TensorName::y:
-        case TensorName::dy: return DataSpace::outputs;
+        case TensorName::dy:
+            return DataSpace::outputs;
     }
     return DataSpace::weights;
 }

@@ -4,9 +4,12 @@ namespace trainloop {
 
 DimSet projection_of(DataSpace space) {
     switch (space) {
-        case DataSpace::weights: return {Dim::G, Dim::K, Dim::C, Dim::R, Dim::S};
-        case DataSpace::inputs: return {Dim::N, Dim::G, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S};
-        case DataSpace::outputs: return {Dim::N, Dim::G, Dim::K, Dim::P, Dim::Q};
+        case DataSpace::weights:
+            return {Dim::G, Dim::K, Dim::C, Dim::R, Dim::S};
+        case DataSpace::inputs:
+            return {Dim::N, Dim::G, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S};
+        case DataSpace::outputs:
+            return {Dim::N, Dim::G, Dim::K, Dim::P, Dim::Q};
     }
     return {};
 }

@@ -1,6 +1,7 @@
 // Parses a sparsity profile YAML file (docs/sparsity_format.md) into a
 // SparsityProfile. Every check on user input happens here.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -11,12 +12,6 @@
 
 namespace trainloop {
 namespace {
-
-std::string join(const std::vector<std::string>& items) {
-    std::string text;
-    for (const auto& item : items) text += (text.empty() ? "" : ", ") + item;
-    return text;
-}
 
 // A scalar, or a non-empty list of scalars, as nodes (so errors point at the item).
 std::vector<SpecNode> one_or_more(const SpecNode& node, const std::string& what) {
@@ -136,14 +131,15 @@ DensityModel read_model(const SpecNode& node) {
     const auto& planned = planned_density_models();
     if (std::find(planned.begin(), planned.end(), name) != planned.end()) {
         name_node->fail(fmt::format("density model `{}` is not implemented yet", name),
-                        fmt::format("one of {}", join(implemented)),
-                        fmt::format("planned models: {}", join(planned)));
+                        fmt::format("one of {}", fmt::join(implemented, ", ")),
+                        fmt::format("planned models: {}", fmt::join(planned, ", ")));
     }
     if (std::find(implemented.begin(), implemented.end(), name) == implemented.end()) {
         std::vector<std::string> all = implemented;
         all.insert(all.end(), planned.begin(), planned.end());
         name_node->fail(fmt::format("unknown density model `{}`", name),
-                        fmt::format("one of {}", join(implemented)), suggestion_hint(name, all));
+                        fmt::format("one of {}", fmt::join(implemented, ", ")),
+                        suggestion_hint(name, all));
     }
     // uniform: the only model so far, and it takes no parameters.
     if (parameters && !parameters->is_null()) {

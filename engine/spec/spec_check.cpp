@@ -57,10 +57,14 @@ SpecCheckResult check_sparsity(const SpecNode& root) {
 
 std::string_view spec_kind_name(SpecKind kind) {
     switch (kind) {
-        case SpecKind::network: return "network";
-        case SpecKind::architecture: return "architecture";
-        case SpecKind::component_library: return "component library";
-        case SpecKind::sparsity_profile: return "sparsity profile";
+        case SpecKind::network:
+            return "network";
+        case SpecKind::architecture:
+            return "architecture";
+        case SpecKind::component_library:
+            return "component library";
+        case SpecKind::sparsity_profile:
+            return "sparsity profile";
     }
     return "spec";
 }
@@ -89,10 +93,14 @@ SpecKind detect_spec_kind(const SpecNode& root) {
 SpecCheckResult check_spec_file(const std::filesystem::path& path) {
     const SpecNode root = SpecNode::load_file(path);
     switch (detect_spec_kind(root)) {
-        case SpecKind::network: return check_network(root);
-        case SpecKind::architecture: return check_architecture(root);
-        case SpecKind::component_library: return check_component_library(root);
-        case SpecKind::sparsity_profile: return check_sparsity(root);
+        case SpecKind::network:
+            return check_network(root);
+        case SpecKind::architecture:
+            return check_architecture(root);
+        case SpecKind::component_library:
+            return check_component_library(root);
+        case SpecKind::sparsity_profile:
+            return check_sparsity(root);
     }
     root.fail("unknown kind of spec");
 }

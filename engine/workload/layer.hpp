@@ -15,7 +15,17 @@
 
 namespace trainloop {
 
-enum class LayerType : std::uint8_t { conv, fc, matmul, relu, batchnorm, maxpool, avgpool, add, concat };
+enum class LayerType : std::uint8_t {
+    conv,
+    fc,
+    matmul,
+    relu,
+    batchnorm,
+    maxpool,
+    avgpool,
+    add,
+    concat
+};
 
 std::string_view layer_type_name(LayerType type);
 std::optional<LayerType> layer_type_from_name(std::string_view name);
@@ -54,7 +64,8 @@ struct LinearAttributes {
     std::int64_t out_features = 0;
 };
 
-using LayerAttributes = std::variant<std::monostate, ConvAttributes, PoolAttributes, LinearAttributes>;
+using LayerAttributes =
+    std::variant<std::monostate, ConvAttributes, PoolAttributes, LinearAttributes>;
 
 struct Layer {
     std::string name;

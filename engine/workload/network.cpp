@@ -23,9 +23,7 @@ struct VertexNames {
     const NetworkSpec& spec;
     bool is_input(Vertex v) const { return v < spec.inputs.size(); }
     const Layer& layer(Vertex v) const { return spec.layers[v - spec.inputs.size()]; }
-    std::string name(Vertex v) const {
-        return is_input(v) ? spec.inputs[v].name : layer(v).name;
-    }
+    std::string name(Vertex v) const { return is_input(v) ? spec.inputs[v].name : layer(v).name; }
     std::string key_path(Vertex v) const {
         return is_input(v) ? fmt::format("inputs[{}]", v)
                            : fmt::format("layers[{}]", v - spec.inputs.size());
@@ -57,9 +55,10 @@ Graph build_graph(const NetworkSpec& spec, const VertexNames& names) {
                                 suggestion_hint(input, all_names));
             }
             if (it->second == v) {
-                throw SpecError(layer.location, names.key_path(v) + ".inputs",
-                                fmt::format("layer `{}` reads its own output (a cycle)", layer.name),
-                                "an acyclic graph");
+                throw SpecError(
+                    layer.location, names.key_path(v) + ".inputs",
+                    fmt::format("layer `{}` reads its own output (a cycle)", layer.name),
+                    "an acyclic graph");
             }
             boost::add_edge(it->second, v, graph);
         }
@@ -90,9 +89,10 @@ void check_acyclic(const Graph& graph, const VertexNames& names) {
         path.push_back(names.name(to));
         std::string text;
         for (const auto& name : path) text += (text.empty() ? "" : " → ") + name;
-        throw SpecError(names.location(to), names.key_path(to) + ".inputs",
-                        fmt::format("the layers form a cycle: {}", text),
-                        "an acyclic graph (each layer reads only layers before it in the data flow)");
+        throw SpecError(
+            names.location(to), names.key_path(to) + ".inputs",
+            fmt::format("the layers form a cycle: {}", text),
+            "an acyclic graph (each layer reads only layers before it in the data flow)");
     };
     boost::depth_first_search(graph, boost::visitor(finder));
 }

@@ -25,7 +25,7 @@ struct AnalyzedLayer {
 };
 
 class Network {
-public:
+  public:
     static Network build(NetworkSpec spec);
 
     const std::string& name() const { return spec_.name; }
@@ -33,7 +33,7 @@ public:
     // All layers, inputs before the layers that read them.
     const std::vector<AnalyzedLayer>& layers() const { return layers_; }
 
-private:
+  private:
     NetworkSpec spec_;
     std::vector<AnalyzedLayer> layers_;
 };

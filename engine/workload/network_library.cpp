@@ -29,14 +29,16 @@ std::vector<std::string> shipped_network_names() {
 std::filesystem::path resolve_network(std::string_view name_or_path) {
     const std::filesystem::path as_path(name_or_path);
     if (std::filesystem::is_regular_file(as_path)) return as_path;
-    const std::filesystem::path shipped = workloads_directory() / (std::string(name_or_path) + ".yaml");
+    const std::filesystem::path shipped =
+        workloads_directory() / (std::string(name_or_path) + ".yaml");
     if (std::filesystem::is_regular_file(shipped)) return shipped;
     const std::vector<std::string> names = shipped_network_names();
     std::string hint = suggestion_hint(name_or_path, names);
     if (names.empty()) {
-        hint = fmt::format("no networks found in {} (set TRAINLOOP_DATA_DIR to the trainloop "
-                           "source tree)",
-                           workloads_directory().string());
+        hint = fmt::format(
+            "no networks found in {} (set TRAINLOOP_DATA_DIR to the trainloop "
+            "source tree)",
+            workloads_directory().string());
     }
     throw SpecError({std::string(name_or_path), 0, 0}, "",
                     "no such network file, and no shipped network of that name",

@@ -35,9 +35,9 @@ ConvAttributes read_conv(MapReader& map) {
     if (auto n = map.optional("dilation")) conv.dilation = read_extent(*n, 1);
     if (auto n = map.optional("groups")) conv.groups = n->as_positive_int();
     if (conv.out_channels % conv.groups != 0) {
-        map.required("groups").fail(
-            fmt::format("groups {} does not divide out_channels {}", conv.groups, conv.out_channels),
-            "groups that divide both the input and the output channels");
+        map.required("groups").fail(fmt::format("groups {} does not divide out_channels {}",
+                                                conv.groups, conv.out_channels),
+                                    "groups that divide both the input and the output channels");
     }
     return conv;
 }
@@ -50,7 +50,8 @@ PoolAttributes read_pool(MapReader& map) {
     auto padding = map.optional("padding");
     if (pool.global) {
         for (const auto& n : {kernel, stride, padding}) {
-            if (n) n->fail("a global pool takes no kernel, stride or padding", "global: true alone");
+            if (n)
+                n->fail("a global pool takes no kernel, stride or padding", "global: true alone");
         }
         return pool;
     }
@@ -73,17 +74,22 @@ Layer read_layer(const SpecNode& node) {
         map.required("inputs").fail("a layer needs at least one input", "a list of layer names");
     }
     switch (layer.type) {
-        case LayerType::conv: layer.attributes = read_conv(map); break;
+        case LayerType::conv:
+            layer.attributes = read_conv(map);
+            break;
         case LayerType::fc:
         case LayerType::matmul:
             layer.attributes = LinearAttributes{map.required("out_features").as_positive_int()};
             break;
         case LayerType::maxpool:
-        case LayerType::avgpool: layer.attributes = read_pool(map); break;
+        case LayerType::avgpool:
+            layer.attributes = read_pool(map);
+            break;
         case LayerType::relu:
         case LayerType::batchnorm:
         case LayerType::add:
-        case LayerType::concat: break;
+        case LayerType::concat:
+            break;
     }
     const bool many_inputs = layer.type == LayerType::add || layer.type == LayerType::concat;
     if (many_inputs && layer.inputs.size() < 2) {
@@ -92,10 +98,10 @@ Layer read_layer(const SpecNode& node) {
             "a list of two or more layer names");
     }
     if (!many_inputs && layer.inputs.size() != 1) {
-        map.required("inputs").fail(
-            fmt::format("`{}` takes exactly one input, got {}", layer_type_name(layer.type),
-                        layer.inputs.size()),
-            "one layer name", "use an `add` or `concat` layer to combine tensors");
+        map.required("inputs").fail(fmt::format("`{}` takes exactly one input, got {}",
+                                                layer_type_name(layer.type), layer.inputs.size()),
+                                    "one layer name",
+                                    "use an `add` or `concat` layer to combine tensors");
     }
     map.finish();
     return layer;

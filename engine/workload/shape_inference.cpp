@@ -19,12 +19,13 @@ TensorShape window_output(const Layer& layer, const NamedShape& in, Extent2 kern
     const std::int64_t q =
         sliding_window_output(in.shape.width, kernel.w, stride.w, padding.w, dilation.w);
     if (p <= 0 || q <= 0) {
-        fail(layer, key_path,
-             fmt::format("a {}×{} window (dilation {}×{}, padding {}×{}) does not fit input `{}` of "
-                         "shape {}",
-                         kernel.h, kernel.w, dilation.h, dilation.w, padding.h, padding.w,
-                         in.producer, to_string(in.shape)),
-             "a kernel no larger than the padded input");
+        fail(
+            layer, key_path,
+            fmt::format("a {}×{} window (dilation {}×{}, padding {}×{}) does not fit input `{}` of "
+                        "shape {}",
+                        kernel.h, kernel.w, dilation.h, dilation.w, padding.h, padding.w,
+                        in.producer, to_string(in.shape)),
+            "a kernel no larger than the padded input");
     }
     return {in.shape.channels, p, q};
 }
@@ -68,7 +69,8 @@ TensorShape infer_output_shape(const Layer& layer, const std::vector<NamedShape>
             return {std::get<LinearAttributes>(layer.attributes).out_features, first.shape.height,
                     first.shape.width};
         case LayerType::relu:
-        case LayerType::batchnorm: return first.shape;
+        case LayerType::batchnorm:
+            return first.shape;
         case LayerType::add: {
             for (const NamedShape& other : inputs) {
                 if (other.shape != first.shape) {

@@ -20,7 +20,8 @@ CommandResult run(const std::string& arguments) {
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return result;
     std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) result.output += buffer.data();
+    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+        result.output += buffer.data();
     const int status = pclose(pipe);
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
@@ -44,8 +45,10 @@ TEST(Cli, WorkloadShowJsonFollowsTheOutputContract) {
     const auto& first = json["layers"][0];
     EXPECT_EQ(first["name"], "conv1");
     EXPECT_EQ(first["type"], "conv");
-    EXPECT_EQ(first["dims"], (nlohmann::json{{"N", 4}, {"K", 64}, {"C", 3}, {"P", 112},
-                                            {"Q", 112}, {"R", 7}, {"S", 7}, {"G", 1}}));
+    EXPECT_EQ(
+        first["dims"],
+        (nlohmann::json{
+            {"N", 4}, {"K", 64}, {"C", 3}, {"P", 112}, {"Q", 112}, {"R", 7}, {"S", 7}, {"G", 1}}));
     EXPECT_EQ(first["weights"], 9408);
     EXPECT_FALSE(first["phases"].contains("bw")) << "the image needs no gradient";
     EXPECT_EQ(first["phases"]["fw"]["output"], "y");
@@ -76,9 +79,10 @@ TEST(Cli, BadOptionValueExitsWithTwo) {
 }
 
 TEST(Cli, SpecCheckAcceptsEveryShippedSpec) {
-    const CommandResult r = run(std::string("spec check ") + TRAINLOOP_SOURCE_DIR + "/workloads/*.yaml " +
-                      TRAINLOOP_SOURCE_DIR + "/workloads/sparsity/*.yaml " + TRAINLOOP_SOURCE_DIR +
-                      "/arch_specs/*.yaml " + TRAINLOOP_SOURCE_DIR + "/arch_specs/components/*.yaml");
+    const CommandResult r =
+        run(std::string("spec check ") + TRAINLOOP_SOURCE_DIR + "/workloads/*.yaml " +
+            TRAINLOOP_SOURCE_DIR + "/workloads/sparsity/*.yaml " + TRAINLOOP_SOURCE_DIR +
+            "/arch_specs/*.yaml " + TRAINLOOP_SOURCE_DIR + "/arch_specs/components/*.yaml");
     EXPECT_EQ(r.exit_code, 0) << r.output;
     EXPECT_NE(r.output.find("ok    "), std::string::npos);
     EXPECT_EQ(r.output.find("error"), std::string::npos) << r.output;
@@ -101,7 +105,8 @@ TEST(Cli, SpecCheckReportsFileLineKeyAndExitsWithTwo) {
 
 TEST(Cli, SpecCheckKeepsGoingAfterABadFile) {
     const std::string bad = temp_file("unknown_kind.yaml", "netwrok: t\n");
-    const CommandResult r = run("spec check " + bad + " " + TRAINLOOP_SOURCE_DIR + "/workloads/alexnet.yaml");
+    const CommandResult r =
+        run("spec check " + bad + " " + TRAINLOOP_SOURCE_DIR + "/workloads/alexnet.yaml");
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.output.find("did you mean `network`?"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("ok    "), std::string::npos) << "the good file is still checked";

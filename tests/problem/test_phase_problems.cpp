@@ -64,7 +64,8 @@ TEST(PhaseProblem, ReducedDimensionsAreThoseNotIndexingTheOutput) {
 
 Network chain(const std::string& layers) {
     return Network::build(parse_network_spec(SpecNode::load_string(
-        "network: t\ninputs:\n  - {name: image, channels: 3, height: 8, width: 8}\nlayers:\n" + layers,
+        "network: t\ninputs:\n  - {name: image, channels: 3, height: 8, width: 8}\nlayers:\n" +
+            layers,
         "t.yaml")));
 }
 

@@ -48,7 +48,8 @@ TEST(NetworkErrors, MissingKeyIsNamed) {
 
 TEST(NetworkErrors, WrongTypeSaysWhatWasExpected) {
     const SpecError e = expect_spec_error([] {
-        build(kHeader + "  - {name: a, type: conv, inputs: [image], out_channels: four, kernel: 3}\n");
+        build(kHeader +
+              "  - {name: a, type: conv, inputs: [image], out_channels: four, kernel: 3}\n");
     });
     EXPECT_EQ(e.key_path(), "layers[0].out_channels");
     EXPECT_TRUE(contains(e.message(), "`four` is not an integer"));
@@ -62,8 +63,9 @@ TEST(NetworkErrors, NonPositiveDimensionIsRejected) {
     EXPECT_EQ(e.key_path(), "layers[0].out_channels");
     EXPECT_TRUE(contains(e.message(), "non-positive value 0"));
     const SpecError input = expect_spec_error([] {
-        build("network: t\ninputs:\n  - {name: image, channels: 3, height: -8}\nlayers:\n"
-              "  - {name: r, type: relu, inputs: [image]}\n");
+        build(
+            "network: t\ninputs:\n  - {name: image, channels: 3, height: -8}\nlayers:\n"
+            "  - {name: r, type: relu, inputs: [image]}\n");
     });
     EXPECT_EQ(input.key_path(), "inputs[0].height");
     EXPECT_EQ(input.where().line, 3);
@@ -111,7 +113,8 @@ TEST(NetworkErrors, CycleIsReportedWithItsPath) {
 
 TEST(NetworkErrors, UnknownInputSuggestsTheNearestName) {
     const SpecError e = expect_spec_error([] {
-        build(kHeader + "  - {name: conv1, type: conv, inputs: [imgae], out_channels: 4, kernel: 3}\n");
+        build(kHeader +
+              "  - {name: conv1, type: conv, inputs: [imgae], out_channels: 4, kernel: 3}\n");
     });
     EXPECT_EQ(e.key_path(), "layers[0].inputs");
     EXPECT_EQ(e.hint(), "did you mean `image`?");
@@ -119,17 +122,19 @@ TEST(NetworkErrors, UnknownInputSuggestsTheNearestName) {
 
 TEST(NetworkErrors, DisconnectedPiecesAreRejected) {
     const SpecError e = expect_spec_error([] {
-        build("network: t\ninputs:\n  - {name: a, channels: 3}\n  - {name: b, channels: 3}\n"
-              "layers:\n  - {name: ra, type: relu, inputs: [a]}\n"
-              "  - {name: rb, type: relu, inputs: [b]}\n");
+        build(
+            "network: t\ninputs:\n  - {name: a, channels: 3}\n  - {name: b, channels: 3}\n"
+            "layers:\n  - {name: ra, type: relu, inputs: [a]}\n"
+            "  - {name: rb, type: relu, inputs: [b]}\n");
     });
     EXPECT_TRUE(contains(e.message(), "not connected"));
 }
 
 TEST(NetworkErrors, DuplicateNamesAreRejected) {
     const SpecError e = expect_spec_error([] {
-        build(kHeader + "  - {name: a, type: relu, inputs: [image]}\n"
-                        "  - {name: a, type: relu, inputs: [a]}\n");
+        build(kHeader +
+              "  - {name: a, type: relu, inputs: [image]}\n"
+              "  - {name: a, type: relu, inputs: [a]}\n");
     });
     EXPECT_EQ(e.key_path(), "layers[1]");
     EXPECT_TRUE(contains(e.message(), "duplicate name `a`"));
@@ -137,24 +142,26 @@ TEST(NetworkErrors, DuplicateNamesAreRejected) {
 
 TEST(NetworkErrors, GroupsMustDivideTheInputChannels) {
     const SpecError e = expect_spec_error([] {
-        build(kHeader + "  - {name: dw, type: conv, inputs: [image], out_channels: 6, kernel: 3, "
-                        "groups: 2}\n");
+        build(kHeader +
+              "  - {name: dw, type: conv, inputs: [image], out_channels: 6, kernel: 3, "
+              "groups: 2}\n");
     });
     EXPECT_TRUE(contains(e.message(), "groups 2 does not divide the 3 channels of input `image`"));
 }
 
 TEST(NetworkErrors, KernelLargerThanItsInputIsRejected) {
     const SpecError e = expect_spec_error([] {
-        build(kHeader + "  - {name: big, type: conv, inputs: [image], out_channels: 4, kernel: 9}\n");
+        build(kHeader +
+              "  - {name: big, type: conv, inputs: [image], out_channels: 4, kernel: 9}\n");
     });
     EXPECT_TRUE(contains(e.message(), "does not fit input `image`"));
 }
 
 TEST(NetworkErrors, AddNeedsTwoInputsAndConvOne) {
-    EXPECT_TRUE(contains(
-        expect_spec_error([] { build(kHeader + "  - {name: s, type: add, inputs: [image]}\n"); })
-            .message(),
-        "at least two inputs"));
+    EXPECT_TRUE(contains(expect_spec_error([] {
+                             build(kHeader + "  - {name: s, type: add, inputs: [image]}\n");
+                         }).message(),
+                         "at least two inputs"));
     EXPECT_TRUE(contains(expect_spec_error([] {
                              build(kHeader + "  - {name: r, type: relu, inputs: [image, image]}\n");
                          }).message(),
