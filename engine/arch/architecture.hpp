@@ -26,6 +26,8 @@ struct Architecture {
     std::string name;
     std::string description;
     std::string source;
+    // Clock frequency: turns cycles into seconds (leakage energy, reports).
+    double clock_ghz = 1.0;
     std::vector<StorageLevel> levels;  // outermost first
     PeArray pe_array;
     std::vector<OnChipNetwork> networks;

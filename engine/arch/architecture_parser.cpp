@@ -441,14 +441,21 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
-    top.allow({"architecture", "description", "source", "component_library", "component_overrides",
-               "storage", "pe_array", "networks", "sparse"});
+    top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
+               "component_overrides", "storage", "pe_array", "networks", "sparse"});
     top.finish();
     Architecture arch;
     arch.name = read_name(top.required("architecture"));
     if (const auto description = top.optional("description"))
         arch.description = description->as_string();
     if (const auto source = top.optional("source")) arch.source = source->as_string();
+    if (const auto clock = top.optional("clock_ghz")) {
+        arch.clock_ghz = clock->as_double();
+        if (arch.clock_ghz <= 0) {
+            clock->fail(fmt::format("non-positive clock {}", arch.clock_ghz),
+                        "a positive frequency in GHz, e.g. 1.0");
+        }
+    }
 
     arch.components = read_library(top, root, arch);
     arch.pe_array = read_pe_array(top.required("pe_array"), arch.components);

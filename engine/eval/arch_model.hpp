@@ -1,0 +1,78 @@
+// ArchModel: the numeric view of an Architecture that the evaluator reads.
+//
+// Built once per architecture (names resolved, components priced at each
+// level's capacity and width, array geometry per level), then read-only and
+// shared by every thread, so evaluation never touches strings or allocates.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "arch/architecture.hpp"
+#include "mapping/mapping.hpp"
+
+namespace trainloop {
+
+inline constexpr std::size_t kMaxNetworks = 8;
+
+struct LevelModel {
+    std::int64_t instances = 1;
+    // Instances laid out over the array: mesh_x along the columns, mesh_y
+    // along the rows (a per-PE level: columns × rows; a shared buffer: 1 × 1).
+    std::int64_t mesh_x = 1;
+    std::int64_t mesh_y = 1;
+    std::int64_t capacity_words = -1;  // per instance; -1 = unbounded
+    double read_bandwidth = 0;         // words/cycle per instance; 0 = no limit
+    double write_bandwidth = 0;
+    DataSpaceSet may_hold;
+    double read_pj = 0;  // per word
+    double write_pj = 0;
+    double update_pj = 0;
+    double leakage_mw = 0;  // per instance
+    double area_um2 = 0;    // per instance
+};
+
+// How words of a data space cross into the PE array from a level above it.
+enum class DeliveryKind : std::uint8_t { unicast, multicast, reduction };
+
+struct NetworkModel {
+    std::int64_t parent = 0;  // level index
+    DataSpaceSet carries;
+    DeliveryKind kind = DeliveryKind::unicast;  // broadcast and multicast are both multicast
+    double hop_pj = 0;                          // per word
+};
+
+struct ArchModel {
+    std::array<LevelModel, kMaxLevels> levels{};
+    std::size_t num_levels = 0;
+    std::array<NetworkModel, kMaxNetworks> networks{};
+    std::size_t num_networks = 0;
+    std::int64_t pe_rows = 1;
+    std::int64_t pe_columns = 1;
+    std::int64_t macs_per_pe = 1;
+    double mac_pj = 0;
+    double mac_leakage_mw = 0;  // per MAC unit
+    double mac_area_um2 = 0;    // per MAC unit
+    double clock_ghz = 1.0;
+
+    std::int64_t num_macs() const { return pe_rows * pe_columns * macs_per_pe; }
+    // How many instances of level i+1 each instance of level i feeds along
+    // each array axis; below the innermost level, the MACs of a PE (along x).
+    std::int64_t fanout_x(std::size_t i) const {
+        return i + 1 < num_levels ? levels[i + 1].mesh_x / levels[i].mesh_x : macs_per_pe;
+    }
+    std::int64_t fanout_y(std::size_t i) const {
+        return i + 1 < num_levels ? levels[i + 1].mesh_y / levels[i].mesh_y : 1;
+    }
+    // The network that carries `space` down from level `parent` for a
+    // delivery of `kind` (falling back to any network carrying it from
+    // there); -1 when none is declared.
+    int network_for(std::size_t parent, DataSpace space, DeliveryKind kind) const;
+};
+
+// Throws SpecError when the architecture has more levels or networks than
+// the evaluator supports (kMaxLevels, kMaxNetworks).
+ArchModel build_arch_model(const Architecture& arch);
+
+}  // namespace trainloop

@@ -1,0 +1,73 @@
+// Nest analysis: from (problem, mapping) to the words each storage level
+// holds and moves, per instance, for each data space. Pure and
+// allocation-free: the mapper runs it millions of times.
+//
+// The model (docs/nest_analysis.md; Timeloop's conventions, checked against
+// ../shared/validation/timeloop/conv3x_fixed):
+// - A level's tile spans every loop at that level and inside it (its own
+//   temporal and spatial loops included); the input tile includes the
+//   sliding-window halo (projection.hpp).
+// - Fills: the temporal loops above a level step its tile through the
+//   tensor; each step fetches the words of the new tile that the previous
+//   tile did not hold (Timeloop's delta rule). So a tile stays resident
+//   across loops that do not index it, and a sliding window refetches only
+//   its new columns. Stepping loop j while every inner loop wraps moves the
+//   tile by a fixed offset, so the sum over all steps is closed-form:
+//     fills = V + Σ_j (Π_{i<j} F_i)·(F_j − 1)·(V − overlap_j).
+// - Reads serving a child (the next inner level keeping the space) are the
+//   same delta sum over the union of the child tiles under one instance
+//   (multicast: one read feeds every child that needs the word); reads
+//   serving the MACs are one per MAC operand, divided by multicast.
+// - The output (the phase's reduced-into space): each update from a child
+//   (after spatial reduction) or from the MACs is a read-modify-write, except
+//   the first write of each word the instance ever holds (its partition):
+//   reads = updates − partition. A tile that returns after eviction is filled
+//   from the parent (fills = residencies − partition) and every residency is
+//   written back (drains).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "mapping/mapping.hpp"
+#include "problem/phase_problem.hpp"
+
+namespace trainloop {
+
+// One data space at one level, per instance of the level.
+struct SpaceAccesses {
+    bool kept = false;
+    std::int64_t tile = 0;       // words held at once (utilized capacity)
+    std::int64_t partition = 0;  // distinct words the instance holds over the whole run
+    std::int64_t reads = 0;      // words read: serving the child / MACs, or RMW of partial sums
+    std::int64_t fills = 0;      // words written in from the parent
+    std::int64_t updates = 0;    // output only: partial sums written in from the child / MACs
+    std::int64_t drains = 0;     // output only: words written back to the parent
+    // The level the data goes to next: an inner level index, or -1 for the MACs.
+    int child = -1;
+    // Words that arrive at (or, for the output, leave) all the child
+    // instances under one instance of this level. Compared with `reads`
+    // (`updates` for the output) it gives the multicast (spatial reduction).
+    std::int64_t child_side_words = 0;
+};
+
+struct LevelAccesses {
+    std::int64_t utilized_instances = 1;
+    std::array<SpaceAccesses, 3> spaces{};  // by DataSpace
+    const SpaceAccesses& space(DataSpace s) const { return spaces[std::size_t(s)]; }
+};
+
+struct NestAnalysis {
+    std::array<LevelAccesses, kMaxLevels> levels{};
+    std::size_t num_levels = 0;
+    std::int64_t macs = 0;            // Π of every factor
+    std::int64_t compute_cycles = 0;  // Π of the temporal factors
+    std::int64_t utilized_macs = 0;   // Π of the spatial factors
+};
+
+// Preconditions: the mapping has as many levels as the analysis expects,
+// level 0 keeps every data space, and all factors are positive (see
+// mapping_check.hpp). Capacity is not checked here.
+NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping);
+
+}  // namespace trainloop

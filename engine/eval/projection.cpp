@@ -1,0 +1,57 @@
+#include "eval/projection.hpp"
+
+namespace trainloop {
+namespace {
+
+TensorAxis single(Dim d) {
+    TensorAxis axis;
+    axis.terms[0] = {d, 1};
+    return axis;
+}
+
+TensorAxis window(Dim output, std::int64_t stride, Dim filter, std::int64_t dilation) {
+    TensorAxis axis;
+    axis.terms[0] = {output, stride};
+    axis.terms[1] = {filter, dilation};
+    axis.num_terms = 2;
+    return axis;
+}
+
+}  // namespace
+
+Projection projection_for(DataSpace space, const IterationSpace& problem) {
+    Projection p;
+    auto add = [&p](TensorAxis axis) {
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) p.relevant.insert(axis.terms[t].dim);
+        p.axes[p.num_axes++] = axis;
+    };
+    switch (space) {
+        case DataSpace::weights:
+            for (Dim d : {Dim::G, Dim::K, Dim::C, Dim::R, Dim::S}) add(single(d));
+            break;
+        case DataSpace::inputs:
+            for (Dim d : {Dim::N, Dim::G, Dim::C}) add(single(d));
+            add(window(Dim::P, problem.stride.h, Dim::R, problem.dilation.h));
+            add(window(Dim::Q, problem.stride.w, Dim::S, problem.dilation.w));
+            break;
+        case DataSpace::outputs:
+            for (Dim d : {Dim::N, Dim::G, Dim::K, Dim::P, Dim::Q}) add(single(d));
+            break;
+    }
+    return p;
+}
+
+std::int64_t footprint(const Projection& projection, const DimBounds& extent) {
+    std::int64_t words = 1;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        std::int64_t span = 1;
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            span += (extent[axis.terms[t].dim] - 1) * axis.terms[t].coef;
+        }
+        words *= span;
+    }
+    return words;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,40 @@
+// How each data space is indexed by the iteration space (DESIGN.md):
+//   weights [g, k, c, r, s]
+//   inputs  [n, g, c, p·σh + r·δh, q·σw + s·δw]   (the sliding window)
+//   outputs [n, g, k, p, q]
+// A tensor axis is a sum of at most two (dimension × coefficient) terms, so
+// the extent of an axis over a box of the iteration space with extents E is
+// Σ (E_d − 1)·coef + 1, e.g. the input halo (P'−1)·σ + (R'−1)·δ + 1
+// (Timeloop's projection of the CNN-layer problem shape).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "problem/iteration_space.hpp"
+#include "problem/phase.hpp"
+
+namespace trainloop {
+
+struct AxisTerm {
+    Dim dim = Dim::N;
+    std::int64_t coef = 1;
+};
+
+struct TensorAxis {
+    std::array<AxisTerm, 2> terms{};
+    std::uint8_t num_terms = 1;
+};
+
+struct Projection {
+    std::array<TensorAxis, 5> axes{};
+    std::uint8_t num_axes = 0;
+    DimSet relevant;  // dimensions that appear in some axis
+};
+
+Projection projection_for(DataSpace space, const IterationSpace& problem);
+
+// Words in the box of the iteration space with per-dimension extents `extent`.
+std::int64_t footprint(const Projection& projection, const DimBounds& extent);
+
+}  // namespace trainloop

@@ -1,0 +1,88 @@
+// The nest analysis reproduces timeloop-model's counts on the golden run
+// ../shared/validation/timeloop/conv3x_fixed (ResNet-18 conv3_x, batch 16,
+// weight-stationary C,K mapping on 16×16 PEs). Expected numbers are copied
+// from its timeloop-model.stats.txt (per instance).
+#include <gtest/gtest.h>
+
+#include "eval/nest_analysis.hpp"
+
+namespace trainloop {
+namespace {
+
+IterationSpace conv3x() {
+    IterationSpace s;
+    for (Dim d : kAllDims) s.bounds[d] = 1;
+    s.bounds[Dim::N] = 16;
+    s.bounds[Dim::K] = 128;
+    s.bounds[Dim::C] = 128;
+    s.bounds[Dim::P] = 28;
+    s.bounds[Dim::Q] = 28;
+    s.bounds[Dim::R] = 3;
+    s.bounds[Dim::S] = 3;
+    return s;
+}
+
+LoopList loops(std::initializer_list<Loop> list) {
+    LoopList out;
+    for (const Loop& l : list) out.push_back(l);
+    return out;
+}
+
+Mapping golden_mapping() {
+    Mapping m;
+    m.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+    m.level(0).temporal = loops({{Dim::N, 16}, {Dim::K, 4}, {Dim::C, 4}});
+    m.level(1).temporal = loops({{Dim::P, 4}, {Dim::Q, 4}});
+    m.level(1).spatial_x = loops({{Dim::C, 16}});
+    m.level(1).spatial_y = loops({{Dim::K, 16}});
+    m.level(2).temporal =
+        loops({{Dim::K, 2}, {Dim::C, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
+    return m;
+}
+
+struct Expected {
+    std::size_t level;
+    DataSpace space;
+    std::int64_t tile, reads, fills, updates;
+};
+
+TEST(NestGolden, ReproducesTimeloopCountsPerLevelAndTensor) {
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, conv3x());
+    const NestAnalysis nest = analyze_nest(fw, golden_mapping());
+    EXPECT_EQ(nest.macs, 1'849'688'064);
+    EXPECT_EQ(nest.compute_cycles, 7'225'344);
+    EXPECT_EQ(nest.utilized_macs, 256);
+    const Expected expected[] = {
+        {2, DataSpace::weights, 36, 7'225'344, 9'216, 0},
+        {2, DataSpace::inputs, 162, 7'225'344, 552'960, 0},
+        {2, DataSpace::outputs, 98, 7'124'992, 301'056, 7'225'344},
+        {1, DataSpace::weights, 9'216, 2'359'296, 2'359'296, 0},
+        {1, DataSpace::inputs, 28'800, 8'847'360, 7'372'800, 0},
+        {1, DataSpace::outputs, 25'088, 4'816'896, 0, 6'422'528},
+        {0, DataSpace::weights, 147'456, 2'359'296, 0, 0},
+        {0, DataSpace::inputs, 1'843'200, 7'372'800, 0, 0},
+        {0, DataSpace::outputs, 1'605'632, 0, 0, 1'605'632},
+    };
+    for (const Expected& e : expected) {
+        SCOPED_TRACE(::testing::Message() << "level " << e.level << " " << data_space_name(e.space));
+        const SpaceAccesses& acc = nest.levels[e.level].space(e.space);
+        EXPECT_EQ(acc.tile, e.tile);
+        EXPECT_EQ(acc.reads, e.reads);
+        EXPECT_EQ(acc.fills, e.fills);
+        EXPECT_EQ(acc.updates, e.updates);
+    }
+    EXPECT_EQ(nest.levels[2].utilized_instances, 256);
+    EXPECT_EQ(nest.levels[1].utilized_instances, 1);
+    // Spatial reduction of partial sums across the 16 C columns (Timeloop's
+    // NoC "spatial_red" = 96,337,920): child drains minus parent updates.
+    const SpaceAccesses& glb_out = nest.levels[1].space(DataSpace::outputs);
+    EXPECT_EQ(glb_out.child_side_words - glb_out.updates, 96'337'920);
+    // Multicast of inputs over the 16 K rows: 256 RFs' fills / GLB reads = 16.
+    const SpaceAccesses& glb_in = nest.levels[1].space(DataSpace::inputs);
+    EXPECT_EQ(glb_in.child_side_words, 552'960LL * 256);
+    EXPECT_EQ(glb_in.child_side_words / glb_in.reads, 16);
+}
+
+}  // namespace
+}  // namespace trainloop
