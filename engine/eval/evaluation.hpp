@@ -1,0 +1,63 @@
+// evaluate(): the pure function from (architecture, phase problem, mapping)
+// to metrics — accesses (nest_analysis), latency with its bottleneck,
+// utilization, Accelergy-style energy (action counts × energy per action,
+// plus leakage × time) broken down by component, data space and action, and
+// area. Allocation-free; safe to call from many threads on one ArchModel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "eval/arch_model.hpp"
+#include "eval/mapping_check.hpp"
+#include "eval/nest_analysis.hpp"
+
+namespace trainloop {
+
+enum class EnergyAction : std::uint8_t { read, write, update, mac, hop, leak };
+inline constexpr std::size_t kNumEnergyActions = 6;
+std::string_view energy_action_name(EnergyAction action);
+
+// Components: the storage levels (by index), then the MAC array, then the
+// networks (by index). "No data space" is used for MACs and leakage.
+inline constexpr std::size_t kMaxComponents = kMaxLevels + 1 + kMaxNetworks;
+inline constexpr std::size_t kNoSpace = 3;
+
+struct EnergyBreakdown {
+    // pJ per [component][data space or kNoSpace][action].
+    std::array<std::array<std::array<double, kNumEnergyActions>, 4>, kMaxComponents> cells{};
+    std::size_t num_levels = 0;
+    std::size_t num_networks = 0;
+
+    static std::size_t mac_component(std::size_t num_levels) { return num_levels; }
+    std::size_t mac_component() const { return num_levels; }
+    std::size_t network_component(std::size_t n) const { return num_levels + 1 + n; }
+    std::size_t num_components() const { return num_levels + 1 + num_networks; }
+
+    double component_pj(std::size_t component) const;
+    double space_pj(std::size_t space) const;  // 0..2 data spaces, kNoSpace
+    double action_pj(EnergyAction action) const;
+    // Σ of component_pj over all components, in index order: the breakdown by
+    // component sums to it exactly.
+    double total_pj() const;
+};
+
+struct Evaluation {
+    NestAnalysis nest;
+    std::optional<MappingViolation> violation;  // when set, the metrics below are not computed
+    std::int64_t cycles = 0;
+    std::int64_t compute_cycles = 0;
+    std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level
+    int bottleneck = -1;                                   // -1: compute; else the level
+    double utilization = 0;  // MACs / (cycles × MAC units)
+    EnergyBreakdown energy;
+    double energy_pj = 0;
+    double area_um2 = 0;
+
+    bool valid() const { return !violation.has_value(); }
+};
+
+Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping);
+
+}  // namespace trainloop

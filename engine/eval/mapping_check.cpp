@@ -1,0 +1,111 @@
+#include "eval/mapping_check.hpp"
+
+#include <fmt/format.h>
+
+namespace trainloop {
+
+std::string_view violation_kind_name(ViolationKind kind) {
+    constexpr std::array<std::string_view, kNumViolationKinds> names = {
+        "level_count", "factor_product", "fanout_x", "fanout_y",
+        "keep_forbidden", "outermost_bypass", "capacity"};
+    return names[std::size_t(kind)];
+}
+
+std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
+                                                        const IterationSpace& space,
+                                                        const Mapping& mapping) {
+    if (mapping.num_levels != arch.num_levels) {
+        return MappingViolation{ViolationKind::level_count, -1, Dim::N, DataSpace::weights,
+                                mapping.num_levels, std::int64_t(arch.num_levels), {}};
+    }
+    for (Dim d : kAllDims) {
+        const std::int64_t product = mapping.total_factor(d);
+        if (product != space.bounds[d]) {
+            return MappingViolation{ViolationKind::factor_product, -1, d, DataSpace::weights,
+                                    product, space.bounds[d], {}};
+        }
+    }
+    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+        const LevelMapping& level = mapping.level(i);
+        if (level.spatial_x.product() > arch.fanout_x(i)) {
+            return MappingViolation{ViolationKind::fanout_x, int(i), Dim::N, DataSpace::weights,
+                                    level.spatial_x.product(), arch.fanout_x(i), {}};
+        }
+        if (level.spatial_y.product() > arch.fanout_y(i)) {
+            return MappingViolation{ViolationKind::fanout_y, int(i), Dim::N, DataSpace::weights,
+                                    level.spatial_y.product(), arch.fanout_y(i), {}};
+        }
+        for (DataSpace s : kAllDataSpaces) {
+            if (level.keep.contains(s) && !arch.levels[i].may_hold.contains(s)) {
+                return MappingViolation{ViolationKind::keep_forbidden, int(i), Dim::N, s, 0, 0, {}};
+            }
+            if (i == 0 && !level.keep.contains(s)) {
+                return MappingViolation{ViolationKind::outermost_bypass, 0, Dim::N, s, 0, 0, {}};
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest) {
+    for (std::size_t i = 0; i < nest.num_levels; ++i) {
+        const std::int64_t capacity = arch.levels[i].capacity_words;
+        if (capacity < 0) continue;
+        MappingViolation v{ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0,
+                           capacity, {}};
+        for (DataSpace s : kAllDataSpaces) {
+            const SpaceAccesses& acc = nest.levels[i].space(s);
+            if (!acc.kept) continue;
+            v.tiles[std::size_t(s)] = acc.tile;
+            v.actual += acc.tile;
+        }
+        if (v.actual > capacity) return v;
+    }
+    return std::nullopt;
+}
+
+std::string describe(const MappingViolation& v, const Architecture& arch,
+                     const PhaseProblem& problem) {
+    const std::string level =
+        v.level >= 0 && std::size_t(v.level) < arch.levels.size() ? arch.levels[v.level].name : "";
+    const std::string tensor = fmt::format("{} ({})", data_space_name(v.space),
+                                           tensor_name(tensor_in_phase(problem.phase, v.space)));
+    switch (v.kind) {
+        case ViolationKind::level_count:
+            return fmt::format("the mapping has {} levels but architecture `{}` has {}", v.actual,
+                               arch.name, v.limit);
+        case ViolationKind::factor_product:
+            return fmt::format("the factors of {} multiply to {}, but {} = {} in layer `{}`",
+                               dim_name(v.dim), v.actual, dim_name(v.dim), v.limit, problem.layer);
+        case ViolationKind::fanout_x:
+        case ViolationKind::fanout_y:
+            return fmt::format(
+                "level {}: spatial {} factors use {} instances, but only {} lie below it along "
+                "that axis ({}×{} PEs)",
+                level, v.kind == ViolationKind::fanout_x ? "X (columns)" : "Y (rows)", v.actual,
+                v.limit, arch.pe_array.columns, arch.pe_array.rows);
+        case ViolationKind::keep_forbidden:
+            return fmt::format("level {} cannot hold {}: the architecture lets it hold {}", level,
+                               tensor, data_space_set_text(arch.levels[v.level].data_spaces));
+        case ViolationKind::outermost_bypass:
+            return fmt::format("the outermost level {} must keep {}: every tensor lives there",
+                               level, tensor);
+        case ViolationKind::capacity: {
+            std::string parts;
+            for (DataSpace s : kAllDataSpaces) {
+                if (v.tiles[std::size_t(s)] == 0) continue;
+                parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ",
+                                     tensor_name(tensor_in_phase(problem.phase, s)),
+                                     v.tiles[std::size_t(s)]);
+            }
+            return fmt::format(
+                "the tiles do not fit level {}: {} = {} words, capacity {} words ({} bytes of "
+                "{}-bit words)",
+                level, parts, v.actual, v.limit, *arch.levels[v.level].capacity_bytes,
+                arch.levels[v.level].word_bits);
+        }
+    }
+    return "invalid mapping";
+}
+
+}  // namespace trainloop

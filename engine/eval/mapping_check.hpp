@@ -1,0 +1,53 @@
+// Validity of a mapping for (architecture, problem). A violation is a small
+// value (kind + where + numbers) so the mapper can histogram why mappings
+// were rejected without building strings; describe() renders it for users.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "arch/architecture.hpp"
+#include "eval/arch_model.hpp"
+#include "eval/nest_analysis.hpp"
+
+namespace trainloop {
+
+enum class ViolationKind : std::uint8_t {
+    level_count,     // the mapping has another number of levels than the architecture
+    factor_product,  // a dimension's factors do not multiply to its bound
+    fanout_x,        // spatial X factors exceed the array fanout below a level
+    fanout_y,        // spatial Y factors exceed it
+    keep_forbidden,  // a level keeps a data space the architecture does not let it hold
+    outermost_bypass,  // the outermost level must keep every tensor: they live there
+    capacity,        // the tiles a level keeps do not fit it
+};
+inline constexpr std::size_t kNumViolationKinds = 7;
+
+std::string_view violation_kind_name(ViolationKind kind);
+
+struct MappingViolation {
+    ViolationKind kind = ViolationKind::factor_product;
+    int level = -1;
+    Dim dim = Dim::N;
+    DataSpace space = DataSpace::weights;
+    std::int64_t actual = 0;  // the product, fanout or words used
+    std::int64_t limit = 0;   // the bound, fanout or capacity
+    std::array<std::int64_t, 3> tiles{};  // capacity: each kept space's tile
+};
+
+// Everything that does not need the nest analysis.
+std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
+                                                        const IterationSpace& space,
+                                                        const Mapping& mapping);
+
+// Whether each level's kept tiles fit its capacity.
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest);
+
+// A sentence for users: names the level, the tensor(s), the sizes and the limit.
+std::string describe(const MappingViolation& violation, const Architecture& arch,
+                     const PhaseProblem& problem);
+
+}  // namespace trainloop
