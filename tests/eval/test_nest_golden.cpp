@@ -4,7 +4,8 @@
 // from its timeloop-model.stats.txt (per instance).
 #include <gtest/gtest.h>
 
-#include "eval/nest_analysis.hpp"
+#include "eval/evaluation.hpp"
+#include "support/eval_fixtures.hpp"
 
 namespace trainloop {
 namespace {
@@ -82,6 +83,41 @@ TEST(NestGolden, ReproducesTimeloopCountsPerLevelAndTensor) {
     const SpaceAccesses& glb_in = nest.levels[1].space(DataSpace::inputs);
     EXPECT_EQ(glb_in.child_side_words, 552'960LL * 256);
     EXPECT_EQ(glb_in.child_side_words / glb_in.reads, 16);
+}
+
+// The golden ERT prices vector accesses: the GlobalBuffer and DRAM move 4
+// 16-bit words per access, so their per-word energies are a quarter of the
+// table's; RegFile and MACC move one word. Fills are priced as writes,
+// output reads as reads, updates as updates (Timeloop's buffer model).
+TEST(NestGolden, ReproducesTimeloopEnergyPerLevel) {
+    ArchModel arch;
+    arch.pe_rows = 16;
+    arch.pe_columns = 16;
+    arch.num_levels = 3;
+    arch.levels[0] = testing::level(1, 1, 1, -1, 512.0 / 4, 512.0 / 4, 512.0 / 4);
+    arch.levels[1] = testing::level(1, 1, 1, 65536, 32.377775 / 4, 26.156875 / 4, 26.156875 / 4);
+    arch.levels[2] = testing::level(256, 16, 16, 512, 0.680237, 1.582678, 1.582678);
+    arch.mac_pj = 0.315;
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, conv3x());
+    const Evaluation e = evaluate(arch, fw, golden_mapping());
+    ASSERT_TRUE(e.valid());
+    EXPECT_EQ(e.cycles, 7'225'344);
+    EXPECT_DOUBLE_EQ(e.utilization, 1.0);
+    // Per level, µJ from summary.txt: MACC 582.65, RegFile 7034.42,
+    // GlobalBuffer 235.34, DRAM 1451.23; total 9303.64.
+    const auto near = [](double actual_pj, double expected_pj) {
+        EXPECT_NEAR(actual_pj, expected_pj, expected_pj * 1e-3) << "0.1 % tolerance";
+    };
+    near(e.energy.component_pj(e.energy.mac_component()), 582'651'740.16);
+    near(e.energy.component_pj(2), 1'261'960'265.47 + 1'482'266'612.07 + 4'290'189'025.87);
+    near(e.energy.component_pj(1), 34'525'141.40 + 119'826'809.86 + 80'988'409.24);
+    near(e.energy.component_pj(0), 301'989'888.0 + 943'718'400.0 + 205'520'896.0);
+    near(e.energy_pj, 9303.64e6);
+    // Per tensor at the RegFile, to the cent (the stats file's precision).
+    EXPECT_NEAR(e.energy.cells[2][std::size_t(DataSpace::outputs)][0] +
+                    e.energy.cells[2][std::size_t(DataSpace::outputs)][1] +
+                    e.energy.cells[2][std::size_t(DataSpace::outputs)][2],
+                4'290'189'025.87, 0.01);
 }
 
 }  // namespace

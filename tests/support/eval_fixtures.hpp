@@ -1,0 +1,71 @@
+// Small hand-built architectures and problems for evaluator tests.
+#pragma once
+
+#include <initializer_list>
+
+#include "eval/arch_model.hpp"
+#include "problem/phase_problem.hpp"
+
+namespace trainloop::testing {
+
+inline IterationSpace space_of(std::initializer_list<std::pair<Dim, std::int64_t>> bounds) {
+    IterationSpace s;
+    for (Dim d : kAllDims) s.bounds[d] = 1;
+    for (const auto& [d, b] : bounds) s.bounds[d] = b;
+    return s;
+}
+
+inline LoopList loops(std::initializer_list<Loop> list) {
+    LoopList out;
+    for (const Loop& l : list) out.push_back(l);
+    return out;
+}
+
+// A level with the given energies per word; unbounded when capacity < 0.
+inline LevelModel level(std::int64_t instances, std::int64_t mesh_x, std::int64_t mesh_y,
+                        std::int64_t capacity_words, double read_pj, double write_pj,
+                        double update_pj) {
+    LevelModel l;
+    l.instances = instances;
+    l.mesh_x = mesh_x;
+    l.mesh_y = mesh_y;
+    l.capacity_words = capacity_words;
+    l.may_hold = DataSpaceSet::all();
+    l.read_pj = read_pj;
+    l.write_pj = write_pj;
+    l.update_pj = update_pj;
+    return l;
+}
+
+// DRAM (unbounded) → RF (per PE) on a rows × columns array.
+inline ArchModel two_level(std::int64_t rows, std::int64_t columns, std::int64_t rf_words) {
+    ArchModel a;
+    a.pe_rows = rows;
+    a.pe_columns = columns;
+    a.num_levels = 2;
+    a.levels[0] = level(1, 1, 1, -1, 100, 100, 100);
+    a.levels[1] = level(rows * columns, columns, rows, rf_words, 1, 2, 3);
+    a.mac_pj = 0.5;
+    return a;
+}
+
+// DRAM → GLB (shared) → RF (per PE), with row-broadcast, column-reduce and
+// unicast networks from the GLB.
+inline ArchModel three_level(std::int64_t rows, std::int64_t columns, std::int64_t glb_words,
+                             std::int64_t rf_words) {
+    ArchModel a;
+    a.pe_rows = rows;
+    a.pe_columns = columns;
+    a.num_levels = 3;
+    a.levels[0] = level(1, 1, 1, -1, 200, 200, 200);
+    a.levels[1] = level(1, 1, 1, glb_words, 6, 6, 6);
+    a.levels[2] = level(rows * columns, columns, rows, rf_words, 1, 1, 1);
+    a.mac_pj = 1;
+    a.num_networks = 3;
+    a.networks[0] = {1, DataSpaceSet::all(), DeliveryKind::multicast, 2.0};
+    a.networks[1] = {1, DataSpaceSet::all(), DeliveryKind::reduction, 3.0};
+    a.networks[2] = {1, DataSpaceSet::all(), DeliveryKind::unicast, 4.0};
+    return a;
+}
+
+}  // namespace trainloop::testing
