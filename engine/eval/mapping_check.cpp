@@ -18,8 +18,16 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
         return MappingViolation{ViolationKind::level_count, -1, Dim::N, DataSpace::weights,
                                 mapping.num_levels, std::int64_t(arch.num_levels), {}};
     }
+    DimBounds totals;
+    totals.values.fill(1);
+    for (std::size_t i = 0; i < mapping.num_levels; ++i) {
+        const LevelMapping& level = mapping.level(i);
+        for (const LoopList* list : {&level.temporal, &level.spatial_x, &level.spatial_y}) {
+            for (const Loop& l : *list) totals[l.dim] *= l.factor;
+        }
+    }
     for (Dim d : kAllDims) {
-        const std::int64_t product = mapping.total_factor(d);
+        const std::int64_t product = totals[d];
         if (product != space.bounds[d]) {
             return MappingViolation{ViolationKind::factor_product, -1, d, DataSpace::weights,
                                     product, space.bounds[d], {}};

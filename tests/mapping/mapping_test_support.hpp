@@ -38,6 +38,8 @@ storage:
   - {name: GLB, class: sram, capacity: 64 KB, data_spaces: [inputs, outputs]}
   - {name: WBUF, class: sram, capacity: 8 KB, data_spaces: [weights]}
   - {name: RF, class: regfile, capacity: 512 B, data_spaces: [weights, inputs, outputs], per_pe: true}
+networks:
+  - {name: bcast, axis: x, kind: broadcast, data_spaces: [inputs, outputs], parent: GLB, child: RF}
 )",
                                                                               kFourLevelFile));
     return arch;

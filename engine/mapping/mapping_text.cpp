@@ -1,0 +1,425 @@
+#include "mapping/mapping_text.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <stdexcept>
+
+#include "common/did_you_mean.hpp"
+#include "common/spec_error.hpp"
+
+namespace trainloop {
+namespace mapping_syntax {
+namespace {
+
+bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+
+std::string dim_letters() {
+    std::vector<std::string_view> names;
+    for (Dim d : kAllDims) names.push_back(dim_name(d));
+    return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::vector<std::string> level_names(const Architecture& arch) {
+    std::vector<std::string> names;
+    for (const StorageLevel& level : arch.levels) names.push_back(level.name);
+    return names;
+}
+
+std::vector<std::string> data_space_choices() {
+    std::vector<std::string> names;
+    for (DataSpace s : kAllDataSpaces) names.emplace_back(data_space_name(s));
+    return names;
+}
+
+}  // namespace
+
+Parsed<Mapping> default_mapping(const Architecture& arch) {
+    if (arch.levels.size() > kMaxLevels) {
+        return SyntaxProblem{
+            fmt::format("architecture `{}` has {} storage levels; a mapping supports at most {}",
+                        arch.name, arch.levels.size(), kMaxLevels),
+            fmt::format("at most {} storage levels", kMaxLevels), ""};
+    }
+    Mapping mapping;
+    mapping.num_levels = static_cast<std::uint8_t>(arch.levels.size());
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        mapping.levels[i].keep = arch.levels[i].data_spaces;
+    }
+    return mapping;
+}
+
+std::string loop_token(const Loop& loop) {
+    return fmt::format("{}{}", dim_name(loop.dim), loop.factor);
+}
+
+Parsed<Loop> parse_loop_token(std::string_view token) {
+    const std::string expected(kLoopTokenExpected);
+    if (token.empty()) return SyntaxProblem{"empty loop", expected, ""};
+    // `4K`: the factor before the letter.
+    std::size_t digits = 0;
+    while (digits < token.size() && is_digit(token[digits])) ++digits;
+    if (digits > 0) {
+        const std::string_view rest = token.substr(digits);
+        std::string hint = "the dimension letter comes first";
+        if (dim_from_name(rest)) {
+            hint = fmt::format("did you mean `{}{}`? {}", rest, token.substr(0, digits), hint);
+        }
+        return SyntaxProblem{fmt::format("`{}` is not a loop", token), expected, hint};
+    }
+    const std::string_view letter = token.substr(0, 1);
+    const std::string_view factor_text = token.substr(1);
+    const auto dim = dim_from_name(letter);
+    if (!dim) {
+        std::string hint = fmt::format("dimensions: {}", dim_letters());
+        const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
+        if (dim_from_name(std::string_view(&upper, 1))) {
+            hint = fmt::format("dimension letters are upper-case: did you mean `{}{}`?", upper,
+                               factor_text);
+        }
+        return SyntaxProblem{fmt::format("unknown dimension `{}` in `{}`", letter, token), expected,
+                             hint};
+    }
+    if (factor_text.empty()) {
+        return SyntaxProblem{fmt::format("loop `{}` has no factor", token), expected,
+                             fmt::format("write the factor after the letter, e.g. `{}4`", letter)};
+    }
+    std::int64_t factor = 0;
+    const auto [end, error] =
+        std::from_chars(factor_text.data(), factor_text.data() + factor_text.size(), factor);
+    const bool all_digits = std::all_of(factor_text.begin(), factor_text.end(), is_digit);
+    if (all_digits && error == std::errc::result_out_of_range) {
+        return SyntaxProblem{fmt::format("the factor of `{}` is too large", token), expected, ""};
+    }
+    if (!all_digits || error != std::errc{} || end != factor_text.data() + factor_text.size()) {
+        return SyntaxProblem{
+            fmt::format("`{}` is not a loop: `{}` is not a positive integer", token, factor_text),
+            expected, ""};
+    }
+    if (factor <= 0) {
+        return SyntaxProblem{
+            fmt::format("the factor of `{}` is not positive", token), expected,
+            fmt::format("a loop that does nothing is `{}1`, or leave it out", letter)};
+    }
+    return Loop{*dim, factor};
+}
+
+std::optional<SyntaxProblem> append_loop(LoopList& list, const Loop& loop,
+                                         std::string_view list_name) {
+    for (const Loop& existing : list) {
+        if (existing.dim != loop.dim) continue;
+        std::int64_t merged = 0;
+        const bool overflow = __builtin_mul_overflow(existing.factor, loop.factor, &merged);
+        return SyntaxProblem{
+            fmt::format("dimension `{}` appears twice in `{}`", dim_name(loop.dim), list_name),
+            "at most one loop per dimension in a list",
+            overflow ? std::string("merge them into one loop")
+                     : fmt::format("merge them into one loop: `{}`",
+                                   loop_token(Loop{loop.dim, merged}))};
+    }
+    list.push_back(loop);
+    return std::nullopt;
+}
+
+Parsed<std::size_t> LevelSequence::next(std::string_view name) {
+    const std::vector<std::string> names = level_names(*arch_);
+    const std::string order = fmt::format("{}", fmt::join(names, ", "));
+    const auto index = arch_->level_index(name);
+    if (!index) {
+        return SyntaxProblem{fmt::format("unknown level `{}`", name),
+                             fmt::format("a level of architecture `{}`: {}", arch_->name, order),
+                             suggestion_hint(name, names)};
+    }
+    if (last_ && *index == *last_) {
+        return SyntaxProblem{fmt::format("level `{}` is listed twice", name),
+                             "each level at most once", "put all of a level's loops in one entry"};
+    }
+    if (last_ && *index < *last_) {
+        return SyntaxProblem{
+            fmt::format("level `{}` is listed after `{}`", name, arch_->levels[*last_].name),
+            fmt::format("levels from the outermost inward, in the architecture's order: {}", order),
+            fmt::format("move `{}` before `{}`", name, arch_->levels[*last_].name)};
+    }
+    last_ = *index;
+    return *index;
+}
+
+std::string_view keep_key_name(KeepKey key) { return key == KeepKey::keep ? "keep" : "bypass"; }
+
+std::optional<SyntaxProblem> add_listed_data_space(DataSpaceSet& listed, std::string_view name,
+                                                   KeepKey key, const StorageLevel& level) {
+    const auto space = data_space_from_name(name);
+    if (!space) {
+        return SyntaxProblem{fmt::format("unknown data space `{}`", name),
+                             fmt::format("one of {}", data_space_names()),
+                             suggestion_hint(name, data_space_choices())};
+    }
+    if (listed.contains(*space)) {
+        return SyntaxProblem{
+            fmt::format("data space `{}` is listed twice in `{}:`", name, keep_key_name(key)),
+            "each data space at most once", ""};
+    }
+    if (!level.holds(*space)) {
+        return SyntaxProblem{
+            key == KeepKey::keep
+                ? fmt::format("level `{}` cannot hold `{}`", level.name, name)
+                : fmt::format("level `{}` never holds `{}`, so it cannot bypass it", level.name,
+                              name),
+            fmt::format("data spaces `{}` may hold: {}", level.name,
+                        data_space_set_text(level.data_spaces)),
+            "the architecture's `data_spaces:` of a level lists what it may hold"};
+    }
+    listed.insert(*space);
+    return std::nullopt;
+}
+
+DataSpaceSet kept_data_spaces(KeepKey key, const DataSpaceSet& listed, const StorageLevel& level) {
+    if (key == KeepKey::keep) return listed;
+    DataSpaceSet kept;
+    for (DataSpace s : kAllDataSpaces) {
+        if (level.holds(s) && !listed.contains(s)) kept.insert(s);
+    }
+    return kept;
+}
+
+std::optional<KeepSpelling> keep_spelling(const DataSpaceSet& keep, const StorageLevel& level) {
+    if (keep == level.data_spaces) return std::nullopt;
+    KeepSpelling as_keep{KeepKey::keep, {}};
+    KeepSpelling as_bypass{KeepKey::bypass, {}};
+    bool keeps_foreign = false;  // a data space the level cannot hold: only `keep:` says it
+    for (DataSpace s : kAllDataSpaces) {
+        if (keep.contains(s)) as_keep.spaces.push_back(s);
+        if (keep.contains(s) && !level.holds(s)) keeps_foreign = true;
+        if (level.holds(s) && !keep.contains(s)) as_bypass.spaces.push_back(s);
+    }
+    if (keeps_foreign) return as_keep;
+    if (!as_keep.spaces.empty() && as_keep.spaces.size() < as_bypass.spaces.size()) {
+        return as_keep;
+    }
+    return as_bypass;
+}
+
+std::string data_space_names() { return fmt::format("{}", fmt::join(data_space_choices(), ", ")); }
+
+}  // namespace mapping_syntax
+
+namespace {
+
+using namespace mapping_syntax;
+
+void append_list(std::string& out, std::string_view prefix, const LoopList& loops) {
+    for (const Loop& loop : loops) {
+        if (!out.empty() && out.back() != '[') out += ' ';
+        out += prefix;
+        out += loop_token(loop);
+    }
+}
+
+// Reads the text form; `fail` throws a SpecError at a byte offset.
+class TextReader {
+  public:
+    TextReader(std::string_view text, const Architecture& arch, std::string_view source)
+        : text_(text), arch_(arch), source_(source), sequence_(arch) {}
+
+    Mapping read() {
+        Mapping mapping = take(default_mapping(arch_), 0, "");
+        std::size_t at = skip_space(0);
+        while (at < text_.size()) at = skip_space(read_level(at, mapping));
+        return mapping;
+    }
+
+  private:
+    struct Token {
+        std::string_view text;
+        std::size_t offset = 0;
+    };
+
+    [[noreturn]] void fail(std::size_t offset, const std::string& key_path,
+                           const SyntaxProblem& problem) const {
+        int line = 1;
+        int column = 1;
+        for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
+            if (text_[i] == '\n') {
+                ++line;
+                column = 1;
+            } else {
+                ++column;
+            }
+        }
+        throw SpecError({std::string(source_), line, column}, key_path, problem.message,
+                        problem.expected, problem.hint);
+    }
+
+    template <typename T>
+    T take(Parsed<T> parsed, std::size_t offset, const std::string& key_path) const {
+        if (const auto* problem = std::get_if<SyntaxProblem>(&parsed)) {
+            fail(offset, key_path, *problem);
+        }
+        return std::get<T>(std::move(parsed));
+    }
+
+    std::size_t skip_space(std::size_t at) const {
+        while (at < text_.size() && std::isspace(static_cast<unsigned char>(text_[at]))) ++at;
+        return at;
+    }
+
+    static bool ends_word(char c) {
+        return std::isspace(static_cast<unsigned char>(c)) || c == '[' || c == ']';
+    }
+
+    // One `NAME[...]`; returns the offset after its `]`.
+    std::size_t read_level(std::size_t start, Mapping& mapping) {
+        std::size_t at = start;
+        while (at < text_.size() && !ends_word(text_[at])) ++at;
+        const std::string_view name = text_.substr(start, at - start);
+        const std::string expected =
+            "a level: its name and its loops in brackets, e.g. `GLB[P4 Q4]`";
+        if (name.empty()) {
+            fail(start, "", {fmt::format("unexpected `{}`", text_[start]), expected, ""});
+        }
+        if (at >= text_.size() || text_[at] != '[') {
+            fail(at, std::string(name),
+                 {fmt::format("expected `[` after level `{}`", name), expected,
+                  arch_.find_level(name) ? fmt::format("an empty level is written `{}[]`", name)
+                                         : std::string()});
+        }
+        const std::size_t index = take(sequence_.next(name), start, std::string(name));
+        const std::size_t open = at;
+        std::vector<Token> tokens;
+        at = open + 1;
+        while (true) {
+            at = skip_space(at);
+            if (at >= text_.size()) {
+                fail(open, std::string(name),
+                     {fmt::format("the `[` of level `{}` is never closed", name),
+                      "`]` after the level's loops", ""});
+            }
+            if (text_[at] == ']') break;
+            if (text_[at] == '[') {
+                fail(at, std::string(name),
+                     {fmt::format("unexpected `[` inside level `{}`", name),
+                      "`]` after the level's loops", "is a `]` missing?"});
+            }
+            const std::size_t token_start = at;
+            while (at < text_.size() && !ends_word(text_[at])) ++at;
+            tokens.push_back({text_.substr(token_start, at - token_start), token_start});
+        }
+        read_level_body(arch_.levels[index], tokens, mapping.levels[index]);
+        return at + 1;
+    }
+
+    void read_level_body(const StorageLevel& level, const std::vector<Token>& tokens,
+                         LevelMapping& out) {
+        std::optional<KeepKey> keep_key;
+        for (const Token& token : tokens) {
+            const std::size_t colon = token.text.find(':');
+            if (colon == std::string_view::npos) {
+                add_loop(out.temporal, level.name + ".temporal", token, 0);
+                continue;
+            }
+            const std::string_view prefix = token.text.substr(0, colon);
+            if (prefix == "X") {
+                add_loop(out.spatial_x, level.name + ".spatial_x", token, colon + 1);
+            } else if (prefix == "Y") {
+                add_loop(out.spatial_y, level.name + ".spatial_y", token, colon + 1);
+            } else if (prefix == "keep" || prefix == "bypass") {
+                const KeepKey key = prefix == "keep" ? KeepKey::keep : KeepKey::bypass;
+                const std::string path = fmt::format("{}.{}", level.name, prefix);
+                if (keep_key) {
+                    fail(
+                        token.offset, path,
+                        {*keep_key == key
+                             ? fmt::format("`{}:` is given twice in level `{}`", prefix, level.name)
+                             : fmt::format("level `{}` has both `keep:` and `bypass:`", level.name),
+                         "at most one `keep:` or `bypass:` per level",
+                         "list every data space in one `keep:` or one `bypass:`"});
+                }
+                keep_key = key;
+                out.keep = read_keep(level, key, token, colon + 1, path);
+            } else {
+                std::string hint = suggestion_hint(prefix, {"X", "Y", "keep", "bypass"});
+                if (prefix == "x" || prefix == "y") {
+                    hint = fmt::format("the axes are upper-case: did you mean `{}:`?",
+                                       prefix == "x" ? "X" : "Y");
+                }
+                fail(token.offset, level.name,
+                     {fmt::format("unknown prefix `{}:` in `{}`", prefix, token.text),
+                      "a temporal loop `K4`, a spatial loop `X:C16` or `Y:K16`, "
+                      "`keep:weights,outputs` or `bypass:inputs`",
+                      hint});
+            }
+        }
+    }
+
+    void add_loop(LoopList& list, const std::string& path, const Token& token, std::size_t skip) {
+        const std::string key_path = fmt::format("{}[{}]", path, list.size());
+        const std::size_t offset = token.offset + skip;
+        const Loop loop = take(parse_loop_token(token.text.substr(skip)), offset, key_path);
+        const std::string list_name = path.substr(path.rfind('.') + 1);
+        if (auto problem = append_loop(list, loop, list_name)) fail(offset, key_path, *problem);
+    }
+
+    DataSpaceSet read_keep(const StorageLevel& level, KeepKey key, const Token& token,
+                           std::size_t skip, const std::string& path) {
+        DataSpaceSet listed;
+        std::size_t at = skip;
+        while (true) {
+            const std::size_t comma = std::min(token.text.find(',', at), token.text.size());
+            const std::string_view name = token.text.substr(at, comma - at);
+            if (name.empty()) {
+                fail(token.offset + at, path,
+                     {fmt::format("missing data space in `{}`", token.text),
+                      fmt::format("comma-separated data spaces: {}", data_space_names()), ""});
+            }
+            if (auto problem = add_listed_data_space(listed, name, key, level)) {
+                fail(token.offset + at, path, *problem);
+            }
+            if (comma == token.text.size()) break;
+            at = comma + 1;
+        }
+        return kept_data_spaces(key, listed, level);
+    }
+
+    std::string_view text_;
+    const Architecture& arch_;
+    std::string_view source_;
+    LevelSequence sequence_;
+};
+
+}  // namespace
+
+std::string mapping_to_text(const Mapping& mapping, const Architecture& arch) {
+    if (mapping.num_levels != arch.levels.size()) {
+        throw std::invalid_argument(
+            fmt::format("mapping_to_text: the mapping has {} levels, architecture `{}` has {}",
+                        mapping.num_levels, arch.name, arch.levels.size()));
+    }
+    std::string out;
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        const LevelMapping& level = mapping.levels[i];
+        if (!out.empty()) out += ' ';
+        out += arch.levels[i].name;
+        out += '[';
+        append_list(out, "", level.temporal);
+        append_list(out, "X:", level.spatial_x);
+        append_list(out, "Y:", level.spatial_y);
+        if (const auto spelling = keep_spelling(level.keep, arch.levels[i])) {
+            std::vector<std::string_view> names;
+            for (DataSpace s : spelling->spaces) names.push_back(data_space_name(s));
+            if (out.back() != '[') out += ' ';
+            out += fmt::format("{}:{}", keep_key_name(spelling->key), fmt::join(names, ","));
+        }
+        out += ']';
+    }
+    return out;
+}
+
+Mapping parse_mapping_text(std::string_view text, const Architecture& arch,
+                           std::string_view source_name) {
+    return TextReader(text, arch, source_name).read();
+}
+
+}  // namespace trainloop
