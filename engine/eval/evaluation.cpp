@@ -37,9 +37,6 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
     EnergyBreakdown& b = e.energy;
     b.num_levels = arch.num_levels;
     b.num_networks = arch.num_networks;
-    auto cell = [&b](std::size_t component, std::size_t space, EnergyAction action) -> double& {
-        return b.cells[component][space][std::size_t(action)];
-    };
     // Leakage: per-instance power of every instance (idle ones leak too) × time.
     // mW × cycles / GHz = 1e-3 W × 1e-9 s × 1e12 pJ/J × cycles / GHz.
     const double leak_factor = double(e.cycles) / arch.clock_ghz;
@@ -49,9 +46,9 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
         for (DataSpace s : kAllDataSpaces) {
             const SpaceAccesses& acc = e.nest.levels[i].space(s);
             const std::size_t si = std::size_t(s);
-            cell(i, si, EnergyAction::read) = double(acc.reads) * level.read_pj * instances;
-            cell(i, si, EnergyAction::write) = double(acc.fills) * level.write_pj * instances;
-            cell(i, si, EnergyAction::update) = double(acc.updates) * level.update_pj * instances;
+            b.level[i][si] = {double(acc.reads) * level.read_pj * instances,
+                              double(acc.fills) * level.write_pj * instances,
+                              double(acc.updates) * level.update_pj * instances};
             // Words that cross into the PE array ride a network from this level.
             if (!acc.kept || acc.child_side_words == 0) continue;
             const bool is_output = s == output;
@@ -62,16 +59,13 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
                                           : DeliveryKind::unicast;
             const int n = arch.network_for(i, s, kind);
             if (n < 0) continue;
-            cell(b.network_component(std::size_t(n)), si, EnergyAction::hop) +=
+            b.network[std::size_t(n)][si] +=
                 double(acc.child_side_words) * instances * arch.networks[std::size_t(n)].hop_pj;
         }
-        cell(i, kNoSpace, EnergyAction::leak) =
-            level.leakage_mw * double(level.instances) * leak_factor;
+        b.level_leak[i] = level.leakage_mw * double(level.instances) * leak_factor;
     }
-    const std::size_t mac = b.mac_component();
-    cell(mac, kNoSpace, EnergyAction::mac) = double(e.nest.macs) * arch.mac_pj;
-    cell(mac, kNoSpace, EnergyAction::leak) =
-        arch.mac_leakage_mw * double(arch.num_macs()) * leak_factor;
+    b.mac = double(e.nest.macs) * arch.mac_pj;
+    b.mac_leak = arch.mac_leakage_mw * double(arch.num_macs()) * leak_factor;
     e.energy_pj = b.total_pj();
 }
 
@@ -91,10 +85,25 @@ std::string_view energy_action_name(EnergyAction action) {
     return names[std::size_t(action)];
 }
 
+double EnergyBreakdown::cell(std::size_t component, std::size_t space,
+                             EnergyAction action) const {
+    const auto a = std::size_t(action);
+    if (component < num_levels) {
+        if (space == kNoSpace) return action == EnergyAction::leak ? level_leak[component] : 0.0;
+        return a < 3 ? level[component][space][a] : 0.0;
+    }
+    if (component == num_levels) {
+        if (space != kNoSpace) return 0.0;
+        return action == EnergyAction::mac ? mac : action == EnergyAction::leak ? mac_leak : 0.0;
+    }
+    if (space == kNoSpace || action != EnergyAction::hop) return 0.0;
+    return network[component - num_levels - 1][space];
+}
+
 double EnergyBreakdown::component_pj(std::size_t component) const {
     double sum = 0;
-    for (const auto& space : cells[component]) {
-        for (double pj : space) sum += pj;
+    for (std::size_t s = 0; s <= kNoSpace; ++s) {
+        for (std::size_t a = 0; a < kNumEnergyActions; ++a) sum += cell(component, s, EnergyAction(a));
     }
     return sum;
 }
@@ -102,7 +111,7 @@ double EnergyBreakdown::component_pj(std::size_t component) const {
 double EnergyBreakdown::space_pj(std::size_t space) const {
     double sum = 0;
     for (std::size_t c = 0; c < num_components(); ++c) {
-        for (double pj : cells[c][space]) sum += pj;
+        for (std::size_t a = 0; a < kNumEnergyActions; ++a) sum += cell(c, space, EnergyAction(a));
     }
     return sum;
 }
@@ -110,14 +119,26 @@ double EnergyBreakdown::space_pj(std::size_t space) const {
 double EnergyBreakdown::action_pj(EnergyAction action) const {
     double sum = 0;
     for (std::size_t c = 0; c < num_components(); ++c) {
-        for (const auto& space : cells[c]) sum += space[std::size_t(action)];
+        for (std::size_t s = 0; s <= kNoSpace; ++s) sum += cell(c, s, action);
     }
     return sum;
 }
 
 double EnergyBreakdown::total_pj() const {
+    // The same cells as component_pj, summed in the same order, without the
+    // zero cells (x + 0 == x, so the result is identical).
     double sum = 0;
-    for (std::size_t c = 0; c < num_components(); ++c) sum += component_pj(c);
+    for (std::size_t i = 0; i < num_levels; ++i) {
+        double component = 0;
+        for (const auto& space : level[i]) {
+            for (double pj : space) component += pj;
+        }
+        sum += component + level_leak[i];
+    }
+    sum += mac + mac_leak;
+    for (std::size_t n = 0; n < num_networks; ++n) {
+        sum += network[n][0] + network[n][1] + network[n][2];
+    }
     return sum;
 }
 
@@ -125,7 +146,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     Evaluation e;
     e.violation = check_mapping_structure(arch, problem.space, mapping);
     if (e.violation) return e;
-    e.nest = analyze_nest(problem, mapping);
+    analyze_nest(problem, mapping, e.nest);
     e.violation = check_capacity(arch, e.nest);
     if (e.violation) return e;
     add_latency(arch, e);

@@ -25,16 +25,22 @@ inline constexpr std::size_t kMaxComponents = kMaxLevels + 1 + kMaxNetworks;
 inline constexpr std::size_t kNoSpace = 3;
 
 struct EnergyBreakdown {
-    // pJ per [component][data space or kNoSpace][action].
-    std::array<std::array<std::array<double, kNumEnergyActions>, 4>, kMaxComponents> cells{};
+    // pJ by where it is spent. Kept compact (only the cells that can be
+    // non-zero) because every evaluation builds one.
+    std::array<std::array<std::array<double, 3>, 3>, kMaxLevels> level{};  // [level][space][read, write, update]
+    std::array<double, kMaxLevels> level_leak{};
+    std::array<std::array<double, 3>, kMaxNetworks> network{};  // [network][space] hops
+    double mac = 0;
+    double mac_leak = 0;
     std::size_t num_levels = 0;
     std::size_t num_networks = 0;
 
-    static std::size_t mac_component(std::size_t num_levels) { return num_levels; }
     std::size_t mac_component() const { return num_levels; }
     std::size_t network_component(std::size_t n) const { return num_levels + 1 + n; }
     std::size_t num_components() const { return num_levels + 1 + num_networks; }
 
+    // The energy of one (component, data space or kNoSpace, action) cell.
+    double cell(std::size_t component, std::size_t space, EnergyAction action) const;
     double component_pj(std::size_t component) const;
     double space_pj(std::size_t space) const;  // 0..2 data spaces, kNoSpace
     double action_pj(EnergyAction action) const;

@@ -3,7 +3,7 @@
 #include <cassert>
 #include <cstdlib>
 
-#include "eval/projection.hpp"
+#include "problem/projection.hpp"
 
 namespace trainloop {
 namespace {
@@ -11,11 +11,12 @@ namespace {
 constexpr std::size_t kMaxLoops = kMaxLevels * kNumDims;
 
 // A temporal loop with factor > 1: the only loops that step tiles.
+// No default member initializers: arrays of it are scratch, written before read.
 struct StepLoop {
-    Dim dim = Dim::N;
-    std::int64_t factor = 1;
-    std::int64_t step = 1;        // how far one iteration moves along `dim`
-    std::int64_t iterations = 1;  // iterations of all the step loops outside it
+    Dim dim;
+    std::int64_t factor;
+    std::int64_t step;        // how far one iteration moves along `dim`
+    std::int64_t iterations;  // iterations of all the step loops outside it
 };
 
 // The mapping as one loop nest, outermost first (each level's temporal loops,
@@ -79,37 +80,60 @@ FlatNest flatten(const Mapping& mapping) {
     return nest;
 }
 
-// Σ over the steps of the first `count` step loops of the words a box with
-// extents `box` newly covers (see the header for the closed form).
-std::int64_t delta_sum(const Projection& proj, const DimBounds& box, const FlatNest& nest,
-                       std::size_t count) {
+// The words a box newly covers, summed over every step of the first
+// `count` step loops (see the header for the closed form), for two boxes at
+// once: a level's tile and the union of those tiles under its parent step
+// through the same loops.
+struct BoxExtents {
     std::array<std::int64_t, 5> span;
     std::int64_t volume = 1;
+};
+
+BoxExtents extents(const Projection& proj, const DimBounds& box) {
+    BoxExtents out;
     for (std::uint8_t a = 0; a < proj.num_axes; ++a) {
         const TensorAxis& axis = proj.axes[a];
-        span[a] = 1;
+        out.span[a] = 1;
         for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
-            span[a] += (box[axis.terms[t].dim] - 1) * axis.terms[t].coef;
+            out.span[a] += (box[axis.terms[t].dim] - 1) * axis.terms[t].coef;
         }
-        volume *= span[a];
+        out.volume *= out.span[a];
     }
-    std::int64_t total = volume;
-    DimBounds wrap{};  // how far the loops inside j move back when they wrap
+    return out;
+}
+
+std::array<std::int64_t, 2> delta_sums(const Projection& proj, const DimBounds& box_a,
+                                       const DimBounds& box_b, const FlatNest& nest,
+                                       std::size_t count) {
+    const BoxExtents a = extents(proj, box_a);
+    const BoxExtents b = extents(proj, box_b);
+    std::array<std::int64_t, 2> total = {a.volume, b.volume};
+    // How far the loops inside j move the box back along each axis when they wrap.
+    std::array<std::int64_t, 5> wrap{};
+    bool wrapped = false;
     for (std::size_t j = count; j-- > 0;) {
         const StepLoop& loop = nest.steps[j];
-        std::int64_t common = 1;
-        for (std::uint8_t a = 0; a < proj.num_axes && common > 0; ++a) {
-            const TensorAxis& axis = proj.axes[a];
-            std::int64_t shift = 0;
-            for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
-                const AxisTerm& term = axis.terms[t];
-                shift += ((term.dim == loop.dim ? loop.step : 0) - wrap[term.dim]) * term.coef;
-            }
-            const std::int64_t kept = span[a] - std::llabs(shift);
-            common *= kept > 0 ? kept : 0;
+        const int moved_axis = proj.axis_of[loop.dim];
+        // A loop that indexes nothing of the tensor, with nothing inside it
+        // that moved the tile: the tile stays (temporal reuse).
+        if (moved_axis < 0 && !wrapped) continue;
+        const std::int64_t advance = moved_axis < 0 ? 0 : proj.coef_of[loop.dim] * loop.step;
+        std::int64_t common_a = 1;
+        std::int64_t common_b = 1;
+        for (std::uint8_t x = 0; x < proj.num_axes; ++x) {
+            const std::int64_t shift = std::llabs((x == moved_axis ? advance : 0) - wrap[x]);
+            const std::int64_t kept_a = a.span[x] - shift;
+            const std::int64_t kept_b = b.span[x] - shift;
+            common_a *= kept_a > 0 ? kept_a : 0;
+            common_b *= kept_b > 0 ? kept_b : 0;
         }
-        total += loop.iterations * (loop.factor - 1) * (volume - common);
-        wrap[loop.dim] += loop.step * (loop.factor - 1);
+        const std::int64_t steps = loop.iterations * (loop.factor - 1);
+        total[0] += steps * (a.volume - common_a);
+        total[1] += steps * (b.volume - common_b);
+        if (moved_axis >= 0) {
+            wrap[std::size_t(moved_axis)] += advance * (loop.factor - 1);
+            wrapped = true;
+        }
     }
     return total;
 }
@@ -128,79 +152,83 @@ DimBounds times(const DimBounds& a, const DimBounds& b) {
 
 }  // namespace
 
-NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping) {
+void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnalysis& out) {
     assert(mapping.num_levels >= 1 && mapping.num_levels <= kMaxLevels);
     const FlatNest nest = flatten(mapping);
     const std::size_t num_levels = mapping.num_levels;
-    NestAnalysis out;
     out.num_levels = num_levels;
     // Π of the temporal (spatial) factors above each level, per dimension.
     std::array<DimBounds, kMaxLevels + 1> temporal_above;
-    std::array<DimBounds, kMaxLevels + 1> spatial_above;
     temporal_above[0] = ones();
-    spatial_above[0] = ones();
+    std::int64_t instances = 1;
     for (std::size_t i = 0; i < num_levels; ++i) {
         temporal_above[i + 1] = times(temporal_above[i], nest.temporal[i]);
-        spatial_above[i + 1] = times(spatial_above[i], nest.spatial[i]);
-        out.levels[i].utilized_instances = product(spatial_above[i]);
+        out.levels[i].utilized_instances = instances;
+        instances *= product(nest.spatial[i]);
     }
     out.compute_cycles = product(temporal_above[num_levels]);
-    out.utilized_macs = product(spatial_above[num_levels]);
+    out.utilized_macs = instances;
     out.macs = out.compute_cycles * out.utilized_macs;
-    // The spatial spread between level i and a deeper level c, per dimension.
-    auto spread = [&](std::size_t i, std::size_t c) {
-        DimBounds f = ones();
-        for (std::size_t l = i; l < c; ++l) f = times(f, nest.spatial[l]);
-        return f;
-    };
 
     for (DataSpace space : kAllDataSpaces) {
         const std::size_t si = std::size_t(space);
-        const Projection proj = projection_for(space, problem.space);
+        const Projection& proj = problem.projection(space);
         const bool is_output = space == problem.output();
-        // Tiles, residencies, partitions.
-        for (std::size_t i = 0; i < num_levels; ++i) {
-            SpaceAccesses& acc = out.levels[i].spaces[si];
-            acc.kept = mapping.level(i).keep.contains(space);
-            if (!acc.kept) continue;
-            acc.tile = footprint(proj, nest.tile[i]);
-            acc.partition = footprint(proj, times(nest.tile[i], temporal_above[i]));
-            const std::int64_t residencies =
-                i == 0 ? 0 : delta_sum(proj, nest.tile[i], nest, nest.steps_above[i]);
-            if (is_output) {
-                acc.drains = residencies;
-                acc.fills = i == 0 ? 0 : residencies - acc.partition;
-            } else {
-                acc.fills = residencies;
+        // Walk the keepers from the outside in; `parent` is the last keeper seen.
+        std::size_t parent = 0;
+        for (std::size_t i = 0; i <= num_levels; ++i) {
+            const bool at_macs = i == num_levels;
+            if (!at_macs) {
+                out.levels[i].spaces[si] = SpaceAccesses{};
+                if (!mapping.level(i).keep.contains(space)) continue;
             }
-        }
-        // Traffic from each keeper to the next inner keeper, or to the MACs.
-        for (std::size_t i = 0; i < num_levels; ++i) {
-            SpaceAccesses& acc = out.levels[i].spaces[si];
-            if (!acc.kept) continue;
-            std::size_t c = i + 1;
-            while (c < num_levels && !mapping.level(c).keep.contains(space)) ++c;
-            const DimBounds fanout = spread(i, c);
-            std::int64_t transfers = 0;
-            if (c < num_levels) {
-                const SpaceAccesses& child = out.levels[c].spaces[si];
-                transfers = delta_sum(proj, times(nest.tile[c], fanout), nest, nest.steps_above[c]);
-                acc.child = int(c);
-                acc.child_side_words = product(fanout) * (is_output ? child.drains : child.fills);
-            } else {
+            // The spread of level `parent`'s tile over the instances of this keeper.
+            DimBounds fanout = nest.spatial[parent];
+            for (std::size_t l = parent + 1; l < i; ++l) fanout = times(fanout, nest.spatial[l]);
+            std::int64_t transfers = 0;      // words the parent reads (or is updated with)
+            std::int64_t child_words = 0;    // per child instance: fills (or drains)
+            if (at_macs) {
                 // The MACs hold nothing: every MAC reads (or updates) its operand.
                 transfers = out.compute_cycles * footprint(proj, fanout);
-                acc.child = -1;
-                acc.child_side_words = out.compute_cycles * product(fanout);
-            }
-            if (is_output) {
-                acc.updates = transfers;
-                acc.reads = transfers - acc.partition;
+                child_words = out.compute_cycles;
             } else {
-                acc.reads = transfers;
+                SpaceAccesses& acc = out.levels[i].spaces[si];
+                acc.kept = true;
+                acc.tile = footprint(proj, nest.tile[i]);
+                acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
+                if (i > 0) {
+                    const auto [residencies, union_words] = delta_sums(
+                        proj, nest.tile[i], times(nest.tile[i], fanout), nest, nest.steps_above[i]);
+                    transfers = union_words;
+                    if (is_output) {
+                        acc.drains = residencies;
+                        acc.fills = residencies - acc.partition;
+                        child_words = acc.drains;
+                    } else {
+                        acc.fills = residencies;
+                        child_words = acc.fills;
+                    }
+                }
             }
+            if (i > 0) {
+                SpaceAccesses& up = out.levels[parent].spaces[si];
+                up.child = at_macs ? -1 : int(i);
+                up.child_side_words = product(fanout) * child_words;
+                if (is_output) {
+                    up.updates = transfers;
+                    up.reads = transfers - up.partition;
+                } else {
+                    up.reads = transfers;
+                }
+            }
+            parent = i;
         }
     }
+}
+
+NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping) {
+    NestAnalysis out;
+    analyze_nest(problem, mapping, out);
     return out;
 }
 

@@ -69,5 +69,7 @@ struct NestAnalysis {
 // level 0 keeps every data space, and all factors are positive (see
 // mapping_check.hpp). Capacity is not checked here.
 NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping);
+// The same, written into `out` (the evaluator's hot path avoids a copy).
+void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnalysis& out);
 
 }  // namespace trainloop

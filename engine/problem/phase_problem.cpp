@@ -22,6 +22,7 @@ PhaseProblem make_phase_problem(std::string layer, Phase phase, const IterationS
     for (DataSpace s : kAllDataSpaces) {
         problem.tensors[static_cast<std::size_t>(s)] =
             TensorRole{tensor_in_phase(phase, s), s, s == output_space(phase)};
+        problem.projections[static_cast<std::size_t>(s)] = projection_for(s, space);
     }
     return problem;
 }

@@ -114,10 +114,8 @@ TEST(NestGolden, ReproducesTimeloopEnergyPerLevel) {
     near(e.energy.component_pj(0), 301'989'888.0 + 943'718'400.0 + 205'520'896.0);
     near(e.energy_pj, 9303.64e6);
     // Per tensor at the RegFile, to the cent (the stats file's precision).
-    EXPECT_NEAR(e.energy.cells[2][std::size_t(DataSpace::outputs)][0] +
-                    e.energy.cells[2][std::size_t(DataSpace::outputs)][1] +
-                    e.energy.cells[2][std::size_t(DataSpace::outputs)][2],
-                4'290'189'025.87, 0.01);
+    const auto& rf_outputs = e.energy.level[2][std::size_t(DataSpace::outputs)];
+    EXPECT_NEAR(rf_outputs[0] + rf_outputs[1] + rf_outputs[2], 4'290'189'025.87, 0.01);
 }
 
 }  // namespace

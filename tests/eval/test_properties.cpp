@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "eval/evaluation.hpp"
-#include "eval/projection.hpp"
+#include "problem/projection.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/random_mapping.hpp"
 

@@ -1,4 +1,4 @@
-#include "eval/projection.hpp"
+#include "problem/projection.hpp"
 
 namespace trainloop {
 namespace {
@@ -21,8 +21,13 @@ TensorAxis window(Dim output, std::int64_t stride, Dim filter, std::int64_t dila
 
 Projection projection_for(DataSpace space, const IterationSpace& problem) {
     Projection p;
+    p.axis_of.values.fill(-1);
     auto add = [&p](TensorAxis axis) {
-        for (std::uint8_t t = 0; t < axis.num_terms; ++t) p.relevant.insert(axis.terms[t].dim);
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            p.relevant.insert(axis.terms[t].dim);
+            p.axis_of[axis.terms[t].dim] = std::int8_t(p.num_axes);
+            p.coef_of[axis.terms[t].dim] = axis.terms[t].coef;
+        }
         p.axes[p.num_axes++] = axis;
     };
     switch (space) {
@@ -48,6 +53,21 @@ std::int64_t footprint(const Projection& projection, const DimBounds& extent) {
         std::int64_t span = 1;
         for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
             span += (extent[axis.terms[t].dim] - 1) * axis.terms[t].coef;
+        }
+        words *= span;
+    }
+    return words;
+}
+
+std::int64_t footprint(const Projection& projection, const DimBounds& extent,
+                       const DimBounds& scale) {
+    std::int64_t words = 1;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        std::int64_t span = 1;
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            const Dim d = axis.terms[t].dim;
+            span += (extent[d] * scale[d] - 1) * axis.terms[t].coef;
         }
         words *= span;
     }

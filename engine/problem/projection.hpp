@@ -30,11 +30,18 @@ struct Projection {
     std::array<TensorAxis, 5> axes{};
     std::uint8_t num_axes = 0;
     DimSet relevant;  // dimensions that appear in some axis
+    // Each dimension indexes at most one axis: which one (-1: none), and with
+    // which coefficient. The hot loops read these instead of the terms.
+    PerDim<std::int8_t> axis_of{};
+    PerDim<std::int64_t> coef_of{};
 };
 
 Projection projection_for(DataSpace space, const IterationSpace& problem);
 
 // Words in the box of the iteration space with per-dimension extents `extent`.
 std::int64_t footprint(const Projection& projection, const DimBounds& extent);
+// The same for the box with extents extent[d] · scale[d].
+std::int64_t footprint(const Projection& projection, const DimBounds& extent,
+                       const DimBounds& scale);
 
 }  // namespace trainloop
