@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "common/spec_error.hpp"
+#include "eval_command.hpp"
 #include "spec_command.hpp"
 #include "workload_command.hpp"
 
@@ -28,9 +29,11 @@ int main(int argc, char** argv) {
         "  trainloop workload show resnet18 --batch 16\n"
         "  trainloop workload show my_net.yaml --format json\n"
         "  trainloop spec check arch_specs/procrustes_baseline_16x16.yaml workloads/*.yaml\n"
+        "  trainloop eval --mapping examples/mappings/resnet18_3x3_KN_fw.yaml\n"
         "\nExit codes: 0 success, 2 bad input, 1 internal error.");
     trainloop::cli::add_workload_command(app);
     trainloop::cli::add_spec_command(app);
+    trainloop::cli::add_eval_command(app);
 
     try {
         app.parse(argc, argv);

@@ -5,6 +5,7 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/component_library_parser.hpp"
 #include "common/did_you_mean.hpp"
+#include "eval/mapping_case.hpp"
 #include "problem/training_problems.hpp"
 #include "sparsity/sparsity_profile.hpp"
 #include "workload/network.hpp"
@@ -21,7 +22,8 @@ const std::vector<KindKey>& kind_keys() {
     static const std::vector<KindKey> keys = {{SpecKind::network, "network"},
                                               {SpecKind::architecture, "architecture"},
                                               {SpecKind::component_library, "components"},
-                                              {SpecKind::sparsity_profile, "sparsity_profile"}};
+                                              {SpecKind::sparsity_profile, "sparsity_profile"},
+                                              {SpecKind::mapping, "mapping"}};
     return keys;
 }
 
@@ -47,6 +49,14 @@ SpecCheckResult check_component_library(const SpecNode& root) {
             fmt::format("{} components ({})", library.components.size(), library.technology)};
 }
 
+SpecCheckResult check_mapping(const std::filesystem::path& path) {
+    const MappingCase c = load_mapping_case(path);
+    const Evaluation e = evaluate_case(c);
+    return {SpecKind::mapping, c.problem->layer,
+            fmt::format("{} of {} on {}: {} cycles, {:.4g} pJ", phase_name(c.problem->phase),
+                        c.network->name(), c.arch.name, e.cycles, e.energy_pj)};
+}
+
 SpecCheckResult check_sparsity(const SpecNode& root) {
     const SparsityProfile profile = parse_sparsity_profile(root);
     return {SpecKind::sparsity_profile, profile.name,
@@ -65,6 +75,8 @@ std::string_view spec_kind_name(SpecKind kind) {
             return "component library";
         case SpecKind::sparsity_profile:
             return "sparsity profile";
+        case SpecKind::mapping:
+            return "mapping";
     }
     return "spec";
 }
@@ -87,7 +99,8 @@ SpecKind detect_spec_kind(const SpecNode& root) {
         }
     }
     root.fail("cannot tell what kind of spec this is",
-              "a top-level key `network:`, `architecture:`, `components:` or `sparsity_profile:`");
+              "a top-level key `network:`, `architecture:`, `components:`, `sparsity_profile:` or "
+              "`mapping:`");
 }
 
 SpecCheckResult check_spec_file(const std::filesystem::path& path) {
@@ -101,6 +114,8 @@ SpecCheckResult check_spec_file(const std::filesystem::path& path) {
             return check_component_library(root);
         case SpecKind::sparsity_profile:
             return check_sparsity(root);
+        case SpecKind::mapping:
+            return check_mapping(path);
     }
     root.fail("unknown kind of spec");
 }

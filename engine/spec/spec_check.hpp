@@ -1,6 +1,7 @@
 // Validates any trainloop YAML spec. The kind is told by the file's
 // top-level key: `network` (a network), `architecture`, `components` (an
-// energy/area component library) or `sparsity_profile`. Each kind is
+// energy/area component library), `sparsity_profile` or `mapping` (checked
+// against its `for:` target: parsed and evaluated). Each kind is
 // checked completely, as the commands that use it would (a network is built
 // as a graph with its shapes; an architecture with its component library).
 #pragma once
@@ -13,7 +14,7 @@
 
 namespace trainloop {
 
-enum class SpecKind { network, architecture, component_library, sparsity_profile };
+enum class SpecKind { network, architecture, component_library, sparsity_profile, mapping };
 
 std::string_view spec_kind_name(SpecKind kind);
 

@@ -113,6 +113,77 @@ TEST(Cli, SpecCheckKeepsGoingAfterABadFile) {
     EXPECT_NE(r.output.find("1 of 2 file(s) have errors"), std::string::npos) << r.output;
 }
 
+TEST(Cli, EvalJsonFollowsTheOutputContract) {
+    const CommandResult r =
+        run(std::string("eval --mapping ") + TRAINLOOP_SOURCE_DIR +
+            "/examples/mappings/resnet18_3x3_KN_bw.yaml --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto json = nlohmann::json::parse(r.output);
+    EXPECT_EQ(json["macs"], 1'849'688'064);
+    EXPECT_EQ(json["phase"], "bw");
+    for (const char* key : {"cycles", "energy_pj", "utilization", "energy_breakdown", "accesses"}) {
+        EXPECT_TRUE(json.contains(key)) << key;
+    }
+    EXPECT_TRUE(json["accesses"]["GLB"].contains("dx")) << "bw's output is dx";
+    EXPECT_TRUE(json["accesses"]["RF"]["dy"].contains("fills"));
+    EXPECT_TRUE(json["energy_breakdown"].contains("MAC"));
+}
+
+TEST(Cli, EvalOptionsOverrideTheMappingsForBlock) {
+    const CommandResult r =
+        run(std::string("eval --mapping ") + TRAINLOOP_SOURCE_DIR +
+            "/examples/mappings/resnet18_3x3_KN_fw.yaml --phase wu --format json");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(nlohmann::json::parse(r.output)["phase"], "wu");
+}
+
+const std::string kTooBigForTheRf =
+    "for: {arch: " + std::string(TRAINLOOP_SOURCE_DIR) +
+    "/arch_specs/procrustes_baseline_16x16.yaml, workload: resnet18, layer: layer2.0.conv2, "
+    "phase: fw}\n"
+    "mapping:\n"
+    "  - level: DRAM\n"
+    "    temporal: [N16, K8, P28]\n"
+    "  - level: GLB\n"
+    "    spatial_x: [K16]\n"
+    "    spatial_y: [C16]\n"
+    "  - level: RF\n"
+    "    temporal: [C8, Q28, R3, S3]\n";
+
+TEST(Cli, EvalOfAMappingThatDoesNotFitNamesTheLevelTensorsAndSizes) {
+    const CommandResult r = run("eval --mapping " + temp_file("too_big.yaml", kTooBigForTheRf));
+    EXPECT_EQ(r.exit_code, 2);
+    // Per PE: w 8·3·3 = 72, x 8 channels × 3 rows × 30 columns = 720, y 28:
+    // 820 words in a 256-word (1 KB of FP32) RF. The error points at RF's entry.
+    EXPECT_NE(r.output.find("too_big.yaml:8:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("do not fit level RF: w 72 + x 720 + y 28 = 820 words, capacity 256"),
+              std::string::npos)
+        << r.output;
+}
+
+TEST(Cli, EvalErrorsAreJsonUnderFormatJson) {
+    const std::string bad = temp_file(
+        "bad_factors.yaml",
+        "for: {arch: " + std::string(TRAINLOOP_SOURCE_DIR) +
+            "/arch_specs/procrustes_baseline_16x16.yaml, workload: resnet18, layer: fc, phase: fw}\n"
+            "mapping:\n  - level: DRAM\n    temporal: [K1000, C512]\n");
+    const CommandResult r = run("eval --mapping " + bad + " --format json");
+    EXPECT_EQ(r.exit_code, 2);
+    const auto json = nlohmann::json::parse(r.output);
+    EXPECT_NE(json["error"]["message"].get<std::string>().find("factors of N multiply to 1"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(json["error"]["line"], 3);
+}
+
+TEST(Cli, EvalWithoutAnArchitectureSaysHowToGiveOne) {
+    const std::string bare = temp_file("bare.yaml", "mapping:\n  - level: DRAM\n");
+    const CommandResult r = run("eval --mapping " + bare);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.output.find("no arch given"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("--arch"), std::string::npos) << r.output;
+}
+
 TEST(Cli, HelpExplainsTheCommands) {
     const CommandResult r = run("--help");
     EXPECT_EQ(r.exit_code, 0);

@@ -1,0 +1,67 @@
+#include "eval_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <optional>
+
+#include "eval/evaluation_json.hpp"
+#include "eval/mapping_case.hpp"
+#include "eval_report.hpp"
+#include "json_errors.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+struct EvalOptions {
+    std::string mapping;
+    std::string arch;
+    std::string workload;
+    std::string layer;
+    std::string phase;
+    std::optional<std::int64_t> batch;
+    std::string format = "text";
+};
+
+void run_eval(const EvalOptions& o) {
+    MappingTarget overrides;
+    if (!o.arch.empty()) overrides.arch = o.arch;
+    if (!o.workload.empty()) overrides.workload = o.workload;
+    if (!o.layer.empty()) overrides.layer = o.layer;
+    if (!o.phase.empty()) overrides.phase = phase_from_name(o.phase);
+    overrides.batch = o.batch;
+    const MappingCase c = load_mapping_case(o.mapping, overrides);
+    const Evaluation e = evaluate_case(c);
+    if (o.format == "json") {
+        std::cout << evaluation_to_json(e, c.arch, *c.problem, c.mapping).dump(2) << "\n";
+    } else {
+        std::cout << evaluation_to_text(e, c.arch, *c.problem, c.mapping);
+    }
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+    auto o = std::make_shared<EvalOptions>();
+    CLI::App* eval = app.add_subcommand(
+        "eval",
+        "Evaluate one mapping of one layer's training phase: accesses per level, latency with "
+        "its bottleneck, energy by component/tensor/action, area.\nOptions not given are taken "
+        "from the mapping file's `for:` block.");
+    eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    eval->add_option("--arch,-a", o->arch, "Architecture YAML file");
+    eval->add_option("--workload,-w", o->workload, "Shipped network name or network YAML file");
+    eval->add_option("--layer,-l", o->layer, "MAC layer name (see `trainloop workload show`)");
+    eval->add_option("--phase,-p", o->phase, "Training phase")
+        ->check(CLI::IsMember({"fw", "bw", "wu"}));
+    eval->add_option("--batch,-b", o->batch, "Minibatch size N (default: the mapping's, else 16)")
+        ->check(CLI::PositiveNumber);
+    eval->add_option("--format,-f", o->format, "Output format")
+        ->default_val("text")
+        ->check(CLI::IsMember({"text", "json"}));
+    eval->callback([o] { run_reporting_errors(o->format, [o] { run_eval(*o); }); });
+}
+
+}  // namespace trainloop::cli

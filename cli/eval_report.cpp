@@ -1,0 +1,96 @@
+#include "eval_report.hpp"
+
+#include <fmt/format.h>
+
+#include "common/count_format.hpp"
+#include "eval/evaluation_json.hpp"
+#include "mapping/mapping_text.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+std::string percent(double part, double whole) {
+    return whole > 0 ? fmt::format("{:5.1f} %", 100.0 * part / whole) : "    —  ";
+}
+
+std::string energy(double pj) {
+    if (pj >= 1e9) return fmt::format("{:.3f} mJ", pj / 1e9);
+    if (pj >= 1e6) return fmt::format("{:.3f} µJ", pj / 1e6);
+    if (pj >= 1e3) return fmt::format("{:.3f} nJ", pj / 1e3);
+    return fmt::format("{:.3f} pJ", pj);
+}
+
+}  // namespace
+
+std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
+                               const PhaseProblem& problem, const Mapping& mapping) {
+    const char* equations[] = {"y += w·x", "dx += w·dy", "dw += x·dy"};
+    std::string out = fmt::format(
+        "layer {}, phase {} ({})\n  {}   {} MACs\n  arch {}: {}×{} PEs at {} GHz\n  mapping "
+        "{}\n\n",
+        problem.layer, phase_name(problem.phase), equations[std::size_t(problem.phase)],
+        to_string(problem.space), group_thousands(e.nest.macs), arch.name, arch.pe_array.rows,
+        arch.pe_array.columns, arch.clock_ghz, mapping_to_text(mapping, arch));
+
+    const double seconds = double(e.cycles) / (arch.clock_ghz * 1e9);
+    out += fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
+                       group_thousands(e.cycles), seconds * 1e3,
+                       e.bottleneck < 0 ? std::string("compute")
+                                        : arch.levels[std::size_t(e.bottleneck)].name +
+                                              " bandwidth");
+    out += fmt::format("  compute    {} cycles\n", group_thousands(e.compute_cycles));
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        out += fmt::format("  {:<10} {}\n", arch.levels[i].name,
+                           e.level_cycles[i] > 0 ? group_thousands(e.level_cycles[i]) + " cycles"
+                                                 : std::string("no bandwidth limit"));
+    }
+    out += fmt::format("utilization  {:.1f} % ({} of {} MAC units busy)\n", 100.0 * e.utilization,
+                       e.nest.utilized_macs, arch.pe_array.num_macs());
+    out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),
+                       e.energy_pj / double(e.nest.macs));
+
+    const EnergyBreakdown& b = e.energy;
+    out += fmt::format("  {:<16} {:>14} {:>8}\n", "by component", "energy", "share");
+    for (std::size_t c = 0; c < b.num_components(); ++c) {
+        out += fmt::format("  {:<16} {:>14} {:>8}\n", component_name(arch, c),
+                           energy(b.component_pj(c)), percent(b.component_pj(c), e.energy_pj));
+    }
+    out += fmt::format("  {:<16} {:>14} {:>8}\n", "by tensor", "", "");
+    for (DataSpace s : kAllDataSpaces) {
+        const double pj = b.space_pj(std::size_t(s));
+        out += fmt::format("  {:<16} {:>14} {:>8}\n", tensor_name(tensor_in_phase(problem.phase, s)),
+                           energy(pj), percent(pj, e.energy_pj));
+    }
+    const double compute = b.cell(b.mac_component(), kNoSpace, EnergyAction::mac);
+    const double leakage = b.action_pj(EnergyAction::leak);
+    out += fmt::format("  {:<16} {:>14} {:>8}\n", "compute", energy(compute),
+                       percent(compute, e.energy_pj));
+    out += fmt::format("  {:<16} {:>14} {:>8}\n", "leakage", energy(leakage),
+                       percent(leakage, e.energy_pj));
+    out += fmt::format("  {:<16} {:>14} {:>8}\n", "by action", "", "");
+    for (std::size_t a = 0; a < kNumEnergyActions; ++a) {
+        const double pj = b.action_pj(EnergyAction(a));
+        out += fmt::format("  {:<16} {:>14} {:>8}\n", energy_action_name(EnergyAction(a)),
+                           energy(pj), percent(pj, e.energy_pj));
+    }
+    out += fmt::format("area         {:.3f} mm²\n\n", e.area_um2 / 1e6);
+
+    out += fmt::format("{:<10} {:<6} {:>12} {:>9} {:>16} {:>16} {:>16}\n", "level", "tensor",
+                       "tile/inst", "instances", "reads", "fills", "updates");
+    out += "  (reads, fills and updates are totals over all instances)\n";
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        const LevelAccesses& level = e.nest.levels[i];
+        for (DataSpace s : kAllDataSpaces) {
+            const SpaceAccesses& acc = level.space(s);
+            if (!acc.kept) continue;
+            const std::int64_t n = level.utilized_instances;
+            out += fmt::format("{:<10} {:<6} {:>12} {:>9} {:>16} {:>16} {:>16}\n",
+                               arch.levels[i].name, tensor_name(tensor_in_phase(problem.phase, s)),
+                               group_thousands(acc.tile), n, group_thousands(acc.reads * n),
+                               group_thousands(acc.fills * n), group_thousands(acc.updates * n));
+        }
+    }
+    return out;
+}
+
+}  // namespace trainloop::cli

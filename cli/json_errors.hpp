@@ -1,0 +1,39 @@
+// Under `--format json`, errors are JSON too (on standard output, so a
+// script reads one stream): {"error": {"message", "file", "line", "column",
+// "key", "expected", "hint"}}; the exit code is still 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/spec_error.hpp"
+
+namespace trainloop::cli {
+
+inline nlohmann::json error_to_json(const SpecError& e) {
+    return {{"error",
+             {{"message", e.message()},
+              {"file", e.where().file},
+              {"line", e.where().line},
+              {"column", e.where().column},
+              {"key", e.key_path()},
+              {"expected", e.expected()},
+              {"hint", e.hint()}}}};
+}
+
+// Runs `command`; with format "json", a SpecError is printed as JSON and
+// becomes exit code 2. Otherwise it propagates to main's handler.
+inline void run_reporting_errors(const std::string& format, const std::function<void()>& command) {
+    if (format != "json") return command();
+    try {
+        command();
+    } catch (const SpecError& e) {
+        std::cout << error_to_json(e).dump(2) << "\n";
+        throw CLI::RuntimeError(2);
+    }
+}
+
+}  // namespace trainloop::cli
