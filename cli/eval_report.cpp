@@ -23,7 +23,8 @@ std::string energy(double pj) {
 }  // namespace
 
 std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
-                               const PhaseProblem& problem, const Mapping& mapping) {
+                               const ArchModel& model, const PhaseProblem& problem,
+                               const Mapping& mapping) {
     const char* equations[] = {"y += w·x", "dx += w·dy", "dw += x·dy"};
     std::string out = fmt::format(
         "layer {}, phase {} ({})\n  {}   {} MACs\n  arch {}: {}×{} PEs at {} GHz\n  mapping "
@@ -73,7 +74,11 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
         out += fmt::format("  {:<16} {:>14} {:>8}\n", energy_action_name(EnergyAction(a)),
                            energy(pj), percent(pj, e.energy_pj));
     }
-    out += fmt::format("area         {:.3f} mm²\n\n", e.area_um2 / 1e6);
+    out += fmt::format("area         {:.3f} mm²:", e.area_um2 / 1e6);
+    for (std::size_t c = 0; c <= arch.levels.size(); ++c) {
+        out += fmt::format("  {} {:.3f}", component_name(arch, c), model.component_area_um2(c) / 1e6);
+    }
+    out += "\n\n";
 
     out += fmt::format("{:<10} {:<6} {:>12} {:>9} {:>16} {:>16} {:>16}\n", "level", "tensor",
                        "tile/inst", "instances", "reads", "fills", "updates");

@@ -10,6 +10,7 @@
 namespace trainloop::cli {
 
 std::string evaluation_to_text(const Evaluation& evaluation, const Architecture& arch,
-                               const PhaseProblem& problem, const Mapping& mapping);
+                               const ArchModel& model, const PhaseProblem& problem,
+                               const Mapping& mapping);
 
 }  // namespace trainloop::cli

@@ -41,6 +41,18 @@ int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kin
     return fallback;
 }
 
+double ArchModel::component_area_um2(std::size_t component) const {
+    if (component < num_levels) return levels[component].area_um2 * double(levels[component].instances);
+    if (component == num_levels) return mac_area_um2 * double(num_macs());
+    return 0.0;
+}
+
+double ArchModel::area_um2() const {
+    double area = 0;
+    for (std::size_t c = 0; c <= num_levels; ++c) area += component_area_um2(c);
+    return area;
+}
+
 ArchModel build_arch_model(const Architecture& arch) {
     if (arch.levels.size() > kMaxLevels || arch.networks.size() > kMaxNetworks) {
         throw SpecError({arch.name, 0, 0}, "",

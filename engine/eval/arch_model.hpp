@@ -57,6 +57,11 @@ struct ArchModel {
     double clock_ghz = 1.0;
 
     std::int64_t num_macs() const { return pe_rows * pe_columns * macs_per_pe; }
+    // Area of the components of an EnergyBreakdown (levels, MAC array,
+    // networks — the networks' wires are counted in the PEs and buffers), and
+    // in total: every instance counts, used or not.
+    double component_area_um2(std::size_t component) const;
+    double area_um2() const;
     // How many instances of level i+1 each instance of level i feeds along
     // each array axis; below the innermost level, the MACs of a PE (along x).
     std::int64_t fanout_x(std::size_t i) const {

@@ -69,14 +69,6 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
     e.energy_pj = b.total_pj();
 }
 
-double area_of(const ArchModel& arch) {
-    double area = arch.mac_area_um2 * double(arch.num_macs());
-    for (std::size_t i = 0; i < arch.num_levels; ++i) {
-        area += arch.levels[i].area_um2 * double(arch.levels[i].instances);
-    }
-    return area;
-}
-
 }  // namespace
 
 std::string_view energy_action_name(EnergyAction action) {
@@ -151,7 +143,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     if (e.violation) return e;
     add_latency(arch, e);
     add_energy(arch, problem.output(), e);
-    e.area_um2 = area_of(arch);
+    e.area_um2 = arch.area_um2();
     return e;
 }
 

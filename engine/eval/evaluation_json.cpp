@@ -11,7 +11,8 @@ std::string component_name(const Architecture& arch, std::size_t component) {
 }
 
 nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
-                                  const PhaseProblem& problem, const Mapping& mapping,
+                                  const ArchModel& model, const PhaseProblem& problem,
+                                  const Mapping& mapping,
                                   const std::optional<std::array<std::string, 3>>& space_names) {
     auto tensor_of = [&](DataSpace s) {
         return space_names ? (*space_names)[std::size_t(s)]
@@ -20,6 +21,10 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
     nlohmann::json by_component = nlohmann::json::object();
     for (std::size_t c = 0; c < e.energy.num_components(); ++c) {
         by_component[component_name(arch, c)] = e.energy.component_pj(c);
+    }
+    nlohmann::json area = nlohmann::json::object();
+    for (std::size_t c = 0; c < e.energy.num_components(); ++c) {
+        area[component_name(arch, c)] = model.component_area_um2(c);
     }
     nlohmann::json by_tensor = nlohmann::json::object();
     for (DataSpace s : kAllDataSpaces) by_tensor[tensor_of(s)] = e.energy.space_pj(std::size_t(s));
@@ -58,6 +63,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
             {"utilization", e.utilization},
             {"energy_pj", e.energy_pj},
             {"area_um2", e.area_um2},
+            {"area_breakdown", area},
             {"energy_breakdown", by_component},
             {"energy_by_tensor", by_tensor},
             {"energy_by_action", by_action},

@@ -1,7 +1,7 @@
 // The JSON form of an evaluation (a contract for scripts, `trainloop eval
 // --format json`, and later `map` and the results database):
 //   {"layer", "phase", "macs", "cycles", "compute_cycles", "bottleneck",
-//    "utilization", "energy_pj", "area_um2",
+//    "utilization", "energy_pj", "area_um2", "area_breakdown": {component: µm²},
 //    "energy_breakdown": {component: pJ},            // sums to energy_pj
 //    "energy_by_tensor": {tensor | "compute" | "leakage": pJ},
 //    "energy_by_action": {action: pJ},
@@ -25,8 +25,8 @@
 namespace trainloop {
 
 nlohmann::json evaluation_to_json(
-    const Evaluation& evaluation, const Architecture& arch, const PhaseProblem& problem,
-    const Mapping& mapping,
+    const Evaluation& evaluation, const Architecture& arch, const ArchModel& model,
+    const PhaseProblem& problem, const Mapping& mapping,
     const std::optional<std::array<std::string, 3>>& space_names = std::nullopt);
 
 // "DRAM", "GLB", ..., "MAC", then the network names: the components of an

@@ -51,7 +51,7 @@ TEST(ExampleMappings, PrintedMappingsReadBackUnchanged) {
         SCOPED_TRACE(file.string());
         const MappingCase c = load_mapping_case(file);
         const Evaluation e = evaluate_case(c);
-        const nlohmann::json json = evaluation_to_json(e, c.arch, *c.problem, c.mapping);
+        const nlohmann::json json = evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping);
         EXPECT_EQ(mapping_from_json(json["mapping"], c.arch), c.mapping);
         EXPECT_EQ(parse_mapping_text(mapping_to_text(c.mapping, c.arch), c.arch), c.mapping);
         const std::string yaml = mapping_to_yaml(c.mapping, c.arch, c.target);
@@ -64,7 +64,7 @@ TEST(ExampleMappings, AccessTotalsInTheJsonAreInstancesTimesPerInstanceCounts) {
     const MappingCase c = load_mapping_case(std::filesystem::path(TRAINLOOP_SOURCE_DIR) /
                                             "examples/mappings/resnet18_3x3_CK_fw.yaml");
     const Evaluation e = evaluate_case(c);
-    const nlohmann::json json = evaluation_to_json(e, c.arch, *c.problem, c.mapping);
+    const nlohmann::json json = evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping);
     const SpaceAccesses& rf_w = e.nest.levels[2].space(DataSpace::weights);
     EXPECT_EQ(json["accesses"]["RF"]["w"]["instances"], 256);
     EXPECT_EQ(json["accesses"]["RF"]["w"]["reads"], rf_w.reads * 256);
