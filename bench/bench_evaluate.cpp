@@ -14,31 +14,14 @@
 namespace trainloop {
 namespace {
 
-using testing::loops;
-using testing::space_of;
-
-const IterationSpace kConv3x = space_of({{Dim::N, 16}, {Dim::K, 128}, {Dim::C, 128}, {Dim::P, 28},
-                                         {Dim::Q, 28}, {Dim::R, 3}, {Dim::S, 3}});
+const IterationSpace kConv3x = testing::resnet18_conv3x();
 
 ArchModel baseline() { return testing::three_level(16, 16, 65536, 512); }
-
-Mapping conv3x_mapping() {
-    Mapping m;
-    m.num_levels = 3;
-    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
-    m.level(0).temporal = loops({{Dim::N, 16}, {Dim::K, 4}, {Dim::C, 4}});
-    m.level(1).temporal = loops({{Dim::P, 4}, {Dim::Q, 4}});
-    m.level(1).spatial_x = loops({{Dim::C, 16}});
-    m.level(1).spatial_y = loops({{Dim::K, 16}});
-    m.level(2).temporal =
-        loops({{Dim::K, 2}, {Dim::C, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
-    return m;
-}
 
 void BM_EvaluateOne(benchmark::State& state) {
     const ArchModel arch = baseline();
     const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
-    const Mapping mapping = conv3x_mapping();
+    const Mapping mapping = testing::timeloop_golden_mapping();
     const std::int64_t before = bench::allocations_so_far();
     for (auto _ : state) {
         const Evaluation e = evaluate(arch, fw, mapping);
@@ -73,10 +56,9 @@ void BM_EvaluateRandomBatch(benchmark::State& state) {
         }
     }
     const double evaluations = double(state.iterations()) * double(count);
-    state.counters["allocs_per_eval"] =
-        double(bench::allocations_so_far() - before) / evaluations;
-    state.counters["ns_per_eval"] = benchmark::Counter(
-        evaluations, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["allocs_per_eval"] = double(bench::allocations_so_far() - before) / evaluations;
+    state.counters["ns_per_eval"] =
+        benchmark::Counter(evaluations, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_EvaluateRandomBatch)->Arg(100'000)->Unit(benchmark::kMillisecond);
 

@@ -33,7 +33,8 @@ void run_eval(const EvalOptions& o) {
     const MappingCase c = load_mapping_case(o.mapping, overrides);
     const Evaluation e = evaluate_case(c);
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2) << "\n";
+        std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2)
+                  << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.arch_model, *c.problem, c.mapping);
     }

@@ -34,11 +34,11 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
         arch.pe_array.columns, arch.clock_ghz, mapping_to_text(mapping, arch));
 
     const double seconds = double(e.cycles) / (arch.clock_ghz * 1e9);
-    out += fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
-                       group_thousands(e.cycles), seconds * 1e3,
-                       e.bottleneck < 0 ? std::string("compute")
-                                        : arch.levels[std::size_t(e.bottleneck)].name +
-                                              " bandwidth");
+    out +=
+        fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
+                    group_thousands(e.cycles), seconds * 1e3,
+                    e.bottleneck < 0 ? std::string("compute")
+                                     : arch.levels[std::size_t(e.bottleneck)].name + " bandwidth");
     out += fmt::format("  compute    {} cycles\n", group_thousands(e.compute_cycles));
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         out += fmt::format("  {:<10} {}\n", arch.levels[i].name,
@@ -59,8 +59,9 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     out += fmt::format("  {:<16} {:>14} {:>8}\n", "by tensor", "", "");
     for (DataSpace s : kAllDataSpaces) {
         const double pj = b.space_pj(std::size_t(s));
-        out += fmt::format("  {:<16} {:>14} {:>8}\n", tensor_name(tensor_in_phase(problem.phase, s)),
-                           energy(pj), percent(pj, e.energy_pj));
+        out +=
+            fmt::format("  {:<16} {:>14} {:>8}\n", tensor_name(tensor_in_phase(problem.phase, s)),
+                        energy(pj), percent(pj, e.energy_pj));
     }
     const double compute = b.cell(b.mac_component(), kNoSpace, EnergyAction::mac);
     const double leakage = b.action_pj(EnergyAction::leak);
@@ -76,7 +77,8 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     }
     out += fmt::format("area         {:.3f} mm²:", e.area_um2 / 1e6);
     for (std::size_t c = 0; c <= arch.levels.size(); ++c) {
-        out += fmt::format("  {} {:.3f}", component_name(arch, c), model.component_area_um2(c) / 1e6);
+        out +=
+            fmt::format("  {} {:.3f}", component_name(arch, c), model.component_area_um2(c) / 1e6);
     }
     out += "\n\n";
 

@@ -4,9 +4,9 @@
 
 #include <iostream>
 
+#include "json_errors.hpp"
 #include "problem/training_problems.hpp"
 #include "workload/network_library.hpp"
-#include "json_errors.hpp"
 #include "workload_report.hpp"
 
 namespace trainloop::cli {
@@ -55,7 +55,8 @@ void add_workload_command(CLI::App& app) {
     show->add_option("--format,-f", options->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));
-    show->callback([options] { run_reporting_errors(options->format, [options] { run_show(*options); }); });
+    show->callback(
+        [options] { run_reporting_errors(options->format, [options] { run_show(*options); }); });
 
     CLI::App* list = workload->add_subcommand("list", "List the shipped networks");
     list->callback(run_list);

@@ -45,7 +45,8 @@ PricedComponent at_width(const std::vector<const ComponentPoint*>& points, std::
     }
     if (below && above) {
         if (below == above || below->word_bits == above->word_bits) return from_point(*below, 1.0);
-        const double t = double(bits - below->word_bits) / double(above->word_bits - below->word_bits);
+        const double t =
+            double(bits - below->word_bits) / double(above->word_bits - below->word_bits);
         return mix(from_point(*below, 1.0), from_point(*above, 1.0), t);
     }
     const ComponentPoint* nearest = below ? below : above;

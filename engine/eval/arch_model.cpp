@@ -21,9 +21,12 @@ const Component& component(const Architecture& arch, const std::string& name) {
 DeliveryKind delivery_kind(NetworkKind kind) {
     switch (kind) {
         case NetworkKind::broadcast:
-        case NetworkKind::multicast: return DeliveryKind::multicast;
-        case NetworkKind::reduction: return DeliveryKind::reduction;
-        case NetworkKind::unicast: return DeliveryKind::unicast;
+        case NetworkKind::multicast:
+            return DeliveryKind::multicast;
+        case NetworkKind::reduction:
+            return DeliveryKind::reduction;
+        case NetworkKind::unicast:
+            return DeliveryKind::unicast;
     }
     return DeliveryKind::unicast;
 }
@@ -42,7 +45,8 @@ int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kin
 }
 
 double ArchModel::component_area_um2(std::size_t component) const {
-    if (component < num_levels) return levels[component].area_um2 * double(levels[component].instances);
+    if (component < num_levels)
+        return levels[component].area_um2 * double(levels[component].instances);
     if (component == num_levels) return mac_area_um2 * double(num_macs());
     return 0.0;
 }
@@ -55,12 +59,12 @@ double ArchModel::area_um2() const {
 
 ArchModel build_arch_model(const Architecture& arch) {
     if (arch.levels.size() > kMaxLevels || arch.networks.size() > kMaxNetworks) {
-        throw SpecError({arch.name, 0, 0}, "",
-                        fmt::format("{} storage levels and {} networks: the evaluator supports at "
-                                    "most {} and {}",
-                                    arch.levels.size(), arch.networks.size(), kMaxLevels,
-                                    kMaxNetworks),
-                        "a smaller hierarchy");
+        throw SpecError(
+            {arch.name, 0, 0}, "",
+            fmt::format("{} storage levels and {} networks: the evaluator supports at "
+                        "most {} and {}",
+                        arch.levels.size(), arch.networks.size(), kMaxLevels, kMaxNetworks),
+            "a smaller hierarchy");
     }
     ArchModel model;
     model.num_levels = arch.levels.size();
@@ -85,17 +89,16 @@ ArchModel build_arch_model(const Architecture& arch) {
         out.read_bandwidth = level.read_bandwidth.value_or(0.0);
         out.write_bandwidth = level.write_bandwidth.value_or(0.0);
         out.may_hold = level.data_spaces;
-        const PricedComponent priced =
-            price_component(component(arch, level.component), level.capacity_bytes, level.word_bits);
+        const PricedComponent priced = price_component(component(arch, level.component),
+                                                       level.capacity_bytes, level.word_bits);
         out.read_pj = priced.read_pj;
         out.write_pj = priced.write_pj;
         out.update_pj = priced.update_pj;
         out.leakage_mw = priced.leakage_mw;
         out.area_um2 = priced.area_um2;
     }
-    const PricedComponent mac =
-        price_component(component(arch, arch.pe_array.mac_component), std::nullopt,
-                        arch.pe_array.word_bits());
+    const PricedComponent mac = price_component(component(arch, arch.pe_array.mac_component),
+                                                std::nullopt, arch.pe_array.word_bits());
     model.mac_pj = mac.mac_pj;
     model.mac_leakage_mw = mac.leakage_mw;
     model.mac_area_um2 = mac.area_um2;
@@ -105,11 +108,10 @@ ArchModel build_arch_model(const Architecture& arch) {
         out.parent = std::int64_t(*arch.level_index(net.parent));
         out.carries = net.data_spaces;
         out.kind = delivery_kind(net.kind);
-        out.hop_pj = net.hop_energy_pj
-                         ? *net.hop_energy_pj
-                         : price_component(component(arch, *net.component), std::nullopt,
-                                           arch.pe_array.word_bits())
-                               .hop_pj;
+        out.hop_pj = net.hop_energy_pj ? *net.hop_energy_pj
+                                       : price_component(component(arch, *net.component),
+                                                         std::nullopt, arch.pe_array.word_bits())
+                                             .hop_pj;
     }
     model.num_networks = arch.networks.size();
     return model;

@@ -53,10 +53,10 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
             if (!acc.kept || acc.child_side_words == 0) continue;
             const bool is_output = s == output;
             const std::int64_t parent_side = is_output ? acc.updates : acc.reads;
-            const DeliveryKind kind = acc.child_side_words > parent_side
-                                          ? (is_output ? DeliveryKind::reduction
-                                                       : DeliveryKind::multicast)
-                                          : DeliveryKind::unicast;
+            const DeliveryKind kind =
+                acc.child_side_words > parent_side
+                    ? (is_output ? DeliveryKind::reduction : DeliveryKind::multicast)
+                    : DeliveryKind::unicast;
             const int n = arch.network_for(i, s, kind);
             if (n < 0) continue;
             b.network[std::size_t(n)][si] +=
@@ -77,8 +77,7 @@ std::string_view energy_action_name(EnergyAction action) {
     return names[std::size_t(action)];
 }
 
-double EnergyBreakdown::cell(std::size_t component, std::size_t space,
-                             EnergyAction action) const {
+double EnergyBreakdown::cell(std::size_t component, std::size_t space, EnergyAction action) const {
     const auto a = std::size_t(action);
     if (component < num_levels) {
         if (space == kNoSpace) return action == EnergyAction::leak ? level_leak[component] : 0.0;
@@ -95,7 +94,8 @@ double EnergyBreakdown::cell(std::size_t component, std::size_t space,
 double EnergyBreakdown::component_pj(std::size_t component) const {
     double sum = 0;
     for (std::size_t s = 0; s <= kNoSpace; ++s) {
-        for (std::size_t a = 0; a < kNumEnergyActions; ++a) sum += cell(component, s, EnergyAction(a));
+        for (std::size_t a = 0; a < kNumEnergyActions; ++a)
+            sum += cell(component, s, EnergyAction(a));
     }
     return sum;
 }

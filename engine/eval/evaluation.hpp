@@ -27,7 +27,8 @@ inline constexpr std::size_t kNoSpace = 3;
 struct EnergyBreakdown {
     // pJ by where it is spent. Kept compact (only the cells that can be
     // non-zero) because every evaluation builds one.
-    std::array<std::array<std::array<double, 3>, 3>, kMaxLevels> level{};  // [level][space][read, write, update]
+    std::array<std::array<std::array<double, 3>, 3>, kMaxLevels>
+        level{};  // [level][space][read, write, update]
     std::array<double, kMaxLevels> level_leak{};
     std::array<std::array<double, 3>, kMaxNetworks> network{};  // [network][space] hops
     double mac = 0;
@@ -55,8 +56,8 @@ struct Evaluation {
     std::int64_t cycles = 0;
     std::int64_t compute_cycles = 0;
     std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level
-    int bottleneck = -1;                                   // -1: compute; else the level
-    double utilization = 0;  // MACs / (cycles × MAC units)
+    int bottleneck = -1;                                  // -1: compute; else the level
+    double utilization = 0;                               // MACs / (cycles × MAC units)
     EnergyBreakdown energy;
     double energy_pj = 0;
     double area_um2 = 0;

@@ -11,8 +11,8 @@ namespace trainloop {
 namespace {
 
 template <typename T>
-T pick(const std::optional<T>& from_option, const std::optional<T>& from_file,
-       const SpecNode& file, const char* key) {
+T pick(const std::optional<T>& from_option, const std::optional<T>& from_file, const SpecNode& file,
+       const char* key) {
     if (from_option) return *from_option;
     if (from_file) return *from_file;
     file.fail(fmt::format("no {} given for this mapping", key),
@@ -44,8 +44,10 @@ std::string fix_for(ViolationKind kind) {
         case ViolationKind::capacity:
             return "move a loop to an outer level, or bypass a tensor at this level";
         case ViolationKind::keep_forbidden:
-        case ViolationKind::outermost_bypass: return "change the level's keep/bypass list";
-        case ViolationKind::level_count: return "map every level of the architecture";
+        case ViolationKind::outermost_bypass:
+            return "change the level's keep/bypass list";
+        case ViolationKind::level_count:
+            return "map every level of the architecture";
     }
     return {};
 }

@@ -6,7 +6,7 @@ namespace trainloop {
 
 std::string_view violation_kind_name(ViolationKind kind) {
     constexpr std::array<std::string_view, kNumViolationKinds> names = {
-        "level_count", "factor_product", "fanout_x", "fanout_y",
+        "level_count",    "factor_product",   "fanout_x", "fanout_y",
         "keep_forbidden", "outermost_bypass", "capacity"};
     return names[std::size_t(kind)];
 }
@@ -15,8 +15,9 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
                                                         const IterationSpace& space,
                                                         const Mapping& mapping) {
     if (mapping.num_levels != arch.num_levels) {
-        return MappingViolation{ViolationKind::level_count, -1, Dim::N, DataSpace::weights,
-                                mapping.num_levels, std::int64_t(arch.num_levels), {}};
+        return MappingViolation{
+            ViolationKind::level_count,    -1, Dim::N, DataSpace::weights, mapping.num_levels,
+            std::int64_t(arch.num_levels), {}};
     }
     DimBounds totals;
     totals.values.fill(1);
@@ -29,19 +30,26 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
     for (Dim d : kAllDims) {
         const std::int64_t product = totals[d];
         if (product != space.bounds[d]) {
-            return MappingViolation{ViolationKind::factor_product, -1, d, DataSpace::weights,
-                                    product, space.bounds[d], {}};
+            return MappingViolation{ViolationKind::factor_product,
+                                    -1,
+                                    d,
+                                    DataSpace::weights,
+                                    product,
+                                    space.bounds[d],
+                                    {}};
         }
     }
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
         const LevelMapping& level = mapping.level(i);
         if (level.spatial_x.product() > arch.fanout_x(i)) {
-            return MappingViolation{ViolationKind::fanout_x, int(i), Dim::N, DataSpace::weights,
-                                    level.spatial_x.product(), arch.fanout_x(i), {}};
+            return MappingViolation{
+                ViolationKind::fanout_x,   int(i),           Dim::N, DataSpace::weights,
+                level.spatial_x.product(), arch.fanout_x(i), {}};
         }
         if (level.spatial_y.product() > arch.fanout_y(i)) {
-            return MappingViolation{ViolationKind::fanout_y, int(i), Dim::N, DataSpace::weights,
-                                    level.spatial_y.product(), arch.fanout_y(i), {}};
+            return MappingViolation{
+                ViolationKind::fanout_y,   int(i),           Dim::N, DataSpace::weights,
+                level.spatial_y.product(), arch.fanout_y(i), {}};
         }
         for (DataSpace s : kAllDataSpaces) {
             if (level.keep.contains(s) && !arch.levels[i].may_hold.contains(s)) {
@@ -59,8 +67,8 @@ std::optional<MappingViolation> check_capacity(const ArchModel& arch, const Nest
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
         const std::int64_t capacity = arch.levels[i].capacity_words;
         if (capacity < 0) continue;
-        MappingViolation v{ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0,
-                           capacity, {}};
+        MappingViolation v{
+            ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
         for (DataSpace s : kAllDataSpaces) {
             const SpaceAccesses& acc = nest.levels[i].space(s);
             if (!acc.kept) continue;

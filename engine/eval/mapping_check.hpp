@@ -16,13 +16,13 @@
 namespace trainloop {
 
 enum class ViolationKind : std::uint8_t {
-    level_count,     // the mapping has another number of levels than the architecture
-    factor_product,  // a dimension's factors do not multiply to its bound
-    fanout_x,        // spatial X factors exceed the array fanout below a level
-    fanout_y,        // spatial Y factors exceed it
-    keep_forbidden,  // a level keeps a data space the architecture does not let it hold
+    level_count,       // the mapping has another number of levels than the architecture
+    factor_product,    // a dimension's factors do not multiply to its bound
+    fanout_x,          // spatial X factors exceed the array fanout below a level
+    fanout_y,          // spatial Y factors exceed it
+    keep_forbidden,    // a level keeps a data space the architecture does not let it hold
     outermost_bypass,  // the outermost level must keep every tensor: they live there
-    capacity,        // the tiles a level keeps do not fit it
+    capacity,          // the tiles a level keeps do not fit it
 };
 inline constexpr std::size_t kNumViolationKinds = 7;
 
@@ -33,8 +33,8 @@ struct MappingViolation {
     int level = -1;
     Dim dim = Dim::N;
     DataSpace space = DataSpace::weights;
-    std::int64_t actual = 0;  // the product, fanout or words used
-    std::int64_t limit = 0;   // the bound, fanout or capacity
+    std::int64_t actual = 0;              // the product, fanout or words used
+    std::int64_t limit = 0;               // the bound, fanout or capacity
     std::array<std::int64_t, 3> tiles{};  // capacity: each kept space's tile
 };
 

@@ -185,8 +185,8 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             // The spread of level `parent`'s tile over the instances of this keeper.
             DimBounds fanout = nest.spatial[parent];
             for (std::size_t l = parent + 1; l < i; ++l) fanout = times(fanout, nest.spatial[l]);
-            std::int64_t transfers = 0;      // words the parent reads (or is updated with)
-            std::int64_t child_words = 0;    // per child instance: fills (or drains)
+            std::int64_t transfers = 0;    // words the parent reads (or is updated with)
+            std::int64_t child_words = 0;  // per child instance: fills (or drains)
             if (at_macs) {
                 // The MACs hold nothing: every MAC reads (or updates) its operand.
                 transfers = out.compute_cycles * footprint(proj, fanout);

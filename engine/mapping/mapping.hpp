@@ -30,7 +30,7 @@ struct Loop {
 
 // At most one loop per dimension in a list.
 class LoopList {
-public:
+  public:
     constexpr std::size_t size() const { return size_; }
     constexpr bool empty() const { return size_ == 0; }
     constexpr const Loop* begin() const { return loops_.data(); }
@@ -60,7 +60,7 @@ public:
         return true;
     }
 
-private:
+  private:
     std::array<Loop, kNumDims> loops_{};
     std::uint8_t size_ = 0;
 };

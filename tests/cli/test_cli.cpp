@@ -114,9 +114,8 @@ TEST(Cli, SpecCheckKeepsGoingAfterABadFile) {
 }
 
 TEST(Cli, EvalJsonFollowsTheOutputContract) {
-    const CommandResult r =
-        run(std::string("eval --mapping ") + TRAINLOOP_SOURCE_DIR +
-            "/examples/mappings/resnet18_3x3_KN_bw.yaml --format json");
+    const CommandResult r = run(std::string("eval --mapping ") + TRAINLOOP_SOURCE_DIR +
+                                "/examples/mappings/resnet18_3x3_KN_bw.yaml --format json");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const auto json = nlohmann::json::parse(r.output);
     EXPECT_EQ(json["macs"], 1'849'688'064);
@@ -163,10 +162,10 @@ TEST(Cli, EvalOfAMappingThatDoesNotFitNamesTheLevelTensorsAndSizes) {
 
 TEST(Cli, EvalErrorsAreJsonUnderFormatJson) {
     const std::string bad = temp_file(
-        "bad_factors.yaml",
-        "for: {arch: " + std::string(TRAINLOOP_SOURCE_DIR) +
-            "/arch_specs/procrustes_baseline_16x16.yaml, workload: resnet18, layer: fc, phase: fw}\n"
-            "mapping:\n  - level: DRAM\n    temporal: [K1000, C512]\n");
+        "bad_factors.yaml", "for: {arch: " + std::string(TRAINLOOP_SOURCE_DIR) +
+                                "/arch_specs/procrustes_baseline_16x16.yaml, workload: resnet18, "
+                                "layer: fc, phase: fw}\n"
+                                "mapping:\n  - level: DRAM\n    temporal: [K1000, C512]\n");
     const CommandResult r = run("eval --mapping " + bad + " --format json");
     EXPECT_EQ(r.exit_code, 2);
     const auto json = nlohmann::json::parse(r.output);

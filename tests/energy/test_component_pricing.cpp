@@ -77,16 +77,21 @@ TEST(ComponentPricing, TheProcrustesBaselineModelUsesTheLibrary) {
 TEST(ComponentPricing, AnArchitectureOverrideReplacesTheLibraryEntry) {
     const std::string yaml =
         "architecture: t\n"
-        "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) +
+        "component_library: " +
+        std::string(TRAINLOOP_SOURCE_DIR) +
         "/arch_specs/components/default_45nm.yaml\n"
         "component_overrides:\n"
-        "  - {name: fp32_mac, class: mac, word_bits: 32, mac_pj: 9.5, leakage_mw: 0.5, area_um2: 1}\n"
+        "  - {name: fp32_mac, class: mac, word_bits: 32, mac_pj: 9.5, leakage_mw: 0.5, area_um2: "
+        "1}\n"
         "pe_array: {rows: 2, columns: 2, datatype: fp32}\n"
         "storage:\n"
-        "  - {name: DRAM, class: dram, capacity: unbounded, data_spaces: [weights, inputs, outputs]}\n"
-        "  - {name: RF, class: regfile, capacity: 1 KB, per_pe: true, data_spaces: [weights, inputs, outputs]}\n"
+        "  - {name: DRAM, class: dram, capacity: unbounded, data_spaces: [weights, inputs, "
+        "outputs]}\n"
+        "  - {name: RF, class: regfile, capacity: 1 KB, per_pe: true, data_spaces: [weights, "
+        "inputs, outputs]}\n"
         "networks: []\n";
-    const ArchModel model = build_arch_model(parse_architecture(SpecNode::load_string(yaml, "t.yaml")));
+    const ArchModel model =
+        build_arch_model(parse_architecture(SpecNode::load_string(yaml, "t.yaml")));
     EXPECT_DOUBLE_EQ(model.mac_pj, 9.5);
     EXPECT_DOUBLE_EQ(model.mac_leakage_mw, 0.5);
 }

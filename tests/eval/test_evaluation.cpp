@@ -27,15 +27,15 @@ TEST(EvaluationByHand, WeightStationaryKeepsOutputsAcrossTheInnerChannelLoop) {
     // DRAM: for k in 2, for c in 3; RF: for p in 4. The RF holds one weight,
     // one input row (4 words) and one output row (4 words).
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(testing::two_level(1, 1, 64), fw,
-                                  two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}),
-                                                    loops({{Dim::P, 4}})));
+    const Evaluation e =
+        evaluate(testing::two_level(1, 1, 64), fw,
+                 two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}})));
     ASSERT_TRUE(e.valid());
     const auto& rf = e.nest.levels[1];
     const auto& dram = e.nest.levels[0];
-    EXPECT_EQ(rf.space(DataSpace::weights).fills, 6);    // a new weight every (k, c)
-    EXPECT_EQ(rf.space(DataSpace::weights).reads, 24);   // one per MAC
-    EXPECT_EQ(rf.space(DataSpace::inputs).fills, 24);    // 6 (k, c) steps × 4 words
+    EXPECT_EQ(rf.space(DataSpace::weights).fills, 6);   // a new weight every (k, c)
+    EXPECT_EQ(rf.space(DataSpace::weights).reads, 24);  // one per MAC
+    EXPECT_EQ(rf.space(DataSpace::inputs).fills, 24);   // 6 (k, c) steps × 4 words
     // The output row stays while c (irrelevant to y) runs inside k: 2 rows.
     EXPECT_EQ(rf.space(DataSpace::outputs).drains, 8);
     EXPECT_EQ(rf.space(DataSpace::outputs).fills, 0);     // each row resident once
@@ -53,9 +53,9 @@ TEST(EvaluationByHand, ChannelLoopOutsideTheOutputLoopRefetchesPartialSums) {
     // each row is evicted and refilled: 6 residencies of 4 words, 8 of them
     // first writes, 16 refills of partial sums from DRAM.
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(testing::two_level(1, 1, 64), fw,
-                                  two_level_mapping(loops({{Dim::C, 3}, {Dim::K, 2}}),
-                                                    loops({{Dim::P, 4}})));
+    const Evaluation e =
+        evaluate(testing::two_level(1, 1, 64), fw,
+                 two_level_mapping(loops({{Dim::C, 3}, {Dim::K, 2}}), loops({{Dim::P, 4}})));
     ASSERT_TRUE(e.valid());
     const auto& rf_y = e.nest.levels[1].space(DataSpace::outputs);
     const auto& dram_y = e.nest.levels[0].space(DataSpace::outputs);
@@ -69,14 +69,14 @@ TEST(EvaluationByHand, OutputStationaryReusesWeightsAcrossTheInnerPixelLoop) {
     // DRAM: for k in 2, for p in 4; RF: for c in 3. The RF holds a weight row
     // (3), an input column (3) and one output.
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(testing::two_level(1, 1, 64), fw,
-                                  two_level_mapping(loops({{Dim::K, 2}, {Dim::P, 4}}),
-                                                    loops({{Dim::C, 3}})));
+    const Evaluation e =
+        evaluate(testing::two_level(1, 1, 64), fw,
+                 two_level_mapping(loops({{Dim::K, 2}, {Dim::P, 4}}), loops({{Dim::C, 3}})));
     ASSERT_TRUE(e.valid());
     const auto& rf = e.nest.levels[1];
     EXPECT_EQ(rf.space(DataSpace::weights).tile, 3);
-    EXPECT_EQ(rf.space(DataSpace::weights).fills, 6);   // resident across p: 2 rows × 3
-    EXPECT_EQ(rf.space(DataSpace::inputs).fills, 24);   // 8 (k, p) steps × 3
+    EXPECT_EQ(rf.space(DataSpace::weights).fills, 6);  // resident across p: 2 rows × 3
+    EXPECT_EQ(rf.space(DataSpace::inputs).fills, 24);  // 8 (k, p) steps × 3
     EXPECT_EQ(rf.space(DataSpace::outputs).tile, 1);
     EXPECT_EQ(rf.space(DataSpace::outputs).drains, 8);  // each output once, complete
     EXPECT_EQ(rf.space(DataSpace::outputs).reads, 16);  // 24 updates − 8 first writes
@@ -89,9 +89,9 @@ TEST(EvaluationByHand, SlidingWindowRefetchesOnlyTheNewColumns) {
     // keeps 2 words: fills = 4 + 2·(4 − 2) = 8 = the whole input, once.
     const PhaseProblem fw =
         make_phase_problem("l", Phase::fw, space_of({{Dim::P, 6}, {Dim::R, 3}}));
-    const Evaluation e = evaluate(testing::two_level(1, 1, 64), fw,
-                                  two_level_mapping(loops({{Dim::P, 3}}),
-                                                    loops({{Dim::P, 2}, {Dim::R, 3}})));
+    const Evaluation e =
+        evaluate(testing::two_level(1, 1, 64), fw,
+                 two_level_mapping(loops({{Dim::P, 3}}), loops({{Dim::P, 2}, {Dim::R, 3}})));
     ASSERT_TRUE(e.valid());
     EXPECT_EQ(e.nest.levels[1].space(DataSpace::inputs).tile, 4);
     EXPECT_EQ(e.nest.levels[1].space(DataSpace::inputs).fills, 8);
@@ -136,7 +136,8 @@ TEST(EvaluationByHand, TwoByTwoArrayMulticastsInputsAndReducesOutputs) {
 
 TEST(EvaluationByHand, IdlePesLowerUtilization) {
     // K=3 on a 1×4 array's columns: one column idles.
-    const PhaseProblem fw = make_phase_problem("l", Phase::fw, space_of({{Dim::K, 3}, {Dim::C, 4}}));
+    const PhaseProblem fw =
+        make_phase_problem("l", Phase::fw, space_of({{Dim::K, 3}, {Dim::C, 4}}));
     Mapping m;
     m.num_levels = 2;
     m.level(0) = {{}, loops({{Dim::K, 3}}), {}, DataSpaceSet::all()};
@@ -151,9 +152,8 @@ TEST(EvaluationByHand, BandwidthBoundLevelIsTheBottleneck) {
     ArchModel arch = testing::two_level(1, 1, 64);
     arch.levels[0].read_bandwidth = 0.5;  // DRAM: one word every two cycles
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(arch, fw,
-                                  two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}),
-                                                    loops({{Dim::P, 4}})));
+    const Evaluation e = evaluate(
+        arch, fw, two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}})));
     ASSERT_TRUE(e.valid());
     // DRAM reads 6 (w) + 24 (x) + 0 (y) = 30 words at 0.5/cycle = 60 cycles > 24.
     EXPECT_EQ(e.level_cycles[0], 60);
@@ -163,9 +163,9 @@ TEST(EvaluationByHand, BandwidthBoundLevelIsTheBottleneck) {
 
 TEST(EvaluationByHand, EnergyIsActionCountsTimesEnergyPerAction) {
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(testing::two_level(1, 1, 64), fw,
-                                  two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}),
-                                                    loops({{Dim::P, 4}})));
+    const Evaluation e =
+        evaluate(testing::two_level(1, 1, 64), fw,
+                 two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}})));
     // RF (read 1, write 2, update 3 pJ): reads 24 + 24 + 16, fills 6 + 24, updates 24.
     EXPECT_DOUBLE_EQ(e.energy.component_pj(1), 64 * 1.0 + 30 * 2.0 + 24 * 3.0);
     // DRAM (100 pJ): reads 6 + 24, updates 8.
@@ -179,9 +179,8 @@ TEST(EvaluationByHand, LeakageIsPowerTimesTime) {
     arch.levels[1].leakage_mw = 2.0;  // 2 mW for 24 cycles at 1 GHz = 48 pJ
     arch.clock_ghz = 1.0;
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Evaluation e = evaluate(arch, fw,
-                                  two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}),
-                                                    loops({{Dim::P, 4}})));
+    const Evaluation e = evaluate(
+        arch, fw, two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}})));
     EXPECT_DOUBLE_EQ(e.energy.action_pj(EnergyAction::leak), 48.0);
 }
 
@@ -189,7 +188,8 @@ TEST(EvaluationByHand, ViolationsNameTheirKind) {
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
     const ArchModel arch = testing::two_level(1, 1, 8);
     // K factors multiply to 1, not 2.
-    Evaluation e = evaluate(arch, fw, two_level_mapping(loops({{Dim::C, 3}}), loops({{Dim::P, 4}})));
+    Evaluation e =
+        evaluate(arch, fw, two_level_mapping(loops({{Dim::C, 3}}), loops({{Dim::P, 4}})));
     ASSERT_FALSE(e.valid());
     EXPECT_EQ(e.violation->kind, ViolationKind::factor_product);
     EXPECT_EQ(e.violation->dim, Dim::K);

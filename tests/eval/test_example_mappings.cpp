@@ -16,9 +16,8 @@ namespace {
 
 std::vector<std::filesystem::path> example_files() {
     std::vector<std::filesystem::path> files;
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::filesystem::path(TRAINLOOP_SOURCE_DIR) /
-                                             "examples/mappings")) {
+    for (const auto& entry : std::filesystem::directory_iterator(
+             std::filesystem::path(TRAINLOOP_SOURCE_DIR) / "examples/mappings")) {
         if (entry.path().extension() == ".yaml") files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
@@ -51,7 +50,8 @@ TEST(ExampleMappings, PrintedMappingsReadBackUnchanged) {
         SCOPED_TRACE(file.string());
         const MappingCase c = load_mapping_case(file);
         const Evaluation e = evaluate_case(c);
-        const nlohmann::json json = evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping);
+        const nlohmann::json json =
+            evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping);
         EXPECT_EQ(mapping_from_json(json["mapping"], c.arch), c.mapping);
         EXPECT_EQ(parse_mapping_text(mapping_to_text(c.mapping, c.arch), c.arch), c.mapping);
         const std::string yaml = mapping_to_yaml(c.mapping, c.arch, c.target);

@@ -10,38 +10,6 @@
 namespace trainloop {
 namespace {
 
-IterationSpace conv3x() {
-    IterationSpace s;
-    for (Dim d : kAllDims) s.bounds[d] = 1;
-    s.bounds[Dim::N] = 16;
-    s.bounds[Dim::K] = 128;
-    s.bounds[Dim::C] = 128;
-    s.bounds[Dim::P] = 28;
-    s.bounds[Dim::Q] = 28;
-    s.bounds[Dim::R] = 3;
-    s.bounds[Dim::S] = 3;
-    return s;
-}
-
-LoopList loops(std::initializer_list<Loop> list) {
-    LoopList out;
-    for (const Loop& l : list) out.push_back(l);
-    return out;
-}
-
-Mapping golden_mapping() {
-    Mapping m;
-    m.num_levels = 3;
-    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
-    m.level(0).temporal = loops({{Dim::N, 16}, {Dim::K, 4}, {Dim::C, 4}});
-    m.level(1).temporal = loops({{Dim::P, 4}, {Dim::Q, 4}});
-    m.level(1).spatial_x = loops({{Dim::C, 16}});
-    m.level(1).spatial_y = loops({{Dim::K, 16}});
-    m.level(2).temporal =
-        loops({{Dim::K, 2}, {Dim::C, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
-    return m;
-}
-
 struct Expected {
     std::size_t level;
     DataSpace space;
@@ -49,8 +17,8 @@ struct Expected {
 };
 
 TEST(NestGolden, ReproducesTimeloopCountsPerLevelAndTensor) {
-    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, conv3x());
-    const NestAnalysis nest = analyze_nest(fw, golden_mapping());
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, testing::resnet18_conv3x());
+    const NestAnalysis nest = analyze_nest(fw, testing::timeloop_golden_mapping());
     EXPECT_EQ(nest.macs, 1'849'688'064);
     EXPECT_EQ(nest.compute_cycles, 7'225'344);
     EXPECT_EQ(nest.utilized_macs, 256);
@@ -66,7 +34,8 @@ TEST(NestGolden, ReproducesTimeloopCountsPerLevelAndTensor) {
         {0, DataSpace::outputs, 1'605'632, 0, 0, 1'605'632},
     };
     for (const Expected& e : expected) {
-        SCOPED_TRACE(::testing::Message() << "level " << e.level << " " << data_space_name(e.space));
+        SCOPED_TRACE(::testing::Message()
+                     << "level " << e.level << " " << data_space_name(e.space));
         const SpaceAccesses& acc = nest.levels[e.level].space(e.space);
         EXPECT_EQ(acc.tile, e.tile);
         EXPECT_EQ(acc.reads, e.reads);
@@ -98,8 +67,8 @@ TEST(NestGolden, ReproducesTimeloopEnergyPerLevel) {
     arch.levels[1] = testing::level(1, 1, 1, 65536, 32.377775 / 4, 26.156875 / 4, 26.156875 / 4);
     arch.levels[2] = testing::level(256, 16, 16, 512, 0.680237, 1.582678, 1.582678);
     arch.mac_pj = 0.315;
-    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, conv3x());
-    const Evaluation e = evaluate(arch, fw, golden_mapping());
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, testing::resnet18_conv3x());
+    const Evaluation e = evaluate(arch, fw, testing::timeloop_golden_mapping());
     ASSERT_TRUE(e.valid());
     EXPECT_EQ(e.cycles, 7'225'344);
     EXPECT_DOUBLE_EQ(e.utilization, 1.0);

@@ -22,18 +22,29 @@ struct Case {
 };
 
 std::vector<Case> cases() {
-    IterationSpace strided = space_of({{Dim::N, 2}, {Dim::K, 4}, {Dim::C, 6}, {Dim::P, 4},
-                                       {Dim::Q, 3}, {Dim::R, 3}, {Dim::S, 3}});
+    IterationSpace strided = space_of({{Dim::N, 2},
+                                       {Dim::K, 4},
+                                       {Dim::C, 6},
+                                       {Dim::P, 4},
+                                       {Dim::Q, 3},
+                                       {Dim::R, 3},
+                                       {Dim::S, 3}});
     strided.stride = {2, 2};
     IterationSpace dilated = space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 6}, {Dim::R, 3}});
     dilated.dilation = {2, 1};
-    return {{"conv", space_of({{Dim::N, 4}, {Dim::K, 8}, {Dim::C, 4}, {Dim::P, 6}, {Dim::Q, 4},
-                               {Dim::R, 3}, {Dim::S, 3}})},
-            {"strided", strided},
-            {"dilated", dilated},
-            {"depthwise", space_of({{Dim::G, 8}, {Dim::N, 2}, {Dim::P, 4}, {Dim::Q, 4},
-                                    {Dim::R, 3}, {Dim::S, 3}})},
-            {"fc", space_of({{Dim::N, 8}, {Dim::K, 12}, {Dim::C, 16}})}};
+    return {
+        {"conv", space_of({{Dim::N, 4},
+                           {Dim::K, 8},
+                           {Dim::C, 4},
+                           {Dim::P, 6},
+                           {Dim::Q, 4},
+                           {Dim::R, 3},
+                           {Dim::S, 3}})},
+        {"strided", strided},
+        {"dilated", dilated},
+        {"depthwise",
+         space_of({{Dim::G, 8}, {Dim::N, 2}, {Dim::P, 4}, {Dim::Q, 4}, {Dim::R, 3}, {Dim::S, 3}})},
+        {"fc", space_of({{Dim::N, 8}, {Dim::K, 12}, {Dim::C, 16}})}};
 }
 
 constexpr int kMappingsPerCase = 300;
@@ -60,46 +71,46 @@ void for_random_valid_mappings(Check check) {
 }
 
 TEST(EvaluatorProperties, MacsEqualTheProblemsAndLatencyIsAtLeastMacsOverUnits) {
-    for_random_valid_mappings([](const ArchModel& arch, const PhaseProblem& p, const Mapping&,
-                                 const Evaluation& e) {
-        EXPECT_EQ(e.nest.macs, p.macs());
-        EXPECT_GE(double(e.cycles) * double(arch.num_macs()), double(p.macs()));
-        EXPECT_LE(e.utilization, 1.0);
-    });
+    for_random_valid_mappings(
+        [](const ArchModel& arch, const PhaseProblem& p, const Mapping&, const Evaluation& e) {
+            EXPECT_EQ(e.nest.macs, p.macs());
+            EXPECT_GE(double(e.cycles) * double(arch.num_macs()), double(p.macs()));
+            EXPECT_LE(e.utilization, 1.0);
+        });
 }
 
 TEST(EvaluatorProperties, DramMovesEachTensorAtLeastOnce) {
-    for_random_valid_mappings([](const ArchModel&, const PhaseProblem& p, const Mapping&,
-                                 const Evaluation& e) {
-        for (DataSpace s : kAllDataSpaces) {
-            const std::int64_t size = footprint(projection_for(s, p.space), p.space.bounds);
-            const SpaceAccesses& dram = e.nest.levels[0].space(s);
-            EXPECT_EQ(dram.tile, size);
-            if (s == p.output()) {
-                EXPECT_GE(dram.updates, size) << data_space_name(s);
-            } else {
-                EXPECT_GE(dram.reads, size) << data_space_name(s);
+    for_random_valid_mappings(
+        [](const ArchModel&, const PhaseProblem& p, const Mapping&, const Evaluation& e) {
+            for (DataSpace s : kAllDataSpaces) {
+                const std::int64_t size = footprint(projection_for(s, p.space), p.space.bounds);
+                const SpaceAccesses& dram = e.nest.levels[0].space(s);
+                EXPECT_EQ(dram.tile, size);
+                if (s == p.output()) {
+                    EXPECT_GE(dram.updates, size) << data_space_name(s);
+                } else {
+                    EXPECT_GE(dram.reads, size) << data_space_name(s);
+                }
             }
-        }
-    });
+        });
 }
 
 TEST(EvaluatorProperties, EnergyBreakdownsSumToTheTotal) {
-    for_random_valid_mappings([](const ArchModel&, const PhaseProblem&, const Mapping&,
-                                 const Evaluation& e) {
-        const EnergyBreakdown& b = e.energy;
-        double by_component = 0;
-        for (std::size_t c = 0; c < b.num_components(); ++c) by_component += b.component_pj(c);
-        EXPECT_EQ(by_component, e.energy_pj) << "the component breakdown defines the total";
-        double by_space = 0;
-        for (std::size_t s = 0; s <= kNoSpace; ++s) by_space += b.space_pj(s);
-        double by_action = 0;
-        for (std::size_t a = 0; a < kNumEnergyActions; ++a) {
-            by_action += b.action_pj(EnergyAction(a));
-        }
-        EXPECT_NEAR(by_space, e.energy_pj, e.energy_pj * 1e-12);
-        EXPECT_NEAR(by_action, e.energy_pj, e.energy_pj * 1e-12);
-    });
+    for_random_valid_mappings(
+        [](const ArchModel&, const PhaseProblem&, const Mapping&, const Evaluation& e) {
+            const EnergyBreakdown& b = e.energy;
+            double by_component = 0;
+            for (std::size_t c = 0; c < b.num_components(); ++c) by_component += b.component_pj(c);
+            EXPECT_EQ(by_component, e.energy_pj) << "the component breakdown defines the total";
+            double by_space = 0;
+            for (std::size_t s = 0; s <= kNoSpace; ++s) by_space += b.space_pj(s);
+            double by_action = 0;
+            for (std::size_t a = 0; a < kNumEnergyActions; ++a) {
+                by_action += b.action_pj(EnergyAction(a));
+            }
+            EXPECT_NEAR(by_space, e.energy_pj, e.energy_pj * 1e-12);
+            EXPECT_NEAR(by_action, e.energy_pj, e.energy_pj * 1e-12);
+        });
 }
 
 TEST(EvaluatorProperties, ThePhasesOfALayerShareMacsAndUtilizationForOneMapping) {
@@ -137,7 +148,9 @@ TEST(EvaluatorProperties, ReorderingLoopsIrrelevantToATensorLeavesItsCountsAlone
                     Mapping swapped = m;
                     LoopList reordered;
                     for (std::size_t k = 0; k < loops.size(); ++k) {
-                        reordered.push_back(k == j ? loops[j + 1] : k == j + 1 ? loops[j] : loops[k]);
+                        reordered.push_back(k == j       ? loops[j + 1]
+                                            : k == j + 1 ? loops[j]
+                                                         : loops[k]);
                     }
                     swapped.level(i).temporal = reordered;
                     const Evaluation f = evaluate(arch, p, swapped);
@@ -160,29 +173,35 @@ TEST(EvaluatorProperties, ReorderingLoopsIrrelevantToATensorLeavesItsCountsAlone
 // is refetched once per iteration of every loop above it down to the
 // innermost loop that indexes it; loops inside that one reuse it.
 TEST(EvaluatorProperties, WeightFillsFollowTheInnermostRelevantLoopFormula) {
-    for_random_valid_mappings([](const ArchModel&, const PhaseProblem& p, const Mapping& m,
-                                 const Evaluation& e) {
-        const DimSet relevant = projection_for(DataSpace::weights, p.space).relevant;
-        for (std::size_t i = 1; i < m.num_levels; ++i) {
-            const SpaceAccesses& w = e.nest.levels[i].space(DataSpace::weights);
-            if (!w.kept || p.output() == DataSpace::weights) continue;
-            std::int64_t refetches = 1;
-            std::int64_t running = 1;
-            for (std::size_t l = 0; l < i; ++l) {
-                for (const Loop& loop : m.level(l).temporal) {
-                    running *= loop.factor;
-                    if (relevant.contains(loop.dim)) refetches = running;
+    for_random_valid_mappings(
+        [](const ArchModel&, const PhaseProblem& p, const Mapping& m, const Evaluation& e) {
+            const DimSet relevant = projection_for(DataSpace::weights, p.space).relevant;
+            for (std::size_t i = 1; i < m.num_levels; ++i) {
+                const SpaceAccesses& w = e.nest.levels[i].space(DataSpace::weights);
+                if (!w.kept || p.output() == DataSpace::weights) continue;
+                std::int64_t refetches = 1;
+                std::int64_t running = 1;
+                for (std::size_t l = 0; l < i; ++l) {
+                    for (const Loop& loop : m.level(l).temporal) {
+                        running *= loop.factor;
+                        if (relevant.contains(loop.dim)) refetches = running;
+                    }
                 }
+                EXPECT_EQ(w.fills, w.tile * refetches);
             }
-            EXPECT_EQ(w.fills, w.tile * refetches);
-        }
-    });
+        });
 }
 
 // The reference: walk every step of the temporal loops above a level, build
 // the set of input words the tile covers, and count the new ones.
-std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m, std::size_t level) {
-    struct L { Dim d; std::int64_t f, step; bool temporal; std::size_t level; };
+std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m,
+                                     std::size_t level) {
+    struct L {
+        Dim d;
+        std::int64_t f, step;
+        bool temporal;
+        std::size_t level;
+    };
     std::vector<L> nest;
     for (std::size_t i = 0; i < m.num_levels; ++i) {
         for (const Loop& l : m.level(i).temporal) nest.push_back({l.dim, l.factor, 1, true, i});
@@ -207,7 +226,8 @@ std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m,
     std::vector<std::int64_t> index(above.size(), 0);
     while (true) {
         DimBounds origin{};
-        for (std::size_t j = 0; j < above.size(); ++j) origin[above[j].d] += index[j] * above[j].step;
+        for (std::size_t j = 0; j < above.size(); ++j)
+            origin[above[j].d] += index[j] * above[j].step;
         std::set<Word> current;
         for (std::int64_t n = 0; n < tile[Dim::N]; ++n)
             for (std::int64_t g = 0; g < tile[Dim::G]; ++g)
@@ -238,8 +258,13 @@ TEST(EvaluatorProperties, ClosedFormInputFillsMatchABruteForceWalk) {
     // no holes: stride ≤ dilation·(R'−1)+1 along each axis, true for these.
     const ArchModel arch = testing::three_level(2, 2, 1 << 20, 1 << 16);
     std::mt19937_64 rng(11);
-    IterationSpace sp = space_of({{Dim::N, 2}, {Dim::C, 2}, {Dim::K, 2}, {Dim::P, 6},
-                                  {Dim::Q, 4}, {Dim::R, 3}, {Dim::S, 2}});
+    IterationSpace sp = space_of({{Dim::N, 2},
+                                  {Dim::C, 2},
+                                  {Dim::K, 2},
+                                  {Dim::P, 6},
+                                  {Dim::Q, 4},
+                                  {Dim::R, 3},
+                                  {Dim::S, 2}});
     int checked = 0;
     for (int n = 0; n < 200; ++n) {
         const Mapping m = testing::random_mapping(arch, sp, rng);

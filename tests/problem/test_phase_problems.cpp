@@ -3,35 +3,23 @@
 #include <gtest/gtest.h>
 
 #include "problem/training_problems.hpp"
+#include "support/eval_fixtures.hpp"
 #include "workload/network.hpp"
 
 namespace trainloop {
 namespace {
 
-IterationSpace conv3x() {
-    IterationSpace s;
-    for (Dim d : kAllDims) s.bounds[d] = 1;
-    s.bounds[Dim::N] = 16;
-    s.bounds[Dim::K] = 128;
-    s.bounds[Dim::C] = 128;
-    s.bounds[Dim::P] = 28;
-    s.bounds[Dim::Q] = 28;
-    s.bounds[Dim::R] = 3;
-    s.bounds[Dim::S] = 3;
-    return s;
-}
-
 TEST(PhaseProblem, AllPhasesShareTheMacCount) {
     for (Phase phase : kAllPhases) {
         // ResNet-18 conv3_x at batch 16: the MAC count of the Timeloop golden run.
-        EXPECT_EQ(make_phase_problem("l", phase, conv3x()).macs(), 1'849'688'064);
+        EXPECT_EQ(make_phase_problem("l", phase, testing::resnet18_conv3x()).macs(), 1'849'688'064);
     }
 }
 
 TEST(PhaseProblem, EachPhaseReducesIntoItsOwnOutputTensor) {
-    const PhaseProblem fw = make_phase_problem("l", Phase::fw, conv3x());
-    const PhaseProblem bw = make_phase_problem("l", Phase::bw, conv3x());
-    const PhaseProblem wu = make_phase_problem("l", Phase::wu, conv3x());
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, testing::resnet18_conv3x());
+    const PhaseProblem bw = make_phase_problem("l", Phase::bw, testing::resnet18_conv3x());
+    const PhaseProblem wu = make_phase_problem("l", Phase::wu, testing::resnet18_conv3x());
     EXPECT_EQ(fw.output_tensor(), TensorName::y);
     EXPECT_EQ(bw.output_tensor(), TensorName::dx);
     EXPECT_EQ(wu.output_tensor(), TensorName::dw);
@@ -42,21 +30,21 @@ TEST(PhaseProblem, EachPhaseReducesIntoItsOwnOutputTensor) {
 
 TEST(PhaseProblem, ReadTensorsFollowTheTrainingEquations) {
     // fw: y += w·x; bw: dx += w·dy; wu: dw += x·dy.
-    const PhaseProblem bw = make_phase_problem("l", Phase::bw, conv3x());
+    const PhaseProblem bw = make_phase_problem("l", Phase::bw, testing::resnet18_conv3x());
     EXPECT_EQ(bw.role(DataSpace::weights).tensor, TensorName::w);
     EXPECT_EQ(bw.role(DataSpace::outputs).tensor, TensorName::dy);
     EXPECT_FALSE(bw.role(DataSpace::weights).is_output);
     EXPECT_TRUE(bw.role(DataSpace::inputs).is_output);
-    const PhaseProblem wu = make_phase_problem("l", Phase::wu, conv3x());
+    const PhaseProblem wu = make_phase_problem("l", Phase::wu, testing::resnet18_conv3x());
     EXPECT_EQ(wu.role(DataSpace::inputs).tensor, TensorName::x);
     EXPECT_EQ(wu.role(DataSpace::outputs).tensor, TensorName::dy);
     EXPECT_TRUE(wu.role(DataSpace::weights).is_output);
 }
 
 TEST(PhaseProblem, ReducedDimensionsAreThoseNotIndexingTheOutput) {
-    const DimSet fw = make_phase_problem("l", Phase::fw, conv3x()).reduced_dims();
-    const DimSet bw = make_phase_problem("l", Phase::bw, conv3x()).reduced_dims();
-    const DimSet wu = make_phase_problem("l", Phase::wu, conv3x()).reduced_dims();
+    const DimSet fw = make_phase_problem("l", Phase::fw, testing::resnet18_conv3x()).reduced_dims();
+    const DimSet bw = make_phase_problem("l", Phase::bw, testing::resnet18_conv3x()).reduced_dims();
+    const DimSet wu = make_phase_problem("l", Phase::wu, testing::resnet18_conv3x()).reduced_dims();
     EXPECT_EQ(fw, (DimSet{Dim::C, Dim::R, Dim::S}));
     EXPECT_EQ(bw, (DimSet{Dim::K}));
     EXPECT_EQ(wu, (DimSet{Dim::N, Dim::P, Dim::Q}));

@@ -21,6 +21,33 @@ inline LoopList loops(std::initializer_list<Loop> list) {
     return out;
 }
 
+// ResNet-18 conv3_x at batch 16: the problem of the Timeloop golden run
+// (../shared/validation/timeloop/conv3x_fixed).
+inline IterationSpace resnet18_conv3x() {
+    return space_of({{Dim::N, 16},
+                     {Dim::K, 128},
+                     {Dim::C, 128},
+                     {Dim::P, 28},
+                     {Dim::Q, 28},
+                     {Dim::R, 3},
+                     {Dim::S, 3}});
+}
+
+// The golden run's mapping on DRAM → GLB → RF: weight-stationary, C across
+// the 16 columns, K across the 16 rows.
+inline Mapping timeloop_golden_mapping() {
+    Mapping m;
+    m.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+    m.level(0).temporal = loops({{Dim::N, 16}, {Dim::K, 4}, {Dim::C, 4}});
+    m.level(1).temporal = loops({{Dim::P, 4}, {Dim::Q, 4}});
+    m.level(1).spatial_x = loops({{Dim::C, 16}});
+    m.level(1).spatial_y = loops({{Dim::K, 16}});
+    m.level(2).temporal =
+        loops({{Dim::K, 2}, {Dim::C, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
+    return m;
+}
+
 // A level with the given energies per word; unbounded when capacity < 0.
 inline LevelModel level(std::int64_t instances, std::int64_t mesh_x, std::int64_t mesh_y,
                         std::int64_t capacity_words, double read_pj, double write_pj,
