@@ -33,15 +33,18 @@ DeliveryKind delivery_kind(NetworkKind kind) {
 
 }  // namespace
 
-int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kind) const {
-    int fallback = -1;
+int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kind,
+                           AxisMask axes) const {
+    int unicast = -1;
+    int any = -1;
     for (std::size_t n = 0; n < num_networks; ++n) {
         const NetworkModel& net = networks[n];
         if (std::size_t(net.parent) != parent || !net.carries.contains(space)) continue;
-        if (net.kind == kind) return int(n);
-        if (fallback < 0 || net.kind == DeliveryKind::unicast) fallback = int(n);
+        if (net.kind == kind && (net.axes & axes) == axes) return int(n);
+        if (net.kind == DeliveryKind::unicast && unicast < 0) unicast = int(n);
+        if (any < 0) any = int(n);
     }
-    return fallback;
+    return unicast >= 0 ? unicast : any;
 }
 
 double ArchModel::component_area_um2(std::size_t component) const {
@@ -108,6 +111,9 @@ ArchModel build_arch_model(const Architecture& arch) {
         out.parent = std::int64_t(*arch.level_index(net.parent));
         out.carries = net.data_spaces;
         out.kind = delivery_kind(net.kind);
+        out.axes = net.axis == ArrayAxis::x   ? kAxisX
+                   : net.axis == ArrayAxis::y ? kAxisY
+                                              : AxisMask(kAxisX | kAxisY);
         out.hop_pj = net.hop_energy_pj ? *net.hop_energy_pj
                                        : price_component(component(arch, *net.component),
                                                          std::nullopt, arch.pe_array.word_bits())

@@ -36,10 +36,16 @@ struct LevelModel {
 // How words of a data space cross into the PE array from a level above it.
 enum class DeliveryKind : std::uint8_t { unicast, multicast, reduction };
 
+// Which array axes a multicast or reduction spans (bit 0: x, bit 1: y).
+using AxisMask = std::uint8_t;
+inline constexpr AxisMask kAxisX = 1;
+inline constexpr AxisMask kAxisY = 2;
+
 struct NetworkModel {
     std::int64_t parent = 0;  // level index
     DataSpaceSet carries;
     DeliveryKind kind = DeliveryKind::unicast;  // broadcast and multicast are both multicast
+    AxisMask axes = kAxisX | kAxisY;            // the axes it runs along
     double hop_pj = 0;                          // per word
 };
 
@@ -70,10 +76,11 @@ struct ArchModel {
     std::int64_t fanout_y(std::size_t i) const {
         return i + 1 < num_levels ? levels[i + 1].mesh_y / levels[i].mesh_y : 1;
     }
-    // The network that carries `space` down from level `parent` for a
-    // delivery of `kind` (falling back to any network carrying it from
-    // there); -1 when none is declared.
-    int network_for(std::size_t parent, DataSpace space, DeliveryKind kind) const;
+    // The network that carries `space` down from level `parent`: one of
+    // `kind` whose axes cover `axes` (the axes the multicast or reduction
+    // spans), else a unicast network, else any network carrying the space from
+    // there; -1 when none is declared. A unicast delivery has axes 0.
+    int network_for(std::size_t parent, DataSpace space, DeliveryKind kind, AxisMask axes) const;
 };
 
 // Throws SpecError when the architecture has more levels or networks than

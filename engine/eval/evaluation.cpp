@@ -33,7 +33,27 @@ void add_latency(const ArchModel& arch, Evaluation& e) {
     e.utilization = double(e.nest.macs) / (double(e.cycles) * double(arch.num_macs()));
 }
 
-void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
+// The array axes along which the spatial loops between level `parent` and
+// its child keeper `child` (num_levels: the MACs) spread dimensions that do
+// not index `space`: there, one word is multicast (or, for the output,
+// partial sums are reduced).
+AxisMask shared_axes(const Mapping& mapping, const Projection& space, std::size_t parent,
+                     std::size_t child) {
+    AxisMask axes = 0;
+    for (std::size_t l = parent; l < child; ++l) {
+        for (const Loop& loop : mapping.level(l).spatial_x) {
+            if (loop.factor > 1 && !space.relevant.contains(loop.dim)) axes |= kAxisX;
+        }
+        for (const Loop& loop : mapping.level(l).spatial_y) {
+            if (loop.factor > 1 && !space.relevant.contains(loop.dim)) axes |= kAxisY;
+        }
+    }
+    return axes;
+}
+
+void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
+                Evaluation& e) {
+    const DataSpace output = problem.output();
     EnergyBreakdown& b = e.energy;
     b.num_levels = arch.num_levels;
     b.num_networks = arch.num_networks;
@@ -52,12 +72,12 @@ void add_energy(const ArchModel& arch, DataSpace output, Evaluation& e) {
             // Words that cross into the PE array ride a network from this level.
             if (!acc.kept || acc.child_side_words == 0) continue;
             const bool is_output = s == output;
-            const std::int64_t parent_side = is_output ? acc.updates : acc.reads;
+            const std::size_t child = acc.child < 0 ? arch.num_levels : std::size_t(acc.child);
+            const AxisMask axes = shared_axes(mapping, problem.projection(s), i, child);
             const DeliveryKind kind =
-                acc.child_side_words > parent_side
-                    ? (is_output ? DeliveryKind::reduction : DeliveryKind::multicast)
-                    : DeliveryKind::unicast;
-            const int n = arch.network_for(i, s, kind);
+                axes == 0 ? DeliveryKind::unicast
+                          : (is_output ? DeliveryKind::reduction : DeliveryKind::multicast);
+            const int n = arch.network_for(i, s, kind, axes);
             if (n < 0) continue;
             b.network[std::size_t(n)][si] +=
                 double(acc.child_side_words) * instances * arch.networks[std::size_t(n)].hop_pj;
@@ -142,7 +162,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     e.violation = check_capacity(arch, e.nest);
     if (e.violation) return e;
     add_latency(arch, e);
-    add_energy(arch, problem.output(), e);
+    add_energy(arch, problem, mapping, e);
     e.area_um2 = arch.area_um2();
     return e;
 }

@@ -126,12 +126,35 @@ TEST(EvaluationByHand, TwoByTwoArrayMulticastsInputsAndReducesOutputs) {
     EXPECT_EQ(e.nest.levels[2].utilized_instances, 4);
     EXPECT_EQ(e.cycles, 2);
     EXPECT_DOUBLE_EQ(e.utilization, 1.0);
-    // Network energy: inputs ride the multicast network (2 pJ/word × 8),
-    // outputs the reduction network (3 pJ × 8), weights unicast (4 pJ × 4).
+    // Network energy: inputs are multicast along y (K varies down a column)
+    // on the column broadcast (2 pJ/word × 8), outputs reduced along x (C
+    // varies along a row) on the row reduction (3 pJ × 8), weights unicast
+    // (4 pJ × 4).
     const EnergyBreakdown& b = e.energy;
     EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(0)), 16.0);
     EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(1)), 24.0);
     EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(2)), 16.0);
+}
+
+TEST(EvaluationByHand, AMulticastWithoutANetworkAlongItsAxisGoesUnicast) {
+    // The same layer with the axes swapped: C down the rows (Y), K along the
+    // columns (X). Inputs are now shared along x, where no broadcast network
+    // runs, and partial sums meet along y, where no reduction network runs:
+    // both travel unicast (4 pJ/word × 8 words each).
+    const PhaseProblem fw =
+        make_phase_problem("l", Phase::fw, space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 2}}));
+    Mapping m;
+    m.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+    m.level(1).spatial_x = loops({{Dim::K, 2}});
+    m.level(1).spatial_y = loops({{Dim::C, 2}});
+    m.level(2).temporal = loops({{Dim::P, 2}});
+    const Evaluation e = evaluate(testing::three_level(2, 2, 1024, 64), fw, m);
+    ASSERT_TRUE(e.valid());
+    const EnergyBreakdown& b = e.energy;
+    EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(0)), 0.0);
+    EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(1)), 0.0);
+    EXPECT_DOUBLE_EQ(b.component_pj(b.network_component(2)), 4.0 * (4 + 8 + 8));
 }
 
 TEST(EvaluationByHand, IdlePesLowerUtilization) {

@@ -76,8 +76,9 @@ inline ArchModel two_level(std::int64_t rows, std::int64_t columns, std::int64_t
     return a;
 }
 
-// DRAM → GLB (shared) → RF (per PE), with row-broadcast, column-reduce and
-// unicast networks from the GLB.
+// DRAM → GLB (shared) → RF (per PE), with three networks from the GLB: a
+// column broadcast (multicast along y, 2 pJ/word), a row reduction (along x,
+// 3 pJ/word) and a unicast network (4 pJ/word).
 inline ArchModel three_level(std::int64_t rows, std::int64_t columns, std::int64_t glb_words,
                              std::int64_t rf_words) {
     ArchModel a;
@@ -89,9 +90,9 @@ inline ArchModel three_level(std::int64_t rows, std::int64_t columns, std::int64
     a.levels[2] = level(rows * columns, columns, rows, rf_words, 1, 1, 1);
     a.mac_pj = 1;
     a.num_networks = 3;
-    a.networks[0] = {1, DataSpaceSet::all(), DeliveryKind::multicast, 2.0};
-    a.networks[1] = {1, DataSpaceSet::all(), DeliveryKind::reduction, 3.0};
-    a.networks[2] = {1, DataSpaceSet::all(), DeliveryKind::unicast, 4.0};
+    a.networks[0] = {1, DataSpaceSet::all(), DeliveryKind::multicast, kAxisY, 2.0};
+    a.networks[1] = {1, DataSpaceSet::all(), DeliveryKind::reduction, kAxisX, 3.0};
+    a.networks[2] = {1, DataSpaceSet::all(), DeliveryKind::unicast, kAxisX | kAxisY, 4.0};
     return a;
 }
 
