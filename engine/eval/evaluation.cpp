@@ -33,27 +33,48 @@ void add_latency(const ArchModel& arch, Evaluation& e) {
     e.utilization = double(e.nest.macs) / (double(e.cycles) * double(arch.num_macs()));
 }
 
-// The array axes along which the spatial loops between level `parent` and
-// its child keeper `child` (num_levels: the MACs) spread dimensions that do
-// not index `space`: there, one word is multicast (or, for the output,
-// partial sums are reduced).
-AxisMask shared_axes(const Mapping& mapping, const Projection& space, std::size_t parent,
-                     std::size_t child) {
-    AxisMask axes = 0;
-    for (std::size_t l = parent; l < child; ++l) {
+// Per level, the dimensions its spatial loops spread along x and along y.
+struct SpatialDims {
+    std::array<DimSet, kMaxLevels> x;
+    std::array<DimSet, kMaxLevels> y;
+};
+
+SpatialDims spatial_dims(const Mapping& mapping) {
+    SpatialDims out;
+    for (std::size_t l = 0; l < mapping.num_levels; ++l) {
+        out.x[l] = DimSet{};
+        out.y[l] = DimSet{};
         for (const Loop& loop : mapping.level(l).spatial_x) {
-            if (loop.factor > 1 && !space.relevant.contains(loop.dim)) axes |= kAxisX;
+            if (loop.factor > 1) out.x[l].insert(loop.dim);
         }
         for (const Loop& loop : mapping.level(l).spatial_y) {
-            if (loop.factor > 1 && !space.relevant.contains(loop.dim)) axes |= kAxisY;
+            if (loop.factor > 1) out.y[l].insert(loop.dim);
         }
     }
-    return axes;
+    return out;
+}
+
+// The array axes along which the spatial loops between level `parent` and
+// its child keeper `child` (num_levels: the MACs) spread dimensions that do
+// not index the data space: there one word is multicast (or, for the output,
+// partial sums are reduced).
+AxisMask shared_axes(const SpatialDims& spread, const Projection& space, std::size_t parent,
+                     std::size_t child) {
+    DimSet x;
+    DimSet y;
+    for (std::size_t l = parent; l < child; ++l) {
+        x = x | spread.x[l];
+        y = y | spread.y[l];
+    }
+    const DimSet irrelevant = space.relevant.complement();
+    return AxisMask(((x & irrelevant).empty() ? 0 : kAxisX) |
+                    ((y & irrelevant).empty() ? 0 : kAxisY));
 }
 
 void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
                 Evaluation& e) {
     const DataSpace output = problem.output();
+    const SpatialDims spread = spatial_dims(mapping);
     EnergyBreakdown& b = e.energy;
     b.num_levels = arch.num_levels;
     b.num_networks = arch.num_networks;
@@ -73,7 +94,7 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
             if (!acc.kept || acc.child_side_words == 0) continue;
             const bool is_output = s == output;
             const std::size_t child = acc.child < 0 ? arch.num_levels : std::size_t(acc.child);
-            const AxisMask axes = shared_axes(mapping, problem.projection(s), i, child);
+            const AxisMask axes = shared_axes(spread, problem.projection(s), i, child);
             const DeliveryKind kind =
                 axes == 0 ? DeliveryKind::unicast
                           : (is_output ? DeliveryKind::reduction : DeliveryKind::multicast);

@@ -50,6 +50,17 @@ class DimSet {
     }
     constexpr void insert(Dim d) { bits_ |= bit(d); }
     constexpr bool contains(Dim d) const { return (bits_ & bit(d)) != 0; }
+    constexpr bool empty() const { return bits_ == 0; }
+    constexpr DimSet operator|(DimSet other) const {
+        DimSet out;
+        out.bits_ = static_cast<std::uint8_t>(bits_ | other.bits_);
+        return out;
+    }
+    constexpr DimSet operator&(DimSet other) const {
+        DimSet out;
+        out.bits_ = static_cast<std::uint8_t>(bits_ & other.bits_);
+        return out;
+    }
     constexpr DimSet complement() const {
         DimSet out;
         out.bits_ = static_cast<std::uint8_t>(~bits_);
