@@ -9,6 +9,7 @@
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
 #include "json_errors.hpp"
+#include "timeloop/timeloop_import.hpp"
 
 namespace trainloop::cli {
 namespace {
@@ -20,10 +21,48 @@ struct EvalOptions {
     std::string layer;
     std::string phase;
     std::optional<std::int64_t> batch;
+    std::vector<std::string> timeloop;
     std::string format = "text";
 };
 
+// timeloop-model's own inputs: read, convert, evaluate, and report with
+// Timeloop's level names and Weights/Inputs/Outputs.
+void run_timeloop_eval(const EvalOptions& o) {
+    const TimeloopSpec spec = read_timeloop_spec(o.timeloop);
+    for (const std::string& note : spec.notes) std::cerr << "note: " << note << "\n";
+    const TimeloopCase c = import_timeloop(spec);
+    const ArchModel model = build_arch_model(c.arch);
+    const Evaluation e = evaluate(model, c.problem, c.mapping);
+    if (!e.valid()) {
+        const MappingViolation& v = *e.violation;
+        SourceLocation where{o.timeloop.front(), 0, 0};
+        for (const TimeloopMappingEntry& entry : spec.mapping) {
+            if (v.level >= 0 && entry.target == c.arch.levels[std::size_t(v.level)].name) {
+                where = entry.location;
+                break;
+            }
+        }
+        throw SpecError(where, "mapping",
+                        fmt::format("invalid mapping ({}): {}", violation_kind_name(v.kind),
+                                    describe(v, c.arch, c.problem)),
+                        "a mapping that fits the problem and the architecture");
+    }
+    if (o.format == "json") {
+        std::cout << evaluation_to_json(e, c.arch, model, c.problem, c.mapping, kTimeloopSpaceNames)
+                         .dump(2)
+                  << "\n";
+    } else {
+        std::cout << evaluation_to_text(e, c.arch, model, c.problem, c.mapping);
+    }
+}
+
 void run_eval(const EvalOptions& o) {
+    if (!o.timeloop.empty()) return run_timeloop_eval(o);
+    if (o.mapping.empty()) {
+        throw SpecError(
+            {}, "--mapping", "no mapping given",
+            "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
+    }
     MappingTarget overrides;
     if (!o.arch.empty()) overrides.arch = o.arch;
     if (!o.workload.empty()) overrides.workload = o.workload;
@@ -49,9 +88,15 @@ void add_eval_command(CLI::App& app) {
         "Evaluate one mapping of one layer's training phase: accesses per level, latency with "
         "its bottleneck, energy by component/tensor/action, area.\nOptions not given are taken "
         "from the mapping file's `for:` block.");
-    eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
-        ->required()
-        ->check(CLI::ExistingFile);
+    CLI::Option* mapping =
+        eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
+            ->check(CLI::ExistingFile);
+    eval->add_option("--timeloop", o->timeloop,
+                     "timeloop-model's input files (architecture v0.3, problem, mapping, ERT, "
+                     "ART), merged by top-level key; reported with Timeloop's level names and "
+                     "Weights/Inputs/Outputs")
+        ->check(CLI::ExistingFile)
+        ->excludes(mapping);
     eval->add_option("--arch,-a", o->arch, "Architecture YAML file");
     eval->add_option("--workload,-w", o->workload, "Shipped network name or network YAML file");
     eval->add_option("--layer,-l", o->layer, "MAC layer name (see `trainloop workload show`)");

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/count_format.hpp"
 #include "eval/evaluation_json.hpp"
 #include "mapping/mapping_text.hpp"
@@ -39,9 +41,9 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
                     group_thousands(e.cycles), seconds * 1e3,
                     e.bottleneck < 0 ? std::string("compute")
                                      : arch.levels[std::size_t(e.bottleneck)].name + " bandwidth");
-    out += fmt::format("  compute    {} cycles\n", group_thousands(e.compute_cycles));
+    out += fmt::format("  {:<12} {} cycles\n", "compute", group_thousands(e.compute_cycles));
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
-        out += fmt::format("  {:<10} {}\n", arch.levels[i].name,
+        out += fmt::format("  {:<12} {}\n", arch.levels[i].name,
                            e.level_cycles[i] > 0 ? group_thousands(e.level_cycles[i]) + " cycles"
                                                  : std::string("no bandwidth limit"));
     }
@@ -82,7 +84,9 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     }
     out += "\n\n";
 
-    out += fmt::format("{:<10} {:<6} {:>12} {:>9} {:>16} {:>16} {:>16}\n", "level", "tensor",
+    std::size_t width = 10;
+    for (const StorageLevel& level : arch.levels) width = std::max(width, level.name.size());
+    out += fmt::format("{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}\n", "level", width, "tensor",
                        "tile/inst", "instances", "reads", "fills", "updates");
     out += "  (reads, fills and updates are totals over all instances)\n";
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
@@ -91,10 +95,11 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
             const SpaceAccesses& acc = level.space(s);
             if (!acc.kept) continue;
             const std::int64_t n = level.utilized_instances;
-            out += fmt::format("{:<10} {:<6} {:>12} {:>9} {:>16} {:>16} {:>16}\n",
-                               arch.levels[i].name, tensor_name(tensor_in_phase(problem.phase, s)),
-                               group_thousands(acc.tile), n, group_thousands(acc.reads * n),
-                               group_thousands(acc.fills * n), group_thousands(acc.updates * n));
+            out +=
+                fmt::format("{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}\n", arch.levels[i].name,
+                            width, tensor_name(tensor_in_phase(problem.phase, s)),
+                            group_thousands(acc.tile), n, group_thousands(acc.reads * n),
+                            group_thousands(acc.fills * n), group_thousands(acc.updates * n));
         }
     }
     return out;

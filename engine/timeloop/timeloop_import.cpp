@@ -1,0 +1,251 @@
+#include "timeloop/timeloop_import.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "common/did_you_mean.hpp"
+
+namespace trainloop {
+namespace {
+
+[[noreturn]] void fail(const SourceLocation& where, const std::string& key,
+                       const std::string& message, const std::string& expected,
+                       const std::string& hint = {}) {
+    throw SpecError(where, key, message, expected, hint);
+}
+
+const TimeloopActionEnergies& ert_entry(const TimeloopSpec& spec, const std::string& full_name,
+                                        const std::string& name, const SourceLocation& where) {
+    if (auto it = spec.ert.find(full_name); it != spec.ert.end()) return it->second;
+    const TimeloopActionEnergies* found = nullptr;
+    for (const auto& [key, energies] : spec.ert) {
+        if (key == name || key.ends_with("." + name)) {
+            if (found)
+                fail(where, "ERT", fmt::format("several ERT entries end in `{}`", name), full_name);
+            found = &energies;
+        }
+    }
+    if (!found) {
+        fail(where, "ERT", fmt::format("no ERT entry for `{}`", full_name),
+             fmt::format("an ERT table named `{}`", full_name));
+    }
+    return *found;
+}
+
+double art_entry(const TimeloopSpec& spec, const std::string& full_name, const std::string& name) {
+    if (auto it = spec.art.find(full_name); it != spec.art.end()) return it->second;
+    for (const auto& [key, area] : spec.art) {
+        if (key == name || key.ends_with("." + name)) return area;
+    }
+    return 0.0;  // no ART: area unknown, reported as 0
+}
+
+Datatype datatype_of(const TimeloopArithmetic& a) {
+    const bool floating =
+        a.klass.find("fp") != std::string::npos || a.klass.find("float") != std::string::npos;
+    switch (a.datawidth) {
+        case 8:
+            if (!floating) return Datatype::int8;
+            break;
+        case 16:
+            return floating ? Datatype::fp16 : Datatype::int16;
+        case 32:
+            return floating ? Datatype::fp32 : Datatype::int32;
+        default:
+            break;
+    }
+    fail(a.location, "datawidth",
+         fmt::format("a {}-bit {} MAC has no trainloop datatype", a.datawidth, a.klass),
+         "int8, int16, int32, fp16 or fp32");
+}
+
+Architecture import_architecture(const TimeloopSpec& spec) {
+    const TimeloopArchitecture& t = spec.arch;
+    Architecture arch;
+    arch.name = "timeloop_import";
+    arch.description = "imported from timeloop-model inputs";
+    arch.clock_ghz = 1.0;
+    arch.components.name = "timeloop_ert";
+    arch.components.description = "energies from the Timeloop ERT (per word), areas from the ART";
+
+    std::int64_t pes = 1;
+    for (const TimeloopStorage& s : t.storage) pes = std::max(pes, s.instances);
+    const TimeloopArithmetic& mac = t.arithmetic;
+    if (mac.instances % pes != 0) {
+        fail(mac.location, "instances",
+             fmt::format("{} MAC units do not divide evenly over {} PEs", mac.instances, pes),
+             "a whole number of MAC units per PE");
+    }
+    PeArray& array = arch.pe_array;
+    array.macs_per_pe = mac.instances / pes;
+    array.columns = pes;
+    for (const TimeloopStorage& s : t.storage) {
+        if (s.instances == pes && s.mesh_x) array.columns = *s.mesh_x;
+    }
+    if (mac.mesh_x && array.macs_per_pe == 1) array.columns = *mac.mesh_x;
+    if (pes % array.columns != 0) {
+        fail(mac.location, "meshX",
+             fmt::format("meshX {} does not divide {} PEs", array.columns, pes),
+             "a meshX that divides the instances");
+    }
+    array.rows = pes / array.columns;
+    array.datatype = datatype_of(mac);
+    array.mac_component = mac.name;
+    {
+        const TimeloopActionEnergies& e = ert_entry(spec, mac.ert_name, mac.name, mac.location);
+        Component c{mac.name, ComponentClass::mac, "Timeloop " + mac.klass, {}};
+        ComponentPoint p;
+        p.word_bits = mac.datawidth;
+        p.energy.set(Action::mac, e.compute.value_or(0.0));
+        p.leakage_mw = e.leak.value_or(0.0);  // pJ per cycle at 1 GHz = mW
+        p.area_um2 = art_entry(spec, mac.ert_name, mac.name);
+        c.points.push_back(p);
+        arch.components.components.push_back(c);
+    }
+
+    for (const TimeloopStorage& s : t.storage) {
+        StorageLevel level;
+        level.name = s.name;
+        const bool dram = !s.depth;
+        level.storage_class = dram ? StorageClass::dram
+                              : (s.klass.find("RF") != std::string::npos ||
+                                 s.klass.find("regfile") != std::string::npos)
+                                  ? StorageClass::regfile
+                                  : StorageClass::sram;
+        if (!dram) level.capacity_bytes = *s.depth * s.width / 8;
+        level.word_bits = s.datawidth;
+        level.read_bandwidth = s.read_bandwidth;
+        level.write_bandwidth = s.write_bandwidth;
+        level.data_spaces = DataSpaceSet::all();
+        level.instances = s.instances;
+        level.per_pe = s.instances == pes && pes > 1;
+        level.component = s.name;
+        if (s.mesh_x && s.instances > 1 && !level.per_pe && *s.mesh_x != s.instances) {
+            fail(s.location, "meshX",
+                 fmt::format("`{}` spreads {} instances as meshX {}: trainloop lays out a shared "
+                             "level's instances itself",
+                             s.name, s.instances, *s.mesh_x),
+                 "per-PE levels, or levels shared by the whole array");
+        }
+        // Energy per word: the ERT prices a vector access of block_size words.
+        const TimeloopActionEnergies& e = ert_entry(spec, s.ert_name, s.name, s.location);
+        const double block = double(s.block_size());
+        Component c{s.name,
+                    dram ? ComponentClass::dram
+                         : (level.storage_class == StorageClass::regfile ? ComponentClass::regfile
+                                                                         : ComponentClass::sram),
+                    "Timeloop " + s.klass,
+                    {}};
+        ComponentPoint p;
+        if (!dram) p.capacity_bytes = level.capacity_bytes;
+        p.word_bits = s.datawidth;
+        p.energy.set(Action::read, e.read.value_or(0.0) / block);
+        p.energy.set(Action::write, e.write.value_or(0.0) / block);
+        p.energy.set(Action::update, e.update.value_or(e.write.value_or(0.0)) / block);
+        p.leakage_mw = e.leak.value_or(0.0);
+        p.area_um2 = art_entry(spec, s.ert_name, s.name);
+        c.points.push_back(p);
+        arch.components.components.push_back(c);
+        arch.levels.push_back(level);
+    }
+    return arch;
+}
+
+IterationSpace import_problem(const TimeloopProblem& p) {
+    IterationSpace space;
+    space.bounds = p.bounds;
+    space.bounds[Dim::G] = 1;
+    space.stride = {p.wstride, p.hstride};
+    space.dilation = {p.wdilation, p.hdilation};
+    return space;
+}
+
+DataSpace space_of(TimeloopDataSpace s) {
+    switch (s) {
+        case TimeloopDataSpace::weights:
+            return DataSpace::weights;
+        case TimeloopDataSpace::inputs:
+            return DataSpace::inputs;
+        case TimeloopDataSpace::outputs:
+            return DataSpace::outputs;
+    }
+    return DataSpace::weights;
+}
+
+Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
+                       const IterationSpace& space) {
+    Mapping m;
+    m.num_levels = std::uint8_t(arch.levels.size());
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) m.level(i).keep = DataSpaceSet::all();
+    std::vector<std::string> names;
+    for (const StorageLevel& l : arch.levels) names.push_back(l.name);
+    std::set<std::pair<std::string, int>> seen;
+    for (const TimeloopMappingEntry& e : spec.mapping) {
+        const auto level = arch.level_index(e.target);
+        if (!level) {
+            fail(e.location, "target", fmt::format("no storage level `{}`", e.target),
+                 "the name of a storage level of the architecture",
+                 suggestion_hint(e.target, names));
+        }
+        if (!seen.insert({e.target, int(e.type)}).second) {
+            fail(e.location, "target",
+                 fmt::format("a second entry of this type for `{}`", e.target),
+                 "one temporal, one spatial and one datatype entry per level");
+        }
+        LevelMapping& lm = m.level(*level);
+        if (e.type == TimeloopMappingEntry::Type::datatype) {
+            DataSpaceSet keep = e.keep.empty() ? DataSpaceSet::all() : DataSpaceSet{};
+            for (TimeloopDataSpace s : e.keep) keep.insert(space_of(s));
+            for (TimeloopDataSpace s : e.bypass) keep.members[std::size_t(space_of(s))] = false;
+            lm.keep = keep;
+            continue;
+        }
+        // Dimensions with a factor, in permutation order (innermost first).
+        std::vector<Dim> order = e.permutation;
+        for (Dim d : kAllDims) {
+            if (e.factors[d] > 1 && std::find(order.begin(), order.end(), d) == order.end()) {
+                fail(e.location, "permutation",
+                     fmt::format("the permutation leaves out {}, whose factor is {}", dim_name(d),
+                                 e.factors[d]),
+                     "a permutation naming every dimension with a factor above 1");
+            }
+        }
+        if (e.type == TimeloopMappingEntry::Type::temporal) {
+            for (auto it = order.rbegin(); it != order.rend(); ++it) {
+                if (e.factors[*it] > 1) lm.temporal.push_back({*it, e.factors[*it]});
+            }
+            continue;
+        }
+        const std::size_t split = std::size_t(e.split.value_or(std::int64_t(order.size())));
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (e.factors[order[k]] <= 1) continue;
+            (k < split ? lm.spatial_x : lm.spatial_y).push_back({order[k], e.factors[order[k]]});
+        }
+    }
+    for (Dim d : kAllDims) {
+        if (m.total_factor(d) != space.bounds[d]) {
+            fail(spec.problem.location, "mapping",
+                 fmt::format("the mapping's factors of {} multiply to {}, but the problem's {} is "
+                             "{}",
+                             dim_name(d), m.total_factor(d), dim_name(d), space.bounds[d]),
+                 "perfect factors (their product equals the dimension)",
+                 "Timeloop's imperfect (residual) factorization is not supported");
+        }
+    }
+    return m;
+}
+
+}  // namespace
+
+TimeloopCase import_timeloop(const TimeloopSpec& spec) {
+    TimeloopCase c;
+    c.arch = import_architecture(spec);
+    const IterationSpace space = import_problem(spec.problem);
+    c.problem = make_phase_problem("timeloop", Phase::fw, space);
+    c.mapping = import_mapping(spec, c.arch, space);
+    return c;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,33 @@
+// Turns a TimeloopSpec into trainloop's own specs: an Architecture whose
+// component entries come from the ERT/ART (energy per word = the ERT's
+// energy per vector access ÷ the level's block size; leak energy per cycle
+// becomes leakage power at the 1 GHz clock the import sets), the CNN layer's
+// forward problem, and the Mapping (Timeloop permutations are innermost
+// first; a spatial entry's first `split` permutation positions go to X).
+// Timeloop's W-stride/dilation pair P with R: they become trainloop's
+// stride.h/dilation.h; H-stride/dilation (Q with S) stride.w/dilation.w.
+#pragma once
+
+#include "arch/architecture.hpp"
+#include "mapping/mapping.hpp"
+#include "problem/phase_problem.hpp"
+#include "timeloop/timeloop_spec.hpp"
+
+namespace trainloop {
+
+struct TimeloopCase {
+    Architecture arch;
+    PhaseProblem problem;  // fw: Outputs are read-write, as in Timeloop
+    Mapping mapping;
+};
+
+// Throws SpecError for what trainloop cannot represent (located at the
+// Timeloop file's line): imperfect factors, a permutation that leaves out a
+// dimension with a factor, a mesh shape that differs from trainloop's, an
+// unknown mapping target, missing ERT entries.
+TimeloopCase import_timeloop(const TimeloopSpec& spec);
+
+// Timeloop's data-space names, by trainloop DataSpace.
+inline const std::array<std::string, 3> kTimeloopSpaceNames = {"Weights", "Inputs", "Outputs"};
+
+}  // namespace trainloop
