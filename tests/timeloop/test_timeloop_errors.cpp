@@ -1,0 +1,173 @@
+// Unsupported or malformed Timeloop inputs are reported precisely (file,
+// line, key, what was expected), never silently ignored; what timeloop-model
+// itself ignores is reported as a note.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "support/spec_error_matchers.hpp"
+#include "timeloop/timeloop_import.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::contains;
+using testing::expect_spec_error;
+
+const std::string kGolden =
+    std::string(TRAINLOOP_SOURCE_DIR) + "/../shared/validation/timeloop/conv3x_fixed/";
+
+std::string golden(const std::string& file) {
+    std::ifstream in(kGolden + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string write(const std::string& name, const std::string& text) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << "fixture text `" << from << "` not found";
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+// The golden files, with one of them swapped for `variant`.
+std::vector<std::string> files_with(const std::string& which, const std::string& variant) {
+    std::vector<std::string> files;
+    for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ART.yaml"}) {
+        files.push_back(f == which ? write("variant_" + which, variant) : kGolden + f);
+    }
+    return files;
+}
+
+TimeloopCase import_files(const std::vector<std::string>& files) {
+    return import_timeloop(read_timeloop_spec(files));
+}
+
+TEST(TimeloopErrors, SparseOptimizationsAreRefusedNotIgnored) {
+    const auto files =
+        files_with("ART.yaml", golden("ART.yaml") + "sparse_optimizations:\n  targets: []\n");
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_EQ(e.key_path(), "sparse_optimizations");
+    EXPECT_TRUE(contains(e.message(), "not read by trainloop"));
+    EXPECT_TRUE(contains(e.hint(), "sparsity profile"));
+}
+
+TEST(TimeloopErrors, AMisspelledTopLevelKeyGetsADidYouMean) {
+    const auto files = files_with("map.yaml", replaced(golden("map.yaml"), "mapping:", "mappnig:"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_EQ(e.hint(), "did you mean `mapping`?");
+    EXPECT_TRUE(contains(e.where().file, "variant_map.yaml"));
+}
+
+TEST(TimeloopErrors, KeysTimeloopModelIgnoresBecomeNotes) {
+    const auto files =
+        files_with("ART.yaml", golden("ART.yaml") + "mapper:\n  algorithm: random\n");
+    const TimeloopSpec spec = read_timeloop_spec(files);
+    ASSERT_FALSE(spec.notes.empty());
+    EXPECT_TRUE(contains(spec.notes.back(), "`mapper` configures Timeloop's mapper"));
+}
+
+TEST(TimeloopErrors, OtherProblemShapesAreUnsupported) {
+    const auto files = files_with(
+        "problem.yaml", replaced(golden("problem.yaml"), "name: CNN-Layer", "name: GEMM"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "problem shape `GEMM` is not supported"));
+    EXPECT_GT(e.where().line, 0);
+}
+
+TEST(TimeloopErrors, ImperfectFactorsAreRefusedWithTheDimension) {
+    const auto files =
+        files_with("map.yaml", replaced(golden("map.yaml"), "factors: C4 K4 R1 S1 N16 P1 Q1",
+                                        "factors: C4 K3 R1 S1 N16 P1 Q1"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "factors of K multiply to 96, but the problem's K is 128"));
+    EXPECT_TRUE(contains(e.hint(), "imperfect"));
+}
+
+TEST(TimeloopErrors, AnUnknownMappingTargetSuggestsALevel) {
+    const auto files = files_with(
+        "map.yaml", replaced(golden("map.yaml"), "target: GlobalBuffer\n  type: temporal",
+                             "target: GlobalBufer\n  type: temporal"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "no storage level `GlobalBufer`"));
+    EXPECT_EQ(e.hint(), "did you mean `GlobalBuffer`?");
+    EXPECT_GT(e.where().line, 0);
+}
+
+TEST(TimeloopErrors, APermutationMustNameEveryDimensionWithAFactor) {
+    const auto files = files_with(
+        "map.yaml", replaced(golden("map.yaml"), "permutation: QPSRCKN", "permutation: QPSRCN"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "leaves out K, whose factor is 2"));
+}
+
+TEST(TimeloopErrors, UnmodelledBufferAttributesAreRefused) {
+    const auto files = files_with(
+        "arch.yaml", replaced(golden("arch.yaml"), "n_banks: 32", "multiple_buffering: 2"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "`multiple_buffering` of `GlobalBuffer` is not supported"));
+    EXPECT_TRUE(contains(e.key_path(), "multiple_buffering"));
+}
+
+TEST(TimeloopErrors, AMissingErtEntryNamesTheComponent) {
+    const auto files = files_with(
+        "ERT.yaml", replaced(golden("ERT.yaml"), "system.chip.GlobalBuffer", "system.chip.Other"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "no ERT entry for `system.chip.GlobalBuffer`"));
+}
+
+TEST(TimeloopErrors, WithoutAnErtTheFilesAreIncomplete) {
+    std::vector<std::string> files;
+    for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml"}) files.push_back(kGolden + f);
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "no `ERT:` in the given files"));
+    EXPECT_TRUE(contains(e.hint(), "Accelergy"));
+}
+
+TEST(TimeloopErrors, ATopLevelKeyGivenTwiceIsAnError) {
+    std::vector<std::string> files;
+    for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ERT.yaml"}) {
+        files.push_back(kGolden + f);
+    }
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "`ERT` is given twice"));
+}
+
+TEST(TimeloopImport, GoldenSpecConvertsToTheExpectedNativeShape) {
+    std::vector<std::string> files;
+    for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ART.yaml"}) {
+        files.push_back(kGolden + f);
+    }
+    const TimeloopCase c = import_files(files);
+    ASSERT_EQ(c.arch.levels.size(), 3u);
+    EXPECT_EQ(c.arch.levels[1].name, "GlobalBuffer");
+    EXPECT_EQ(*c.arch.levels[1].capacity_bytes, 16384 * 64 / 8);  // depth × width bits
+    EXPECT_EQ(c.arch.levels[1].word_bits, 16);
+    EXPECT_EQ(*c.arch.levels[1].read_bandwidth, 16.0);
+    EXPECT_EQ(c.arch.levels[2].instances, 256);
+    EXPECT_TRUE(c.arch.levels[2].per_pe);
+    EXPECT_EQ(c.arch.pe_array.columns, 16);
+    EXPECT_EQ(c.arch.pe_array.rows, 16);
+    EXPECT_EQ(c.arch.pe_array.datatype, Datatype::int16);
+    // Per-word energy: the ERT's vector energy ÷ block size (64/16 = 4 words).
+    const Component* glb = c.arch.components.find("GlobalBuffer");
+    ASSERT_NE(glb, nullptr);
+    EXPECT_DOUBLE_EQ(*glb->points[0].energy.get(Action::read), 32.377775 / 4);
+    // Permutation QPSRCKN (innermost first) → K C R S P Q outermost first.
+    EXPECT_EQ(c.mapping.level(2).temporal[0].dim, Dim::K);
+    EXPECT_EQ(c.mapping.level(2).temporal[5].dim, Dim::Q);
+    // split 1: C on X, K on Y.
+    EXPECT_EQ(c.mapping.level(1).spatial_x[0].dim, Dim::C);
+    EXPECT_EQ(c.mapping.level(1).spatial_y[0].dim, Dim::K);
+}
+
+}  // namespace
+}  // namespace trainloop
