@@ -1,0 +1,13 @@
+// `trainloop import timeloop` and `trainloop export timeloop`: convert
+// timeloop-model's inputs to trainloop-native spec files once, and write an
+// evaluated trainloop case as timeloop-model's inputs for cross-checking
+// (docs/timeloop_interop.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace trainloop::cli {
+
+void add_import_export_commands(CLI::App& app);
+
+}  // namespace trainloop::cli

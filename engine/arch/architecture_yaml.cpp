@@ -1,0 +1,174 @@
+#include "arch/architecture_yaml.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
+
+#include "common/yaml_text.hpp"
+
+namespace trainloop {
+namespace {
+
+// "128 KB" when a whole number of KB or MB (KB = 1024 B, as the parser
+// reads it), else the byte count.
+std::string capacity_text(std::int64_t bytes) {
+    constexpr std::int64_t kKiB = 1024;
+    if (bytes > 0 && bytes % (kKiB * kKiB) == 0)
+        return yaml_scalar(fmt::format("{} MB", bytes / (kKiB * kKiB)));
+    if (bytes > 0 && bytes % kKiB == 0) return yaml_scalar(fmt::format("{} KB", bytes / kKiB));
+    return fmt::format("{}", bytes);
+}
+
+std::string data_spaces_text(const DataSpaceSet& set) {
+    std::vector<std::string_view> names;
+    for (DataSpace s : kAllDataSpaces) {
+        if (set.contains(s)) names.push_back(data_space_name(s));
+    }
+    return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+// `{k: v, ...}` from key/value pairs already in YAML form.
+using Fields = std::vector<std::pair<std::string, std::string>>;
+
+std::string flow_map(const Fields& fields) {
+    std::vector<std::string> parts;
+    for (const auto& [key, value] : fields) parts.push_back(key + ": " + value);
+    return fmt::format("{{{}}}", fmt::join(parts, ", "));
+}
+
+std::string level_text(const StorageLevel& level) {
+    Fields f = {
+        {"name", yaml_scalar(level.name)},
+        {"class", std::string(storage_class_name(level.storage_class))},
+        {"capacity", level.capacity_bytes ? capacity_text(*level.capacity_bytes) : "unbounded"},
+        {"word_bits", fmt::format("{}", level.word_bits)}};
+    if (level.read_bandwidth) f.emplace_back("read_bandwidth", yaml_number(*level.read_bandwidth));
+    if (level.write_bandwidth)
+        f.emplace_back("write_bandwidth", yaml_number(*level.write_bandwidth));
+    f.emplace_back("data_spaces", data_spaces_text(level.data_spaces));
+    if (level.per_pe) {
+        f.emplace_back("per_pe", "true");
+    } else if (level.instances != 1) {
+        f.emplace_back("instances", fmt::format("{}", level.instances));
+    }
+    f.emplace_back("component", yaml_scalar(level.component));
+    return flow_map(f);
+}
+
+std::string network_text(const OnChipNetwork& n) {
+    Fields f = {{"name", yaml_scalar(n.name)},
+                {"axis", std::string(array_axis_name(n.axis))},
+                {"kind", std::string(network_kind_name(n.kind))},
+                {"data_spaces", data_spaces_text(n.data_spaces)},
+                {"parent", yaml_scalar(n.parent)}};
+    if (n.child) f.emplace_back("child", yaml_scalar(*n.child));
+    if (n.bandwidth) f.emplace_back("bandwidth", yaml_number(*n.bandwidth));
+    if (n.hop_energy_pj) f.emplace_back("hop_energy_pj", yaml_number(*n.hop_energy_pj));
+    if (n.component) f.emplace_back("component", yaml_scalar(*n.component));
+    return flow_map(f);
+}
+
+std::string sparse_actions_text(const char* key, const std::vector<SparseActionEntry>& entries) {
+    if (entries.empty()) return {};
+    std::string out = fmt::format("  {}:\n", key);
+    for (const SparseActionEntry& e : entries) {
+        out += fmt::format("    - {}\n",
+                           flow_map({{"level", yaml_scalar(e.level)},
+                                     {"target", std::string(data_space_name(e.target))},
+                                     {"condition_on", data_spaces_text(e.condition_on)}}));
+    }
+    return out;
+}
+
+std::string sparse_text(const SparseFeatures& sparse) {
+    if (sparse.dense()) return {};
+    std::string out = "sparse:\n";
+    if (!sparse.formats.empty()) {
+        out += "  formats:\n";
+        for (const FormatEntry& f : sparse.formats) {
+            out +=
+                fmt::format("    - {}\n",
+                            flow_map({{"level", yaml_scalar(f.level)},
+                                      {"data_space", std::string(data_space_name(f.data_space))},
+                                      {"format", std::string(compressed_format_name(f.format))}}));
+        }
+    }
+    out += sparse_actions_text("skipping", sparse.skipping);
+    out += sparse_actions_text("gating", sparse.gating);
+    const LoadBalancing& lb = sparse.load_balancing;
+    if (lb.scheme != LoadBalancingScheme::none) {
+        Fields f = {{"scheme", std::string(load_balancing_scheme_name(lb.scheme))}};
+        if (lb.axis) f.emplace_back("axis", std::string(array_axis_name(*lb.axis)));
+        out += fmt::format("  load_balancing: {}\n", flow_map(f));
+    }
+    return out;
+}
+
+// The keys of one priced point (capacity excluded), for a component of class `c`.
+Fields point_fields(const ComponentPoint& p, ComponentClass c) {
+    Fields f = {{"word_bits", fmt::format("{}", p.word_bits)}};
+    for (Action a : component_actions(c)) {
+        if (const auto pj = p.energy.get(a))
+            f.emplace_back(fmt::format("{}_pj", action_name(a)), yaml_number(*pj));
+    }
+    f.emplace_back("leakage_mw", yaml_number(p.leakage_mw));
+    f.emplace_back("area_um2", yaml_number(p.area_um2));
+    return f;
+}
+
+}  // namespace
+
+std::string architecture_to_yaml(const Architecture& arch, const std::string& component_library) {
+    std::string out = fmt::format("architecture: {}\n", yaml_scalar(arch.name));
+    if (!arch.description.empty())
+        out += fmt::format("description: {}\n", yaml_scalar(arch.description));
+    if (!arch.source.empty()) out += fmt::format("source: {}\n", yaml_scalar(arch.source));
+    out += fmt::format("clock_ghz: {}\n", yaml_number(arch.clock_ghz));
+    out += fmt::format("component_library: {}\n", yaml_scalar(component_library));
+    const PeArray& a = arch.pe_array;
+    out += fmt::format("pe_array: {}\n",
+                       flow_map({{"rows", fmt::format("{}", a.rows)},
+                                 {"columns", fmt::format("{}", a.columns)},
+                                 {"macs_per_pe", fmt::format("{}", a.macs_per_pe)},
+                                 {"datatype", std::string(datatype_name(a.datatype))},
+                                 {"mac_component", yaml_scalar(a.mac_component)}}));
+    out += "storage:                # outermost first\n";
+    for (const StorageLevel& level : arch.levels) out += fmt::format("  - {}\n", level_text(level));
+    out += arch.networks.empty() ? "networks: []\n" : "networks:\n";
+    for (const OnChipNetwork& n : arch.networks) out += fmt::format("  - {}\n", network_text(n));
+    out += sparse_text(arch.sparse);
+    return out;
+}
+
+std::string component_library_to_yaml(const ComponentLibrary& library) {
+    std::string out = fmt::format("components: {}\n", yaml_scalar(library.name));
+    if (!library.technology.empty())
+        out += fmt::format("technology: {}\n", yaml_scalar(library.technology));
+    if (!library.description.empty())
+        out += fmt::format("description: {}\n", yaml_scalar(library.description));
+    out += library.components.empty() ? "entries: []\n" : "entries:\n";
+    for (const Component& c : library.components) {
+        out += fmt::format("  - name: {}\n", yaml_scalar(c.name));
+        out += fmt::format("    class: {}\n", component_class_name(c.component_class));
+        if (!c.description.empty())
+            out += fmt::format("    description: {}\n", yaml_scalar(c.description));
+        if (is_table_class(c.component_class)) {
+            out += "    table:\n";
+            for (const ComponentPoint& p : c.points) {
+                Fields f = {{"capacity", capacity_text(p.capacity_bytes.value_or(0))}};
+                const Fields rest = point_fields(p, c.component_class);
+                f.insert(f.end(), rest.begin(), rest.end());
+                out += fmt::format("      - {}\n", flow_map(f));
+            }
+            continue;
+        }
+        // One point: its keys sit on the entry itself.
+        if (c.points.empty()) continue;
+        for (const auto& [key, value] : point_fields(c.points.front(), c.component_class))
+            out += fmt::format("    {}: {}\n", key, value);
+    }
+    return out;
+}
+
+}  // namespace trainloop
