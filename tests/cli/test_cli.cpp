@@ -27,8 +27,10 @@ CommandResult run(const std::string& arguments) {
     return result;
 }
 
+// ctest runs every test as its own process, in parallel: name files per test.
 std::string temp_file(const std::string& name, const std::string& text) {
-    const std::string path = ::testing::TempDir() + name;
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string path = ::testing::TempDir() + test + "_" + name;
     std::ofstream(path) << text;
     return path;
 }

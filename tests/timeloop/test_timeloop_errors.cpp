@@ -25,8 +25,10 @@ std::string golden(const std::string& file) {
     return text.str();
 }
 
+// ctest runs every test as its own process, in parallel: name files per test.
 std::string write(const std::string& name, const std::string& text) {
-    const std::string path = ::testing::TempDir() + name;
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string path = ::testing::TempDir() + test + "_" + name;
     std::ofstream(path) << text;
     return path;
 }
