@@ -1,0 +1,437 @@
+#include "search/search.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "problem/projection.hpp"
+#include "search/pareto_front.hpp"
+
+namespace trainloop {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// SplitMix64 (Steele, Lea, Flood, OOPSLA 2014): independent seeds for the
+// work units from one user seed.
+std::uint64_t mix_seed(std::uint64_t seed, std::uint64_t unit) {
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (unit + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+// What one work unit found. Units are merged in index order.
+struct UnitResult {
+    std::optional<Candidate> best;
+    double best_value = std::numeric_limits<double>::infinity();
+    ParetoFront front;
+    std::int64_t evaluations = 0;
+    std::int64_t valid = 0;
+    std::array<std::int64_t, kNumViolationKinds> rejected{};
+    std::array<std::int64_t, kMaxLevels> rejected_capacity_by_level{};
+};
+
+struct Context {
+    const ArchModel& arch;
+    const PhaseProblem& problem;
+    const Mapspace& space;
+    const SearchOptions& options;
+    Clock::time_point start;
+    std::atomic<bool> stop{false};
+
+    bool out_of_time() const {
+        return options.budget.max_seconds > 0 &&
+               std::chrono::duration<double>(Clock::now() - start).count() >=
+                   options.budget.max_seconds;
+    }
+};
+
+// Evaluates one mapping into the unit's result; returns its objective value
+// (infinity when invalid).
+double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
+    const Evaluation e = evaluate(ctx.arch, ctx.problem, mapping);
+    ++r.evaluations;
+    if (!e.valid()) {
+        ++r.rejected[std::size_t(e.violation->kind)];
+        if (e.violation->kind == ViolationKind::capacity) {
+            ++r.rejected_capacity_by_level[std::size_t(e.violation->level)];
+        }
+        return std::numeric_limits<double>::infinity();
+    }
+    ++r.valid;
+    const double value = objective_value(ctx.options.objective, e.cycles, e.energy_pj);
+    const bool better = value < r.best_value;
+    if (better || ctx.options.objective == Objective::pareto) {
+        const Candidate c{mapping, e.cycles, e.energy_pj};
+        if (better) {
+            r.best = c;
+            r.best_value = value;
+        }
+        if (ctx.options.objective == Objective::pareto) r.front.insert(c);
+    }
+    return value;
+}
+
+void merge(SearchResult& out, double& best_value, ParetoFront& front, const UnitResult& r) {
+    out.evaluations += r.evaluations;
+    out.valid += r.valid;
+    for (std::size_t k = 0; k < kNumViolationKinds; ++k) out.rejected[k] += r.rejected[k];
+    for (std::size_t l = 0; l < kMaxLevels; ++l) {
+        out.rejected_capacity_by_level[l] += r.rejected_capacity_by_level[l];
+    }
+    if (r.best && r.best_value < best_value) {
+        out.best = r.best;
+        best_value = r.best_value;
+    }
+    for (const Candidate& c : r.front.sorted()) front.insert(c);
+}
+
+// Runs units [0, count) in rounds on the arena, calling progress between
+// rounds from this thread. Units are independent, so results do not depend on
+// the threads or the rounds.
+template <typename RunUnit>
+void run_units(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units,
+               RunUnit run_unit) {
+    const std::size_t count = units.size();
+    const std::size_t round = std::max<std::size_t>(1, std::size_t(arena.max_concurrency()) * 2);
+    for (std::size_t begin = 0; begin < count && !ctx.stop; begin += round) {
+        const std::size_t end = std::min(count, begin + round);
+        arena.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 1),
+                              [&](const tbb::blocked_range<std::size_t>& range) {
+                                  for (std::size_t u = range.begin(); u != range.end(); ++u) {
+                                      run_unit(u, units[u]);
+                                  }
+                              });
+        });
+        if (ctx.out_of_time()) ctx.stop = true;
+        if (ctx.options.progress) {
+            SearchProgress p;
+            double best = std::numeric_limits<double>::infinity();
+            for (std::size_t u = 0; u < end; ++u) {
+                p.evaluations += units[u].evaluations;
+                p.valid += units[u].valid;
+                best = std::min(best, units[u].best_value);
+            }
+            p.best_objective = std::isfinite(best) ? best : 0;
+            p.fraction_done = double(end) / double(count);
+            ctx.options.progress(p);
+        }
+    }
+}
+
+// ---- random sampling --------------------------------------------------------
+
+constexpr std::size_t kRandomUnits = 64;
+
+void random_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units) {
+    const std::int64_t budget = ctx.options.budget.max_evaluations > 0
+                                    ? ctx.options.budget.max_evaluations
+                                    : std::int64_t(kRandomUnits) * 1000;
+    units.resize(kRandomUnits);
+    run_units(ctx, arena, units, [&](std::size_t u, UnitResult& r) {
+        std::mt19937_64 rng(mix_seed(ctx.options.seed, u));
+        const std::int64_t share = budget / std::int64_t(kRandomUnits) +
+                                   (std::int64_t(u) < budget % std::int64_t(kRandomUnits) ? 1 : 0);
+        std::int64_t since_better = 0;
+        for (std::int64_t i = 0; i < share && !ctx.stop; ++i) {
+            const double before = r.best_value;
+            consider(ctx, r, ctx.space.to_mapping(ctx.space.random_point(rng)));
+            since_better = r.best_value < before ? 0 : since_better + 1;
+            if (ctx.options.budget.patience > 0 && since_better >= ctx.options.budget.patience)
+                break;
+            if ((i & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
+        }
+    });
+}
+
+// ---- simulated annealing ----------------------------------------------------
+
+// Independent chains, a fixed number whatever the threads (determinism).
+constexpr std::size_t kChains = 8;
+// Temperature on log(objective): at the start a move 2.7× worse is accepted
+// with probability 1/e; at the end one 1 % worse with probability 1/e.
+constexpr double kStartTemperature = 1.0;
+constexpr double kEndTemperature = 0.01;
+
+void anneal_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units) {
+    const std::int64_t budget = ctx.options.budget.max_evaluations > 0
+                                    ? ctx.options.budget.max_evaluations
+                                    : std::int64_t(kChains) * 5000;
+    units.resize(kChains);
+    run_units(ctx, arena, units, [&](std::size_t chain, UnitResult& r) {
+        std::mt19937_64 rng(mix_seed(ctx.options.seed, chain));
+        std::uniform_real_distribution<double> uniform(0.0, 1.0);
+        const std::int64_t share = std::max<std::int64_t>(1, budget / std::int64_t(kChains));
+        // Start from a random valid point.
+        MapPoint current;
+        double current_value = std::numeric_limits<double>::infinity();
+        while (r.evaluations < share && !std::isfinite(current_value) && !ctx.stop) {
+            current = ctx.space.random_point(rng);
+            current_value = consider(ctx, r, ctx.space.to_mapping(current));
+        }
+        if (!std::isfinite(current_value)) return;
+        const std::int64_t steps = std::max<std::int64_t>(1, share - r.evaluations);
+        const double cooling = std::pow(kEndTemperature / kStartTemperature, 1.0 / double(steps));
+        double temperature = kStartTemperature;
+        std::int64_t since_better = 0;
+        while (r.evaluations < share && !ctx.stop) {
+            const MapPoint next = ctx.space.neighbor(current, rng);
+            const double before = r.best_value;
+            const double value = consider(ctx, r, ctx.space.to_mapping(next));
+            temperature *= cooling;
+            since_better = r.best_value < before ? 0 : since_better + 1;
+            if (std::isfinite(value)) {
+                const double delta = std::log(value) - std::log(current_value);
+                if (delta <= 0 || uniform(rng) < std::exp(-delta / temperature)) {
+                    current = next;
+                    current_value = value;
+                }
+            }
+            if (ctx.options.budget.patience > 0 && since_better >= ctx.options.budget.patience)
+                break;
+            if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
+        }
+    });
+}
+
+// ---- exhaustive ---------------------------------------------------------------
+
+// Tilings (spatial × keep × temporal factors) are generated in a fixed order,
+// pruning a partial tiling as soon as a level overflows, and evaluated in
+// batches of kBatch; each tiling is one unit that tries all its loop orders.
+constexpr std::size_t kBatch = 256;
+
+class Exhaustive {
+  public:
+    Exhaustive(Context& ctx, tbb::task_arena& arena, SearchResult& out, double& best_value,
+               ParetoFront& front)
+        : ctx_(ctx), arena_(arena), out_(out), best_value_(best_value), front_(front) {}
+
+    // Returns true when the whole mapspace was covered.
+    bool run() {
+        MapPoint point;
+        for (std::uint32_t s = 0; s < ctx_.space.spatial_choices().size() && !ctx_.stop; ++s) {
+            point.spatial = s;
+            if (!keeps(point, 0)) break;
+        }
+        flush();
+        return !ctx_.stop;
+    }
+
+  private:
+    bool keeps(MapPoint& p, std::size_t level) {
+        if (level == ctx_.space.num_levels()) {
+            DimBounds remaining;
+            for (Dim d : kAllDims) remaining[d] = ctx_.space.temporal_bound(p.spatial, d);
+            return tile(p, ctx_.space.num_levels() - 1, remaining);
+        }
+        for (const DataSpaceSet& keep : ctx_.space.keep_choices(level)) {
+            p.keep[level] = keep;
+            if (!keeps(p, level + 1)) return false;
+        }
+        return true;
+    }
+
+    // Chooses level `level`'s temporal factors (innermost level first); the
+    // outermost takes what is left.
+    bool tile(MapPoint& p, std::size_t level, const DimBounds& remaining) {
+        if (level == 0) {
+            p.factors[0] = remaining;
+            if (!fits(p, 0)) return true;
+            batch_.push_back(p);
+            if (batch_.size() == kBatch) return flush();
+            return true;
+        }
+        // Mixed-radix walk over the divisors of each dimension's remainder.
+        std::array<std::vector<std::int64_t>, kNumDims> options;
+        for (Dim d : kAllDims) {
+            for (std::int64_t f = 1; f <= remaining[d]; ++f) {
+                if (remaining[d] % f == 0) options[std::size_t(d)].push_back(f);
+            }
+        }
+        std::array<std::size_t, kNumDims> index{};
+        while (true) {
+            DimBounds rest;
+            for (Dim d : kAllDims) {
+                p.factors[level][d] = options[std::size_t(d)][index[std::size_t(d)]];
+                rest[d] = remaining[d] / p.factors[level][d];
+            }
+            if (fits(p, level) && !tile(p, level - 1, rest)) return false;
+            std::size_t k = 0;
+            while (k < kNumDims && ++index[k] == options[k].size()) index[k++] = 0;
+            if (k == kNumDims) return true;
+        }
+    }
+
+    // Whether level `level`'s kept tiles fit, given the factors at it and inside it.
+    bool fits(const MapPoint& p, std::size_t level) {
+        const std::int64_t capacity = ctx_.arch.levels[level].capacity_words;
+        if (capacity < 0) return true;
+        const SpatialChoice& s = ctx_.space.spatial_choices()[p.spatial];
+        DimBounds tile;
+        tile.values.fill(1);
+        for (std::size_t i = level; i < ctx_.space.num_levels(); ++i) {
+            for (Dim d : kAllDims) tile[d] *= p.factors[i][d];
+            for (const Loop& l : s.x[i]) tile[l.dim] *= l.factor;
+            for (const Loop& l : s.y[i]) tile[l.dim] *= l.factor;
+        }
+        std::int64_t words = 0;
+        for (DataSpace space : kAllDataSpaces) {
+            if (p.keep[level].contains(space))
+                words += footprint(ctx_.problem.projection(space), tile);
+        }
+        if (words <= capacity) return true;
+        ++pruned_[level];
+        return false;
+    }
+
+    // Evaluates the batch (each tiling with all its loop orders) in parallel.
+    bool flush() {
+        for (std::size_t l = 0; l < kMaxLevels; ++l) {
+            out_.rejected[std::size_t(ViolationKind::capacity)] += pruned_[l];
+            out_.rejected_capacity_by_level[l] += pruned_[l];
+            pruned_[l] = 0;
+        }
+        if (batch_.empty()) return !ctx_.stop;
+        std::vector<UnitResult> units(batch_.size());
+        arena_.execute([&] {
+            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch_.size(), 1),
+                              [&](const tbb::blocked_range<std::size_t>& range) {
+                                  for (std::size_t u = range.begin(); u != range.end(); ++u) {
+                                      orders(batch_[u], units[u]);
+                                  }
+                              });
+        });
+        batch_.clear();
+        for (const UnitResult& r : units) merge(out_, best_value_, front_, r);
+        if (ctx_.options.progress) {
+            SearchProgress progress{out_.evaluations, out_.valid,
+                                    std::isfinite(best_value_) ? best_value_ : 0, 0};
+            ctx_.options.progress(progress);
+        }
+        const std::int64_t limit = ctx_.options.budget.max_evaluations;
+        if ((limit > 0 && out_.evaluations >= limit) || ctx_.out_of_time()) ctx_.stop = true;
+        return !ctx_.stop;
+    }
+
+    // Every order of the loops with factor > 1 at each level above the innermost.
+    void orders(MapPoint p, UnitResult& r) {
+        const std::size_t levels = ctx_.space.num_levels();
+        std::array<std::vector<Dim>, kMaxLevels> loops;
+        for (std::size_t i = 0; i + 1 < levels; ++i) {
+            for (Dim d : kAllDims) {
+                if (p.factors[i][d] > 1) loops[i].push_back(d);
+            }
+        }
+        p.order[levels - 1] = kAllDims;
+        std::function<void(std::size_t)> go = [&](std::size_t level) {
+            if (level + 1 >= levels) {
+                consider(ctx_, r, ctx_.space.to_mapping(p));
+                return;
+            }
+            std::vector<Dim> perm = loops[level];
+            do {
+                std::size_t k = 0;
+                for (Dim d : perm) p.order[level][k++] = d;
+                for (Dim d : kAllDims) {
+                    if (p.factors[level][d] <= 1) p.order[level][k++] = d;
+                }
+                go(level + 1);
+            } while (std::next_permutation(perm.begin(), perm.end()));
+        };
+        go(0);
+    }
+
+    Context& ctx_;
+    tbb::task_arena& arena_;
+    SearchResult& out_;
+    double& best_value_;
+    ParetoFront& front_;
+    std::vector<MapPoint> batch_;
+    std::array<std::int64_t, kMaxLevels> pruned_{};
+};
+
+}  // namespace
+
+double objective_value(Objective objective, std::int64_t cycles, double energy_pj) {
+    switch (objective) {
+        case Objective::energy:
+            return energy_pj;
+        case Objective::latency:
+            return double(cycles);
+        case Objective::edp:
+        case Objective::pareto:
+            return energy_pj * double(cycles);
+    }
+    return energy_pj;
+}
+
+std::optional<Objective> objective_from_name(std::string_view name) {
+    for (Objective o : {Objective::energy, Objective::latency, Objective::edp, Objective::pareto}) {
+        if (objective_name(o) == name) return o;
+    }
+    return std::nullopt;
+}
+
+std::optional<SearchStrategy> strategy_from_name(std::string_view name) {
+    for (SearchStrategy s :
+         {SearchStrategy::exhaustive, SearchStrategy::random, SearchStrategy::anneal}) {
+        if (strategy_name(s) == name) return s;
+    }
+    return std::nullopt;
+}
+
+std::string_view objective_name(Objective o) {
+    constexpr std::array<std::string_view, 4> names = {"energy", "latency", "edp", "pareto"};
+    return names[std::size_t(o)];
+}
+
+std::string_view strategy_name(SearchStrategy s) {
+    constexpr std::array<std::string_view, 3> names = {"exhaustive", "random", "anneal"};
+    return names[std::size_t(s)];
+}
+
+SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Mapspace& space,
+                    const SearchOptions& options) {
+    Context ctx{arch, problem, space, options, Clock::now()};
+    tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+    SearchResult out;
+    double best_value = std::numeric_limits<double>::infinity();
+    ParetoFront front;
+    if (space.spatial_choices().empty()) return out;
+    if (options.strategy == SearchStrategy::exhaustive) {
+        Exhaustive exhaustive(ctx, arena, out, best_value, front);
+        out.exhausted = exhaustive.run();
+    } else {
+        std::vector<UnitResult> units;
+        if (options.strategy == SearchStrategy::random) {
+            random_search(ctx, arena, units);
+        } else {
+            anneal_search(ctx, arena, units);
+        }
+        for (const UnitResult& r : units) merge(out, best_value, front, r);
+    }
+    if (options.objective == Objective::pareto) {
+        out.pareto = front.sorted();
+        // The front's best EDP stands for it where one mapping is needed.
+        out.best.reset();
+        double best_edp = std::numeric_limits<double>::infinity();
+        for (const Candidate& c : out.pareto) {
+            if (c.edp() < best_edp) {
+                best_edp = c.edp();
+                out.best = c;
+            }
+        }
+    }
+    out.seconds = std::chrono::duration<double>(Clock::now() - ctx.start).count();
+    return out;
+}
+
+}  // namespace trainloop

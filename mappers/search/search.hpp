@@ -1,0 +1,80 @@
+// search(): find the best mappings of one phase problem on one architecture.
+//
+// Strategies: exhaustive (every point of the mapspace, pruning tilings that
+// already overflow a level), random sampling, and simulated annealing (see
+// README "Choosing the guided search"). Objectives: energy, latency, EDP, or
+// the Pareto front over (energy, cycles). Deterministic: the same inputs and
+// seed give the same result whatever the thread count — work is cut into
+// units whose number does not depend on the threads, each unit draws from its
+// own seeded stream, and results are merged in unit order.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "eval/evaluation.hpp"
+#include "mapspace/mapspace.hpp"
+
+namespace trainloop {
+
+enum class Objective : std::uint8_t { energy, latency, edp, pareto };
+enum class SearchStrategy : std::uint8_t { exhaustive, random, anneal };
+
+std::optional<Objective> objective_from_name(std::string_view name);
+std::optional<SearchStrategy> strategy_from_name(std::string_view name);
+std::string_view objective_name(Objective o);
+std::string_view strategy_name(SearchStrategy s);
+
+struct SearchBudget {
+    std::int64_t max_evaluations = 20'000;  // 0: no limit (exhaustive: the whole mapspace)
+    double max_seconds = 0;                 // 0: no limit
+    std::int64_t patience = 0;  // stop after this many evaluations without improvement; 0: never
+};
+
+struct SearchProgress {
+    std::int64_t evaluations = 0;
+    std::int64_t valid = 0;
+    double best_objective = 0;  // of the best so far (energy pJ, cycles, or EDP)
+    double fraction_done = 0;   // of the budget, for an ETA
+};
+
+struct SearchOptions {
+    Objective objective = Objective::edp;
+    SearchStrategy strategy = SearchStrategy::anneal;
+    SearchBudget budget;
+    std::uint64_t seed = 1;
+    int threads = 0;  // 0: all cores
+    // Called from the calling thread now and then; may be empty.
+    std::function<void(const SearchProgress&)> progress;
+};
+
+struct Candidate {
+    Mapping mapping;
+    std::int64_t cycles = 0;
+    double energy_pj = 0;
+    double edp() const { return energy_pj * double(cycles); }
+};
+
+struct SearchResult {
+    std::optional<Candidate> best;  // by the objective (pareto: the front's lowest EDP)
+    std::vector<Candidate> pareto;  // objective pareto: the front, by increasing energy
+    std::int64_t evaluations = 0;
+    std::int64_t valid = 0;
+    // Why mappings were rejected: by violation kind, and capacity by level.
+    std::array<std::int64_t, kNumViolationKinds> rejected{};
+    std::array<std::int64_t, kMaxLevels> rejected_capacity_by_level{};
+    bool exhausted = false;  // exhaustive search covered the whole mapspace
+    double seconds = 0;
+};
+
+SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Mapspace& space,
+                    const SearchOptions& options);
+
+// The value a candidate is ranked by (lower is better); pareto ranks by EDP.
+double objective_value(Objective objective, std::int64_t cycles, double energy_pj);
+
+}  // namespace trainloop

@@ -1,0 +1,154 @@
+// The mapspace and the search strategies: structural validity, optimality of
+// exhaustive search, determinism across thread counts, the Pareto front, and
+// the rejection histogram when nothing fits.
+#include <gtest/gtest.h>
+
+#include "eval/mapping_check.hpp"
+#include "search/search.hpp"
+#include "support/eval_fixtures.hpp"
+#include "support/spec_error_matchers.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::space_of;
+
+const IterationSpace kSmall =
+    space_of({{Dim::N, 2}, {Dim::K, 8}, {Dim::C, 4}, {Dim::P, 4}, {Dim::R, 3}});
+
+ArchModel small_arch() { return testing::three_level(2, 2, 512, 32); }
+
+TEST(Dataflow, NamedAndSplitAxesParse) {
+    EXPECT_EQ(parse_dataflow("K,N"), (Dataflow{{Dim::K}, {Dim::N}}));
+    EXPECT_EQ(parse_dataflow("KC,N"), (Dataflow{{Dim::K, Dim::C}, {Dim::N}}));
+    EXPECT_EQ(parse_dataflow("any"), std::nullopt);
+    EXPECT_EQ(to_string(*parse_dataflow("C,K")), "C,K");
+    const SpecError e = testing::expect_spec_error([] { parse_dataflow("K;N"); });
+    EXPECT_EQ(e.key_path(), "--dataflow");
+    EXPECT_TRUE(testing::contains(e.expected(), "K,N"));
+    testing::expect_spec_error([] { parse_dataflow("K,K"); });
+    testing::expect_spec_error([] { parse_dataflow("Z,N"); });
+}
+
+TEST(Mapspace, ANamedDataflowPutsOnlyItsDimensionsOnTheArray) {
+    const Mapspace space = Mapspace::build(small_arch(), kSmall, {parse_dataflow("K,N"), true});
+    ASSERT_FALSE(space.spatial_choices().empty());
+    for (const SpatialChoice& c : space.spatial_choices()) {
+        for (const Loop& l : c.x[1]) EXPECT_EQ(l.dim, Dim::K);
+        for (const Loop& l : c.y[1]) EXPECT_EQ(l.dim, Dim::N);
+    }
+    // K ∈ {1, 2} on 2 columns, N ∈ {1, 2} on 2 rows.
+    EXPECT_EQ(space.spatial_choices().size(), 4u);
+    const MapspaceSize size = space.size();
+    EXPECT_GT(size.tilings, 0);
+    EXPECT_EQ(size.keeps, 1 * 8 * 8) << "DRAM keeps all; GLB and RF each keep any subset";
+}
+
+TEST(Mapspace, RandomPointsAndNeighboursAreStructurallyValid) {
+    const ArchModel arch = small_arch();
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::mt19937_64 rng(3);
+    MapPoint p = space.random_point(rng);
+    for (int i = 0; i < 2000; ++i) {
+        const Mapping m = space.to_mapping(p);
+        EXPECT_EQ(check_mapping_structure(arch, kSmall, m), std::nullopt);
+        p = i % 10 == 0 ? space.random_point(rng) : space.neighbor(p, rng);
+    }
+}
+
+SearchOptions options(SearchStrategy strategy, Objective objective, int threads,
+                      std::int64_t budget) {
+    SearchOptions o;
+    o.strategy = strategy;
+    o.objective = objective;
+    o.threads = threads;
+    o.budget.max_evaluations = budget;
+    o.seed = 42;
+    return o;
+}
+
+TEST(Search, ExhaustiveFindsAnOptimumNoOtherStrategyBeats) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
+    const SearchResult all =
+        search(arch, fw, space, options(SearchStrategy::exhaustive, Objective::edp, 2, 0));
+    ASSERT_TRUE(all.exhausted);
+    ASSERT_TRUE(all.best);
+    for (SearchStrategy s : {SearchStrategy::random, SearchStrategy::anneal}) {
+        const SearchResult other = search(arch, fw, space, options(s, Objective::edp, 2, 4000));
+        ASSERT_TRUE(other.best) << strategy_name(s);
+        EXPECT_LE(all.best->edp(), other.best->edp()) << strategy_name(s);
+    }
+    // The best mapping evaluates to what the search reported.
+    const Evaluation e = evaluate(arch, fw, all.best->mapping);
+    EXPECT_EQ(e.cycles, all.best->cycles);
+    EXPECT_DOUBLE_EQ(e.energy_pj, all.best->energy_pj);
+}
+
+TEST(Search, ResultsDoNotDependOnTheThreadCount) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem wu = make_phase_problem("l", Phase::wu, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    for (SearchStrategy s :
+         {SearchStrategy::random, SearchStrategy::anneal, SearchStrategy::exhaustive}) {
+        std::vector<SearchResult> runs;
+        for (int threads : {1, 2, 4}) {
+            runs.push_back(search(arch, wu, space, options(s, Objective::pareto, threads, 3000)));
+        }
+        for (std::size_t i = 1; i < runs.size(); ++i) {
+            SCOPED_TRACE(std::string(strategy_name(s)) + ", run " + std::to_string(i));
+            ASSERT_TRUE(runs[0].best && runs[i].best);
+            EXPECT_EQ(runs[i].best->mapping, runs[0].best->mapping);
+            EXPECT_EQ(runs[i].evaluations, runs[0].evaluations);
+            EXPECT_EQ(runs[i].rejected, runs[0].rejected);
+            ASSERT_EQ(runs[i].pareto.size(), runs[0].pareto.size());
+            for (std::size_t k = 0; k < runs[0].pareto.size(); ++k) {
+                EXPECT_EQ(runs[i].pareto[k].mapping, runs[0].pareto[k].mapping);
+            }
+        }
+    }
+}
+
+TEST(Search, TheParetoFrontHoldsOnlyMutuallyNonDominatedMappings) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem bw = make_phase_problem("l", Phase::bw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    const SearchResult r =
+        search(arch, bw, space, options(SearchStrategy::random, Objective::pareto, 2, 5000));
+    ASSERT_GE(r.pareto.size(), 1u);
+    for (std::size_t i = 0; i < r.pareto.size(); ++i) {
+        if (i > 0) {
+            EXPECT_GT(r.pareto[i].energy_pj, r.pareto[i - 1].energy_pj);
+            EXPECT_LT(r.pareto[i].cycles, r.pareto[i - 1].cycles) << "more energy must buy speed";
+        }
+    }
+    ASSERT_TRUE(r.best);
+    for (const Candidate& c : r.pareto) EXPECT_GE(c.edp(), r.best->edp());
+}
+
+TEST(Search, NothingFitsYieldsAHistogramOfReasons) {
+    ArchModel arch = small_arch();
+    arch.levels[2].capacity_words = 1;  // RF: one word
+    arch.levels[1].capacity_words = 2;  // GLB: two words
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
+    for (SearchStrategy s : {SearchStrategy::random, SearchStrategy::exhaustive}) {
+        const SearchResult r = search(arch, fw, space, options(s, Objective::energy, 2, 1000));
+        EXPECT_FALSE(r.best) << strategy_name(s);
+        EXPECT_GT(r.rejected[std::size_t(ViolationKind::capacity)], 0) << strategy_name(s);
+        EXPECT_GT(r.rejected_capacity_by_level[1] + r.rejected_capacity_by_level[2], 0);
+    }
+}
+
+TEST(Search, ObjectivesRankByWhatTheyName) {
+    EXPECT_EQ(objective_value(Objective::energy, 10, 5.0), 5.0);
+    EXPECT_EQ(objective_value(Objective::latency, 10, 5.0), 10.0);
+    EXPECT_EQ(objective_value(Objective::edp, 10, 5.0), 50.0);
+    EXPECT_EQ(objective_from_name("edp"), Objective::edp);
+    EXPECT_EQ(strategy_from_name("anneal"), SearchStrategy::anneal);
+    EXPECT_EQ(strategy_from_name("genetic"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace trainloop
