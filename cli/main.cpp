@@ -8,6 +8,7 @@
 #include "common/spec_error.hpp"
 #include "eval_command.hpp"
 #include "import_export_command.hpp"
+#include "map_command.hpp"
 #include "spec_command.hpp"
 #include "workload_command.hpp"
 
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     trainloop::cli::add_spec_command(app);
     trainloop::cli::add_eval_command(app);
     trainloop::cli::add_import_export_commands(app);
+    trainloop::cli::add_map_command(app);
 
     try {
         app.parse(argc, argv);

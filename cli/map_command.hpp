@@ -1,0 +1,25 @@
+// `trainloop map`: find the best mapping of every MAC layer's training phases
+// of a network on an architecture (mappers/network/network_mapper.hpp), and
+// report them per layer and phase with totals per phase and per training
+// step. Text (a table, then totals and the search statistics) or JSON:
+//   {"network", "arch", "batch", "phases", "dataflow", "objective", "search",
+//    "budget", "seed", "bypass", "mapspace": {largest problem's size per axis},
+//    "layers": [{"name", "phases": {"fw": {"mapping": <mapping_to_json>,
+//                "cycles", "energy_pj", "macs", "pj_per_mac", "utilization",
+//                "evaluations", "valid", "reused"[, "pareto"]}, ...}}, ...],
+//    "totals": {"fw": {"cycles", "energy_pj", "macs"}, "bw", "wu",
+//               "step" (only when all three phases are mapped)},
+//    "searched_problems", "layer_phases", "evaluations"}
+// No timings in the JSON: the same command gives the same JSON whatever the
+// thread count. Progress goes to standard error (`--quiet` silences it). A
+// layer-phase without a valid mapping is a user error (exit 2) that names it
+// and why the mappings tried were rejected.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace trainloop::cli {
+
+void add_map_command(CLI::App& app);
+
+}  // namespace trainloop::cli

@@ -1,0 +1,157 @@
+#include "network/network_mapper.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/spec_error.hpp"
+
+namespace trainloop {
+namespace {
+
+const std::string& layer_name(const LayerTraining& layer) { return layer.layer->layer.name; }
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
+                                    const std::vector<Phase>& phases,
+                                    const MapspaceConstraints& constraints) {
+    NetworkMapPlan plan;
+    std::vector<IterationSpace> spaces;  // per mapspace
+    for (std::size_t l = 0; l < training.layers.size(); ++l) {
+        const LayerTraining& layer = training.layers[l];
+        for (const PhaseProblem& problem : layer.phases) {
+            if (std::find(phases.begin(), phases.end(), problem.phase) == phases.end()) continue;
+            // Same iteration space (bounds, stride, dilation) and phase: same problem.
+            auto same = std::find_if(
+                plan.problems.begin(), plan.problems.end(), [&](const PlannedProblem& p) {
+                    return p.problem.phase == problem.phase && p.problem.space == problem.space;
+                });
+            if (same == plan.problems.end()) {
+                auto space = std::find(spaces.begin(), spaces.end(), problem.space);
+                if (space == spaces.end()) {
+                    try {
+                        plan.mapspaces.push_back(Mapspace::build(arch, problem.space, constraints));
+                    } catch (const SpecError& e) {
+                        throw SpecError(e.where(), e.key_path(),
+                                        "layer " + layer_name(layer) + ": " + e.message(),
+                                        e.expected(), e.hint());
+                    }
+                    spaces.push_back(problem.space);
+                    plan.mapspace_problem.push_back(plan.problems.size());
+                    space = spaces.end() - 1;
+                }
+                plan.problems.push_back(
+                    {problem, static_cast<std::size_t>(space - spaces.begin()), 0});
+                same = plan.problems.end() - 1;
+            }
+            ++same->layer_phases;
+            plan.layer_phases.push_back(
+                {l, problem.phase, static_cast<std::size_t>(same - plan.problems.begin())});
+        }
+    }
+    double largest = -1;
+    for (std::size_t m = 0; m < plan.mapspaces.size(); ++m) {
+        const double total = plan.mapspaces[m].size().total();
+        if (total > largest) {
+            largest = total;
+            plan.largest_mapspace = m;
+        }
+    }
+    return plan;
+}
+
+NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& training,
+                             const NetworkMapPlan& plan, const NetworkMapOptions& options,
+                             const NetworkMapProgressFn& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    NetworkMapResult result;
+    NetworkMapProgress state;
+    state.layer_phases_total = plan.layer_phases.size();
+    state.problems_total = plan.problems.size();
+    auto report = [&](std::int64_t current_evaluations, double current_fraction) {
+        if (!progress) return;
+        NetworkMapProgress p = state;
+        p.evaluations = result.evaluations + current_evaluations;
+        p.seconds = seconds_since(start);
+        p.fraction_done =
+            state.problems_total == 0
+                ? 1.0
+                : (double(state.problems_done) + std::clamp(current_fraction, 0.0, 1.0)) /
+                      double(state.problems_total);
+        progress(p);
+    };
+    report(0, 0);
+
+    for (std::size_t i = 0; i < plan.problems.size(); ++i) {
+        const PlannedProblem& planned = plan.problems[i];
+        SearchOptions search = options.search;
+        if (options.time_budget_seconds > 0) {
+            // The time left, shared evenly by the problems left; never 0 (no limit).
+            const double left = options.time_budget_seconds - seconds_since(start);
+            double share = std::max(left / double(plan.problems.size() - i), 1e-3);
+            if (search.budget.max_seconds > 0) share = std::min(share, search.budget.max_seconds);
+            search.budget.max_seconds = share;
+        }
+        search.progress = [&](const SearchProgress& p) { report(p.evaluations, p.fraction_done); };
+        ProblemSearch searched{
+            planned.problem.layer, planned.problem.phase, planned.layer_phases,
+            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search)};
+        result.evaluations += searched.result.evaluations;
+        const bool failed = !searched.result.best.has_value();
+        result.searches.push_back(std::move(searched));
+        state.problems_done = i + 1;
+        state.layer_phases_done += planned.layer_phases;
+        report(0, 0);
+        if (failed && options.stop_at_failure) {
+            result.failure =
+                NetworkMapResult::Failure{planned.problem.layer, planned.problem.phase, i};
+            result.seconds = seconds_since(start);
+            return result;
+        }
+    }
+
+    // Every distinct problem was searched in plan order, so plan and result
+    // indices agree.
+    std::vector<bool> seen(plan.problems.size(), false);
+    std::optional<std::size_t> last_layer;
+    for (const PlannedLayerPhase& lp : plan.layer_phases) {
+        const LayerTraining& layer = training.layers[lp.layer];
+        LayerPhaseResult r;
+        r.phase = lp.phase;
+        r.problem = lp.problem;
+        r.macs = layer.space.macs();
+        r.best = result.searches[lp.problem].result.best;
+        r.reused = seen[lp.problem];
+        seen[lp.problem] = true;
+        if (r.best && r.best->cycles > 0) {
+            r.utilization = double(r.macs) / (double(r.best->cycles) * double(arch.num_macs()));
+        }
+        if (last_layer != lp.layer) {
+            result.layers.push_back({layer_name(layer), lp.layer, {}});
+            last_layer = lp.layer;
+        }
+        result.layers.back().phases.push_back(r);
+
+        std::optional<CostTotal>& total = result.phase_totals[static_cast<std::size_t>(lp.phase)];
+        if (!total) total = CostTotal{};
+        if (r.best) {
+            total->cycles += r.best->cycles;
+            total->energy_pj += r.best->energy_pj;
+        }
+        total->macs += r.macs;
+    }
+    for (const std::optional<CostTotal>& total : result.phase_totals) {
+        if (!total) continue;
+        result.step.cycles += total->cycles;
+        result.step.energy_pj += total->energy_pj;
+        result.step.macs += total->macs;
+    }
+    result.seconds = seconds_since(start);
+    return result;
+}
+
+}  // namespace trainloop
