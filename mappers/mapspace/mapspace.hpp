@@ -54,8 +54,9 @@ struct MapspaceSize {
 
 class Mapspace {
   public:
-    // Throws SpecError when the dataflow names a dimension the layer does not
-    // have (bound 1) on an array that would need it, or nothing fits.
+    // A dataflow whose dimensions the layer lacks (e.g. P,Q on an FC layer)
+    // leaves only the spatial choice that uses no PE but one: the low
+    // utilization shows in the results.
     static Mapspace build(const ArchModel& arch, const IterationSpace& space,
                           const MapspaceConstraints& constraints);
 

@@ -126,14 +126,21 @@ void run_units(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& un
     }
 }
 
+// Evaluations to spend: the budget's, else unlimited under a time budget,
+// else `fallback`.
+std::int64_t evaluation_budget(const SearchBudget& budget, std::int64_t fallback) {
+    if (budget.max_evaluations > 0) return budget.max_evaluations;
+    if (budget.max_seconds > 0) return std::numeric_limits<std::int64_t>::max() / 2;
+    return fallback;
+}
+
 // ---- random sampling --------------------------------------------------------
 
 constexpr std::size_t kRandomUnits = 64;
 
 void random_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units) {
-    const std::int64_t budget = ctx.options.budget.max_evaluations > 0
-                                    ? ctx.options.budget.max_evaluations
-                                    : std::int64_t(kRandomUnits) * 1000;
+    const std::int64_t budget =
+        evaluation_budget(ctx.options.budget, std::int64_t(kRandomUnits) * 1000);
     units.resize(kRandomUnits);
     run_units(ctx, arena, units, [&](std::size_t u, UnitResult& r) {
         std::mt19937_64 rng(mix_seed(ctx.options.seed, u));
@@ -161,9 +168,9 @@ constexpr double kStartTemperature = 1.0;
 constexpr double kEndTemperature = 0.01;
 
 void anneal_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units) {
-    const std::int64_t budget = ctx.options.budget.max_evaluations > 0
-                                    ? ctx.options.budget.max_evaluations
-                                    : std::int64_t(kChains) * 5000;
+    const std::int64_t budget = evaluation_budget(ctx.options.budget, std::int64_t(kChains) * 5000);
+    const bool timed =
+        ctx.options.budget.max_evaluations <= 0 && ctx.options.budget.max_seconds > 0;
     units.resize(kChains);
     run_units(ctx, arena, units, [&](std::size_t chain, UnitResult& r) {
         std::mt19937_64 rng(mix_seed(ctx.options.seed, chain));
@@ -185,7 +192,18 @@ void anneal_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>
             const MapPoint next = ctx.space.neighbor(current, rng);
             const double before = r.best_value;
             const double value = consider(ctx, r, ctx.space.to_mapping(next));
-            temperature *= cooling;
+            if (timed) {
+                // Only a time budget: cool with the fraction of the time used.
+                if ((r.evaluations & 255) == 0) {
+                    const double used =
+                        std::chrono::duration<double>(Clock::now() - ctx.start).count() /
+                        ctx.options.budget.max_seconds;
+                    temperature = kStartTemperature * std::pow(kEndTemperature / kStartTemperature,
+                                                               std::min(1.0, used));
+                }
+            } else {
+                temperature *= cooling;
+            }
             since_better = r.best_value < before ? 0 : since_better + 1;
             if (std::isfinite(value)) {
                 const double delta = std::log(value) - std::log(current_value);
@@ -204,9 +222,12 @@ void anneal_search(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>
 // ---- exhaustive ---------------------------------------------------------------
 
 // Tilings (spatial × keep × temporal factors) are generated in a fixed order,
-// pruning a partial tiling as soon as a level overflows, and evaluated in
-// batches of kBatch; each tiling is one unit that tries all its loop orders.
-constexpr std::size_t kBatch = 256;
+// pruning a partial tiling as soon as a level overflows; each tiling is one
+// unit that tries all its loop orders. Units are evaluated in batches of at
+// most kBatchEvaluations evaluations (a tiling's order count is known up
+// front), and a unit that would cross the evaluation budget is cut at it, so
+// the budget is exact and the cut does not depend on the threads.
+constexpr std::int64_t kBatchEvaluations = 50'000;
 
 class Exhaustive {
   public:
@@ -245,8 +266,19 @@ class Exhaustive {
         if (level == 0) {
             p.factors[0] = remaining;
             if (!fits(p, 0)) return true;
-            batch_.push_back(p);
-            if (batch_.size() == kBatch) return flush();
+            const std::int64_t orders = order_count(p);
+            if (!batch_.empty() && batch_evaluations_ + orders > kBatchEvaluations && !flush()) {
+                return false;
+            }
+            std::int64_t cap = orders;
+            const std::int64_t limit = ctx_.options.budget.max_evaluations;
+            if (limit > 0) cap = std::min(cap, limit - out_.evaluations - batch_evaluations_);
+            if (cap <= 0) {
+                ctx_.stop = true;
+                return false;
+            }
+            batch_.push_back({p, cap});
+            batch_evaluations_ += cap;
             return true;
         }
         // Mixed-radix walk over the divisors of each dimension's remainder.
@@ -301,11 +333,12 @@ class Exhaustive {
         }
         if (batch_.empty()) return !ctx_.stop;
         std::vector<UnitResult> units(batch_.size());
+        batch_evaluations_ = 0;
         arena_.execute([&] {
             tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch_.size(), 1),
                               [&](const tbb::blocked_range<std::size_t>& range) {
                                   for (std::size_t u = range.begin(); u != range.end(); ++u) {
-                                      orders(batch_[u], units[u]);
+                                      orders(batch_[u].point, batch_[u].cap, units[u]);
                                   }
                               });
         });
@@ -321,8 +354,21 @@ class Exhaustive {
         return !ctx_.stop;
     }
 
-    // Every order of the loops with factor > 1 at each level above the innermost.
-    void orders(MapPoint p, UnitResult& r) {
+    // Loop orders of a tiling: Π over the levels above the innermost of
+    // (loops with factor > 1)!.
+    std::int64_t order_count(const MapPoint& p) const {
+        std::int64_t count = 1;
+        for (std::size_t i = 0; i + 1 < ctx_.space.num_levels(); ++i) {
+            std::int64_t loops = 0;
+            for (Dim d : kAllDims) loops += p.factors[i][d] > 1 ? 1 : 0;
+            for (std::int64_t k = 2; k <= loops; ++k) count *= k;
+        }
+        return count;
+    }
+
+    // The first `cap` orders of the loops with factor > 1 at each level above
+    // the innermost (all of them unless the budget cuts the unit).
+    void orders(MapPoint p, std::int64_t cap, UnitResult& r) {
         const std::size_t levels = ctx_.space.num_levels();
         std::array<std::vector<Dim>, kMaxLevels> loops;
         for (std::size_t i = 0; i + 1 < levels; ++i) {
@@ -332,6 +378,7 @@ class Exhaustive {
         }
         p.order[levels - 1] = kAllDims;
         std::function<void(std::size_t)> go = [&](std::size_t level) {
+            if (r.evaluations >= cap) return;
             if (level + 1 >= levels) {
                 consider(ctx_, r, ctx_.space.to_mapping(p));
                 return;
@@ -344,7 +391,7 @@ class Exhaustive {
                     if (p.factors[level][d] <= 1) p.order[level][k++] = d;
                 }
                 go(level + 1);
-            } while (std::next_permutation(perm.begin(), perm.end()));
+            } while (r.evaluations < cap && std::next_permutation(perm.begin(), perm.end()));
         };
         go(0);
     }
@@ -354,7 +401,12 @@ class Exhaustive {
     SearchResult& out_;
     double& best_value_;
     ParetoFront& front_;
-    std::vector<MapPoint> batch_;
+    struct Unit {
+        MapPoint point;
+        std::int64_t cap;  // evaluations allowed
+    };
+    std::vector<Unit> batch_;
+    std::int64_t batch_evaluations_ = 0;
     std::array<std::int64_t, kMaxLevels> pruned_{};
 };
 

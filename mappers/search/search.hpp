@@ -29,9 +29,12 @@ std::optional<SearchStrategy> strategy_from_name(std::string_view name);
 std::string_view objective_name(Objective o);
 std::string_view strategy_name(SearchStrategy s);
 
+// A budget of 0 evaluations means: exhaustive — the whole mapspace; random
+// and anneal — until the time budget, or 64,000 / 40,000 evaluations when
+// there is none. A time budget makes a result depend on the machine's speed.
 struct SearchBudget {
-    std::int64_t max_evaluations = 20'000;  // 0: no limit (exhaustive: the whole mapspace)
-    double max_seconds = 0;                 // 0: no limit
+    std::int64_t max_evaluations = 20'000;
+    double max_seconds = 0;     // 0: no limit
     std::int64_t patience = 0;  // stop after this many evaluations without improvement; 0: never
 };
 

@@ -110,6 +110,33 @@ TEST(Search, ResultsDoNotDependOnTheThreadCount) {
     }
 }
 
+TEST(Search, ExhaustiveStopsExactlyAtItsEvaluationBudgetWhateverTheThreads) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::optional<Mapping> first;
+    for (int threads : {1, 2, 4}) {
+        const SearchResult r = search(
+            arch, fw, space, options(SearchStrategy::exhaustive, Objective::edp, threads, 777));
+        EXPECT_EQ(r.evaluations, 777) << threads << " threads";
+        EXPECT_FALSE(r.exhausted);
+        ASSERT_TRUE(r.best);
+        if (!first) first = r.best->mapping;
+        EXPECT_EQ(r.best->mapping, *first) << threads << " threads";
+    }
+}
+
+TEST(Search, ATimeBudgetAloneRunsPastTheDefaultEvaluationCount) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    SearchOptions o = options(SearchStrategy::random, Objective::edp, 2, 0);
+    o.budget.max_seconds = 0.3;
+    const SearchResult r = search(arch, fw, space, o);
+    EXPECT_GT(r.evaluations, 64'000) << "the default cap applies only without a time budget";
+    EXPECT_LT(r.seconds, 2.0);
+}
+
 TEST(Search, TheParetoFrontHoldsOnlyMutuallyNonDominatedMappings) {
     const ArchModel arch = small_arch();
     const PhaseProblem bw = make_phase_problem("l", Phase::bw, kSmall);
