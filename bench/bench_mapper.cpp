@@ -1,0 +1,103 @@
+// Mapper quality and speed (issue #5), on the Procrustes 16×16 baseline:
+// - small layers, every phase: exhaustive optimum vs simulated annealing and
+//   random sampling at the same budget (EDP ratio, seconds), one thread;
+// - evaluations per second with 1 and 2 threads (random search).
+// Run: build/bench/bench_mapper   (record the table in bench/RESULTS.md)
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "arch/architecture_parser.hpp"
+#include "search/search.hpp"
+#include "support/eval_fixtures.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::space_of;
+
+const Architecture& baseline() {
+    static const Architecture arch =
+        load_architecture(std::filesystem::path(TRAINLOOP_DEFAULT_DATA_DIR) /
+                          "arch_specs/procrustes_baseline_16x16.yaml");
+    return arch;
+}
+
+struct SmallLayer {
+    const char* name;
+    IterationSpace space;
+};
+
+std::vector<SmallLayer> small_layers() {
+    return {{"conv 3x3 C8 K16 P8 Q8 N4", space_of({{Dim::N, 4},
+                                                   {Dim::K, 16},
+                                                   {Dim::C, 8},
+                                                   {Dim::P, 8},
+                                                   {Dim::Q, 8},
+                                                   {Dim::R, 3},
+                                                   {Dim::S, 3}})},
+            {"conv 1x1 C32 K32 P4 Q4 N4",
+             space_of({{Dim::N, 4}, {Dim::K, 32}, {Dim::C, 32}, {Dim::P, 4}, {Dim::Q, 4}})},
+            {"fc C64 K32 N16", space_of({{Dim::N, 16}, {Dim::K, 32}, {Dim::C, 64}})}};
+}
+
+SearchOptions options(SearchStrategy s, std::int64_t budget, int threads) {
+    SearchOptions o;
+    o.strategy = s;
+    o.objective = Objective::edp;
+    o.budget.max_evaluations = budget;
+    o.threads = threads;
+    o.seed = 7;
+    return o;
+}
+
+// Prints the quality table once (not a timed benchmark: it reports seconds itself).
+void BM_SlowQualityTable(benchmark::State& state) {
+    const ArchModel arch = build_arch_model(baseline());
+    const std::int64_t budget = state.range(0);
+    for (auto _ : state) {
+        std::cout << fmt::format(
+            "\n| layer | phase | exhaustive EDP | evaluations | s | anneal/exh. | s | random/exh. "
+            "| s |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (const SmallLayer& layer : small_layers()) {
+            const Mapspace space =
+                Mapspace::build(arch, layer.space, {parse_dataflow("K,N"), false});
+            for (Phase phase : kAllPhases) {
+                const PhaseProblem p = make_phase_problem(layer.name, phase, layer.space);
+                const SearchResult ex =
+                    search(arch, p, space, options(SearchStrategy::exhaustive, 0, 1));
+                const SearchResult sa =
+                    search(arch, p, space, options(SearchStrategy::anneal, budget, 1));
+                const SearchResult rnd =
+                    search(arch, p, space, options(SearchStrategy::random, budget, 1));
+                if (!ex.best || !sa.best || !rnd.best) continue;
+                std::cout << fmt::format(
+                    "| {} | {} | {:.4g} | {} | {:.2f} | {:.4f} | {:.2f} | {:.4f} | {:.2f} |\n",
+                    layer.name, phase_name(phase), ex.best->edp(), ex.evaluations, ex.seconds,
+                    sa.best->edp() / ex.best->edp(), sa.seconds, rnd.best->edp() / ex.best->edp(),
+                    rnd.seconds);
+            }
+        }
+    }
+}
+BENCHMARK(BM_SlowQualityTable)->Arg(20'000)->Iterations(1)->Unit(benchmark::kSecond);
+
+void BM_EvaluationsPerSecond(benchmark::State& state) {
+    const ArchModel arch = build_arch_model(baseline());
+    const IterationSpace conv3x = testing::resnet18_conv3x();
+    const Mapspace space = Mapspace::build(arch, conv3x, {std::nullopt, true});
+    const PhaseProblem p = make_phase_problem("conv3x", Phase::fw, conv3x);
+    std::int64_t evaluations = 0;
+    for (auto _ : state) {
+        evaluations +=
+            search(arch, p, space, options(SearchStrategy::random, 200'000, int(state.range(0))))
+                .evaluations;
+    }
+    state.counters["evals_per_s"] =
+        benchmark::Counter(double(evaluations), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_EvaluationsPerSecond)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace trainloop
