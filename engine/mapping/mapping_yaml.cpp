@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/yaml_text.hpp"
 #include "mapping/mapping_text.hpp"
 
 namespace trainloop {
@@ -136,40 +137,6 @@ void read_level(const SpecNode& node, const Architecture& arch, LevelSequence& s
 }
 
 // ---- printing -------------------------------------------------------------
-
-// A scalar as YAML: plain when it reads back as the same string, else quoted.
-std::string yaml_scalar(std::string_view text) {
-    static constexpr std::array<std::string_view, 12> kReserved = {
-        "null", "Null",  "NULL",  "~",     "true", "True",
-        "TRUE", "false", "False", "FALSE", "yes",  "no"};
-    const bool plain_chars = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '/' ||
-               c == '-' || c == '+';
-    });
-    const bool plain = plain_chars && text.front() != '-' &&
-                       std::find(kReserved.begin(), kReserved.end(), text) == kReserved.end();
-    if (plain) return std::string(text);
-    std::string out = "\"";
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out + "\"";
-}
 
 std::string flow_list(const LoopList& loops) {
     std::vector<std::string> tokens;

@@ -1,38 +1,19 @@
 // End-to-end: the trainloop binary's output contracts and exit codes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "support/run_binary.hpp"
+
 namespace {
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr
-};
+using trainloop::testing::CommandResult;
+using trainloop::testing::temp_file;
 
 CommandResult run(const std::string& arguments) {
-    const std::string command = std::string(TRAINLOOP_BINARY) + " " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-        result.output += buffer.data();
-    const int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
-
-// ctest runs every test as its own process, in parallel: name files per test.
-std::string temp_file(const std::string& name, const std::string& text) {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string path = ::testing::TempDir() + test + "_" + name;
-    std::ofstream(path) << text;
-    return path;
+    return trainloop::testing::run_trainloop(arguments);
 }
 
 TEST(Cli, WorkloadShowJsonFollowsTheOutputContract) {

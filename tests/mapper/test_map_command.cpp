@@ -3,10 +3,8 @@
 // counts, one search per distinct problem, and the user errors (no valid
 // mapping, bad dataflow, export targets).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,41 +16,21 @@
 #include "eval/evaluation.hpp"
 #include "mapping/mapping_json.hpp"
 #include "problem/training_problems.hpp"
+#include "support/run_binary.hpp"
 #include "workload/network_library.hpp"
 
 namespace {
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string output;
-};
+using trainloop::testing::CommandResult;
+using trainloop::testing::temp_file;
+using trainloop::testing::temp_path;
 
 // stdout, and stderr too unless `with_stderr` is false (JSON on stdout must
 // parse whatever the progress line says).
 CommandResult run(const std::string& arguments, bool with_stderr = true) {
-    const std::string command =
-        std::string(TRAINLOOP_BINARY) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
-    CommandResult result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-        result.output += buffer.data();
-    const int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
-}
-
-// ctest runs every test as its own process, in parallel: name files per test.
-std::string temp_path(const std::string& name) {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    return ::testing::TempDir() + test + "_" + name;
-}
-
-std::string temp_file(const std::string& name, const std::string& text) {
-    const std::string path = temp_path(name);
-    std::ofstream(path) << text;
-    return path;
+    return trainloop::testing::run_trainloop(
+        arguments, with_stderr ? trainloop::testing::Capture::stdout_and_stderr
+                               : trainloop::testing::Capture::stdout_only);
 }
 
 const std::string kArch =

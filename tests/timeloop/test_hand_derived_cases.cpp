@@ -20,28 +20,26 @@
 //   DRAM 400 / 800 / 1200 per 4-word vector = 100 / 200 / 300; MAC 1.
 // No networks in the ERT, leakage 0: energy = Σ reads·r + fills·w + updates·u.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "support/run_binary.hpp"
 
 namespace {
 
 nlohmann::json eval_case(const std::string& name) {
     const std::string dir =
         std::string(TRAINLOOP_SOURCE_DIR) + "/tests/timeloop/cases/" + name + "/";
-    std::string command = std::string(TRAINLOOP_BINARY) + " eval --format json --timeloop";
+    std::string command = "eval --format json --timeloop";
     for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml"}) {
         command += " " + dir + f;
     }
-    std::string out;
-    FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-    std::array<char, 4096> buffer{};
-    while (pipe && std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pipe ? pclose(pipe) : -1;
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+    const auto r =
+        trainloop::testing::run_trainloop(command, trainloop::testing::Capture::stdout_only);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const std::string& out = r.output;
     const auto json = nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
     EXPECT_TRUE(json.is_object() && json.contains("accesses")) << out;
     return json;
@@ -228,46 +226,45 @@ TEST(HandDerived, Strided7x7FirstLayerHaloTiles) {
     EXPECT_EQ(j["compute_cycles"], 2352);
     EXPECT_EQ(j["cycles"], 2352);
     EXPECT_DOUBLE_EQ(j["utilization"].get<double>(), 1.0);
-    expect_counts(
-        j, {
-               // RF Weights: tile R7·S7 = 49. q4 does not index weights (stays); each c3 and
-               // p2 step brings a new channel: 49 + 4·49 + 1·49 = 294 /PE (6 × 49) → 1176.
-               // Reads 2352 /PE → 9408.
-               {"RegFile", "Weights", 49, 4, 9408, 1176, 0},
-               // RF Inputs: tile 1 channel × W (2−1)·2 + (7−1) + 1 = 9 × H (1−1)·2 + 7 = 7 = 63.
-               // A q4 step moves the window down 2 rows: overlap 9·5 = 45, new 18.
-               // Fills /PE: 63 + 18 steps × 18 + c3 4 × 63 (new channel) + p2 1 × 63
-               // (channel wraps back: disjoint) = 63 + 324 + 252 + 63 = 702
-               // (= 6 sweeps × a 9×13 column of 117) → 2808. Reads 2352 /PE → 9408.
-               {"RegFile", "Inputs", 63, 4, 9408, 2808, 0},
-               // RF Outputs: tile P2 = 2. Updates 2352 /PE → 9408. Partition: × Q4 × P2 = 16
-               // → reads 2352 − 16 = 2336 /PE → 9344. Residencies: 2 + q4 18×2 + c3 4×2
-               // (q wrapped: disjoint) + p2 1×2 = 48 → fills 48 − 16 = 32 /PE → 128
-               // (16 words × 3 channels = 48 visits, 32 of them returns).
-               {"RegFile", "Outputs", 2, 4, 9344, 128, 9408},
-               // GB Weights: tile K2·49 = 98; fills 98 + c3 4·98 + p2 98 = 588. Reads serving
-               // the RFs: union K2·49 = 98 (the two N rows share: multicast 2), q4 reuse,
-               // 98 + 4·98 + 98 = 588 (= 4 PEs × 294 / 2).
-               {"GlobalBuffer", "Weights", 98, 1, 588, 588, 0},
-               // GB Inputs: tile N2 × 1 channel × W 9 × H (4−1)·2 + 7 = 13 = 234.
-               // Fills: 234 + c3 4 × 234 + p2 1 × 234 (channel changes: disjoint,
-               // although W overlaps 5 columns) = 1404.
-               // Reads serving the RFs: union N2·9·7 = 126 (the two K columns share:
-               // multicast 2); a q4 step brings N2·9·2 = 36: 126 + 18·36 + 4·126 + 126
-               // = 126 + 648 + 504 + 126 = 1404 (= 4 PEs × 702 / 2).
-               {"GlobalBuffer", "Inputs", 234, 1, 1404, 1404, 0},
-               // GB Outputs: tile N2·K2·P2·Q4 = 32. Updates: no spatial reduction (K and N
-               // index outputs): union N2·K2·P2 = 8, stepped 8 + 18·8 + 4·8 + 8 = 192
-               // (= 4 PEs × 48). Partition: × P2 (C does not index outputs) = 64 →
-               // reads 192 − 64 = 128. Residencies: c3 reuses (nothing inside it moves the
-               // GB tile), p2 disjoint: 32 + 32 = 64 → fills 64 − 64 = 0.
-               {"GlobalBuffer", "Outputs", 32, 1, 128, 0, 192},
-               // DRAM: Weights reads = GB fills 588; Inputs reads = GB fills 1404;
-               // Outputs updates = GB drains 64, reads 64 − 64 = 0.
-               {"DRAM", "Weights", 294, 1, 588, 0, 0},
-               {"DRAM", "Inputs", 1014, 1, 1404, 0, 0},
-               {"DRAM", "Outputs", 64, 1, 0, 0, 64},
-           });
+    expect_counts(j, {
+                         // RF Weights: tile R7·S7 = 49. q4 does not index weights (stays); each c3
+                         // and p2 step brings a new channel: 49 + 4·49 + 1·49 = 294 /PE (6 × 49) →
+                         // 1176. Reads 2352 /PE → 9408.
+                         {"RegFile", "Weights", 49, 4, 9408, 1176, 0},
+                         // RF Inputs: tile 1 channel × W (2−1)·2 + (7−1) + 1 = 9 × H (1−1)·2 + 7 =
+                         // 7 = 63. A q4 step moves the window down 2 rows: overlap 9·5 = 45,
+                         // new 18. Fills /PE: 63 + 18 steps × 18 + c3 4 × 63 (new channel) + p2 1 ×
+                         // 63 (channel wraps back: disjoint) = 63 + 324 + 252 + 63 = 702
+                         // (= 6 sweeps × a 9×13 column of 117) → 2808. Reads 2352 /PE → 9408.
+                         {"RegFile", "Inputs", 63, 4, 9408, 2808, 0},
+                         // RF Outputs: tile P2 = 2. Updates 2352 /PE → 9408. Partition: × Q4 × P2 =
+                         // 16 → reads 2352 − 16 = 2336 /PE → 9344. Residencies: 2 + q4 18×2 + c3
+                         // 4×2 (q wrapped: disjoint) + p2 1×2 = 48 → fills 48 − 16 = 32 /PE → 128
+                         // (16 words × 3 channels = 48 visits, 32 of them returns).
+                         {"RegFile", "Outputs", 2, 4, 9344, 128, 9408},
+                         // GB Weights: tile K2·49 = 98; fills 98 + c3 4·98 + p2 98 = 588. Reads
+                         // serving the RFs: union K2·49 = 98 (the two N rows share: multicast 2),
+                         // q4 reuse, 98 + 4·98 + 98 = 588 (= 4 PEs × 294 / 2).
+                         {"GlobalBuffer", "Weights", 98, 1, 588, 588, 0},
+                         // GB Inputs: tile N2 × 1 channel × W 9 × H (4−1)·2 + 7 = 13 = 234.
+                         // Fills: 234 + c3 4 × 234 + p2 1 × 234 (channel changes: disjoint,
+                         // although W overlaps 5 columns) = 1404.
+                         // Reads serving the RFs: union N2·9·7 = 126 (the two K columns share:
+                         // multicast 2); a q4 step brings N2·9·2 = 36: 126 + 18·36 + 4·126 + 126
+                         // = 126 + 648 + 504 + 126 = 1404 (= 4 PEs × 702 / 2).
+                         {"GlobalBuffer", "Inputs", 234, 1, 1404, 1404, 0},
+                         // GB Outputs: tile N2·K2·P2·Q4 = 32. Updates: no spatial reduction (K and
+                         // N index outputs): union N2·K2·P2 = 8, stepped 8 + 18·8 + 4·8 + 8 = 192
+                         // (= 4 PEs × 48). Partition: × P2 (C does not index outputs) = 64 →
+                         // reads 192 − 64 = 128. Residencies: c3 reuses (nothing inside it moves
+                         // the GB tile), p2 disjoint: 32 + 32 = 64 → fills 64 − 64 = 0.
+                         {"GlobalBuffer", "Outputs", 32, 1, 128, 0, 192},
+                         // DRAM: Weights reads = GB fills 588; Inputs reads = GB fills 1404;
+                         // Outputs updates = GB drains 64, reads 64 − 64 = 0.
+                         {"DRAM", "Weights", 294, 1, 588, 0, 0},
+                         {"DRAM", "Inputs", 1014, 1, 1404, 0, 0},
+                         {"DRAM", "Outputs", 64, 1, 0, 0, 64},
+                     });
     expect_energy(j,
                   {
                       {"MAC", 9408.0},
@@ -304,41 +301,40 @@ TEST(HandDerived, FullyConnectedLayer) {
     EXPECT_EQ(j["cycles"], 72);
     EXPECT_EQ(j["bottleneck"], "GlobalBuffer");
     EXPECT_DOUBLE_EQ(j["utilization"].get<double>(), 512.0 / (72.0 * 16.0));
-    expect_counts(
-        j, {
-               // RF Weights: tile 1 (one c, one k). Every loop above indexes weights and
-               // moves the tile off itself: 1 + 4 + 2 + 1 = 8 /PE → 128. Reads: one per MAC,
-               // 32 /PE → 512 (N4 is the weight reuse inside the RF).
-               {"RegFile", "Weights", 1, 16, 512, 128, 0},
-               // RF Inputs: tile N4 = 4 (one c). c2g 4 × 4; k2 2 × 4 (k does not index
-               // inputs, but c2g inside it wrapped: disjoint); c2d 1 × 4:
-               // 4 + 16 + 8 + 4 = 32 /PE → 512. Reads 32 /PE → 512.
-               {"RegFile", "Inputs", 4, 16, 512, 512, 0},
-               // RF Outputs: tile N4 = 4 (one k). Updates 32 /PE → 512. Partition: × K2 = 8
-               // → reads 32 − 8 = 24 /PE → 384. Residencies: c2g does not index outputs
-               // (stays), k2 2 × 4, c2d 1 × 4 (k wrapped) → 4 + 8 + 4 = 16 → fills 16 − 8 = 8
-               // /PE → 128.
-               {"RegFile", "Outputs", 4, 16, 384, 128, 512},
-               // GB Weights: tile C8·K4 = 32; fills 32 + k2 2·32 + c2d 32 = 128. Reads
-               // serving the RFs: union C4·K4 = 16 (no sharing), stepped 16 + 4·16 + 2·16
-               // + 16 = 128.
-               {"GlobalBuffer", "Weights", 32, 1, 128, 128, 0},
-               // GB Inputs: tile N4·C8 = 32; k2 does not index inputs and nothing moves inside
-               // it (stays); c2d disjoint: fills 32 + 32 = 64. Reads serving the RFs: union
-               // N4·C4 = 16 (the 4 K rows share: multicast 4), stepped 16 + 4·16 + 2·16 + 16
-               // = 128 (= 16 PEs × 32 / 4).
-               {"GlobalBuffer", "Inputs", 32, 1, 128, 64, 0},
-               // GB Outputs: tile N4·K4 = 16. Updates: the 4 C columns reduce 4:1: union
-               // N4·K4 = 16, stepped 16 + k2 2·16 + c2d 16 = 64 (= 16 PEs × 16 / 4).
-               // Partition: × K2 = 32 → reads 64 − 32 = 32. Residencies 16 + 2·16 + 16 = 64
-               // → fills 64 − 32 = 32.
-               {"GlobalBuffer", "Outputs", 16, 1, 32, 32, 64},
-               // DRAM: Weights reads = GB fills 128; Inputs reads = GB fills 64;
-               // Outputs updates = GB drains 64, reads 64 − partition 32 = 32.
-               {"DRAM", "Weights", 128, 1, 128, 0, 0},
-               {"DRAM", "Inputs", 64, 1, 64, 0, 0},
-               {"DRAM", "Outputs", 32, 1, 32, 0, 64},
-           });
+    expect_counts(j, {
+                         // RF Weights: tile 1 (one c, one k). Every loop above indexes weights and
+                         // moves the tile off itself: 1 + 4 + 2 + 1 = 8 /PE → 128. Reads: one per
+                         // MAC, 32 /PE → 512 (N4 is the weight reuse inside the RF).
+                         {"RegFile", "Weights", 1, 16, 512, 128, 0},
+                         // RF Inputs: tile N4 = 4 (one c). c2g 4 × 4; k2 2 × 4 (k does not index
+                         // inputs, but c2g inside it wrapped: disjoint); c2d 1 × 4:
+                         // 4 + 16 + 8 + 4 = 32 /PE → 512. Reads 32 /PE → 512.
+                         {"RegFile", "Inputs", 4, 16, 512, 512, 0},
+                         // RF Outputs: tile N4 = 4 (one k). Updates 32 /PE → 512. Partition: × K2 =
+                         // 8 → reads 32 − 8 = 24 /PE → 384. Residencies: c2g does not index outputs
+                         // (stays), k2 2 × 4, c2d 1 × 4 (k wrapped) → 4 + 8 + 4 = 16 → fills 16 − 8
+                         // = 8 /PE → 128.
+                         {"RegFile", "Outputs", 4, 16, 384, 128, 512},
+                         // GB Weights: tile C8·K4 = 32; fills 32 + k2 2·32 + c2d 32 = 128. Reads
+                         // serving the RFs: union C4·K4 = 16 (no sharing), stepped 16 + 4·16 + 2·16
+                         // + 16 = 128.
+                         {"GlobalBuffer", "Weights", 32, 1, 128, 128, 0},
+                         // GB Inputs: tile N4·C8 = 32; k2 does not index inputs and nothing moves
+                         // inside it (stays); c2d disjoint: fills 32 + 32 = 64. Reads serving the
+                         // RFs: union N4·C4 = 16 (the 4 K rows share: multicast 4), stepped 16 +
+                         // 4·16 + 2·16 + 16 = 128 (= 16 PEs × 32 / 4).
+                         {"GlobalBuffer", "Inputs", 32, 1, 128, 64, 0},
+                         // GB Outputs: tile N4·K4 = 16. Updates: the 4 C columns reduce 4:1: union
+                         // N4·K4 = 16, stepped 16 + k2 2·16 + c2d 16 = 64 (= 16 PEs × 16 / 4).
+                         // Partition: × K2 = 32 → reads 64 − 32 = 32. Residencies 16 + 2·16 + 16 =
+                         // 64 → fills 64 − 32 = 32.
+                         {"GlobalBuffer", "Outputs", 16, 1, 32, 32, 64},
+                         // DRAM: Weights reads = GB fills 128; Inputs reads = GB fills 64;
+                         // Outputs updates = GB drains 64, reads 64 − partition 32 = 32.
+                         {"DRAM", "Weights", 128, 1, 128, 0, 0},
+                         {"DRAM", "Inputs", 64, 1, 64, 0, 0},
+                         {"DRAM", "Outputs", 32, 1, 32, 0, 64},
+                     });
     expect_energy(j,
                   {
                       {"MAC", 512.0},

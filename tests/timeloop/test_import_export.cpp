@@ -11,12 +11,10 @@
 // - what Timeloop cannot express is refused with a SpecError.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +22,7 @@
 #include "arch/architecture_yaml.hpp"
 #include "arch/component_library_parser.hpp"
 #include "eval/mapping_case.hpp"
+#include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "timeloop/timeloop_files.hpp"
@@ -68,22 +67,10 @@ std::string read_text(const fs::path& path) {
     return text.str();
 }
 
-struct CommandResult {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr
-};
+using trainloop::testing::CommandResult;
 
 CommandResult run(const std::string& arguments) {
-    const std::string command = std::string(TRAINLOOP_BINARY) + " " + arguments + " 2>&1";
-    CommandResult result;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
-        result.output += buffer.data();
-    const int status = pclose(pipe);
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return result;
+    return trainloop::testing::run_trainloop(arguments);
 }
 
 std::string joined(const std::vector<std::string>& files) {
@@ -335,15 +322,12 @@ TEST(TimeloopImportCli, ReaderNotesGoToStandardError) {
     const fs::path dir = fresh_dir("import_notes");
     const fs::path extra = temp_path("mapper.yaml");
     std::ofstream(extra) << "mapper:\n  optimization-metrics: [edp]\n";
-    const std::string command = std::string(TRAINLOOP_BINARY) + " import timeloop" +
-                                joined(golden_files()) + " " + extra.string() + " --out " +
-                                dir.string() + " 2>&1 >/dev/null";
-    FILE* pipe = popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string err;
-    std::array<char, 4096> buffer{};
-    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) err += buffer.data();
-    EXPECT_EQ(pclose(pipe), 0);
+    const auto r =
+        trainloop::testing::run_trainloop("import timeloop" + joined(golden_files()) + " " +
+                                              extra.string() + " --out " + dir.string(),
+                                          trainloop::testing::Capture::stderr_only);
+    EXPECT_EQ(r.exit_code, 0);
+    const std::string& err = r.output;
     EXPECT_TRUE(contains(err, "note: "));
     EXPECT_TRUE(contains(err, "`mapper`"));
 }

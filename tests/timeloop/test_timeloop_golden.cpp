@@ -5,11 +5,11 @@
 // RegFile); energy per level within 0.1 %. Expected values are copied from
 // timeloop-model.stats.txt and summary.txt.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
+
+#include "support/run_binary.hpp"
 
 namespace {
 
@@ -17,16 +17,14 @@ const std::string kGolden =
     std::string(TRAINLOOP_SOURCE_DIR) + "/../shared/validation/timeloop/conv3x_fixed/";
 
 nlohmann::json eval_golden() {
-    std::string command = std::string(TRAINLOOP_BINARY) + " eval --format json --timeloop";
+    std::string command = "eval --format json --timeloop";
     for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ART.yaml"}) {
         command += " " + kGolden + f;
     }
-    std::string out;
-    FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
-    std::array<char, 4096> buffer{};
-    while (pipe && std::fgets(buffer.data(), buffer.size(), pipe)) out += buffer.data();
-    const int status = pipe ? pclose(pipe) : -1;
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+    const auto r =
+        trainloop::testing::run_trainloop(command, trainloop::testing::Capture::stdout_only);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const std::string& out = r.output;
     return nlohmann::json::parse(out);
 }
 

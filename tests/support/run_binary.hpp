@@ -1,0 +1,52 @@
+// Running the trainloop binary from a test, and temp files named per test
+// (ctest runs every test as its own process, in parallel).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace trainloop::testing {
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string output;
+};
+
+// Which output `run_trainloop` captures besides standard output.
+enum class Capture { stdout_and_stderr, stdout_only, stderr_only };
+
+inline CommandResult run_trainloop(const std::string& arguments,
+                                   Capture capture = Capture::stdout_and_stderr) {
+    const char* redirect = capture == Capture::stdout_and_stderr ? " 2>&1"
+                           : capture == Capture::stdout_only     ? " 2>/dev/null"
+                                                                 : " 2>&1 >/dev/null";
+    const std::string command = std::string(TRAINLOOP_BINARY) + " " + arguments + redirect;
+    CommandResult result;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return result;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr)
+        result.output += buffer.data();
+    const int status = pclose(pipe);
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return result;
+}
+
+// A path under the test temp dir, unique to the running test.
+inline std::string temp_path(const std::string& name) {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    return ::testing::TempDir() + test + "_" + name;
+}
+
+inline std::string temp_file(const std::string& name, const std::string& text) {
+    const std::string path = temp_path(name);
+    std::ofstream(path) << text;
+    return path;
+}
+
+}  // namespace trainloop::testing
