@@ -88,7 +88,8 @@ void BM_SlowGuidedVsRandom(benchmark::State& state) {
         {"resnet18 conv3_x 3x3", testing::resnet18_conv3x()},
         {"resnet18 fc", space_of({{Dim::N, 16}, {Dim::K, 1000}, {Dim::C, 512}})}};
     for (auto _ : state) {
-        std::cout << "\n| layer | phase | budget | random EDP / anneal EDP (mean of 4 seeds) |\n|---|---|---:|---:|\n";
+        std::cout << "\n| layer | phase | budget | random EDP / anneal EDP (mean of 4 seeds) "
+                     "|\n|---|---|---:|---:|\n";
         for (const auto& [name, space_bounds] : layers) {
             const Mapspace space = Mapspace::build(arch, space_bounds, {std::nullopt, true});
             for (Phase phase : kAllPhases) {
@@ -103,7 +104,8 @@ void BM_SlowGuidedVsRandom(benchmark::State& state) {
                         const SearchResult r = search(arch, p, space, rnd);
                         if (a.best && r.best) ratio += r.best->edp() / a.best->edp() / 4;
                     }
-                    std::cout << fmt::format("| {} | {} | {} | {:.3f} |\n", name, phase_name(phase), budget, ratio);
+                    std::cout << fmt::format("| {} | {} | {} | {:.3f} |\n", name, phase_name(phase),
+                                             budget, ratio);
                 }
             }
         }

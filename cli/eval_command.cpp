@@ -9,6 +9,7 @@
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
 #include "json_errors.hpp"
+#include "mapping_overrides.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop::cli {
@@ -63,13 +64,7 @@ void run_eval(const EvalOptions& o) {
             {}, "--mapping", "no mapping given",
             "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
     }
-    MappingTarget overrides;
-    if (!o.arch.empty()) overrides.arch = o.arch;
-    if (!o.workload.empty()) overrides.workload = o.workload;
-    if (!o.layer.empty()) overrides.layer = o.layer;
-    if (!o.phase.empty()) overrides.phase = phase_from_name(o.phase);
-    overrides.batch = o.batch;
-    const MappingCase c = load_mapping_case(o.mapping, overrides);
+    const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
     const Evaluation e = evaluate_case(c);
     if (o.format == "json") {
         std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2)

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "eval/mapping_case.hpp"
+#include "mapping_overrides.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "timeloop/timeloop_files.hpp"
 
@@ -47,13 +48,7 @@ void run_import(const ImportOptions& o) {
 }
 
 void run_export(const ExportOptions& o) {
-    MappingTarget overrides;
-    if (!o.arch.empty()) overrides.arch = o.arch;
-    if (!o.workload.empty()) overrides.workload = o.workload;
-    if (!o.layer.empty()) overrides.layer = o.layer;
-    if (!o.phase.empty()) overrides.phase = phase_from_name(o.phase);
-    overrides.batch = o.batch;
-    const MappingCase c = load_mapping_case(o.mapping, overrides);
+    const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
     evaluate_case(c);  // an invalid mapping is refused here, located in the file
     const ExportedFiles exported =
         native_to_timeloop_files(c.arch, *c.problem, c.mapping, {o.mapping, 0, 0});

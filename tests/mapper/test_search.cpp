@@ -126,15 +126,18 @@ TEST(Search, ExhaustiveStopsExactlyAtItsEvaluationBudgetWhateverTheThreads) {
     }
 }
 
-TEST(Search, ATimeBudgetAloneRunsPastTheDefaultEvaluationCount) {
+// Without an evaluation budget, a time budget decides when to stop: the
+// search runs until it (not until the default count, which this machine
+// reaches in well under the budget), and stops soon after.
+TEST(Search, ATimeBudgetAloneRunsUntilTheTimeIsUp) {
     const ArchModel arch = small_arch();
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
     const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
     SearchOptions o = options(SearchStrategy::random, Objective::edp, 2, 0);
-    o.budget.max_seconds = 0.3;
+    o.budget.max_seconds = 1.0;
     const SearchResult r = search(arch, fw, space, o);
-    EXPECT_GT(r.evaluations, 64'000) << "the default cap applies only without a time budget";
-    EXPECT_LT(r.seconds, 2.0);
+    EXPECT_GE(r.seconds, 0.95);
+    EXPECT_LT(r.seconds, 10.0);
 }
 
 TEST(Search, TheParetoFrontHoldsOnlyMutuallyNonDominatedMappings) {
