@@ -92,13 +92,7 @@ void add_eval_command(CLI::App& app) {
                      "Weights/Inputs/Outputs")
         ->check(CLI::ExistingFile)
         ->excludes(mapping);
-    eval->add_option("--arch,-a", o->arch, "Architecture YAML file");
-    eval->add_option("--workload,-w", o->workload, "Shipped network name or network YAML file");
-    eval->add_option("--layer,-l", o->layer, "MAC layer name (see `trainloop workload show`)");
-    eval->add_option("--phase,-p", o->phase, "Training phase")
-        ->check(CLI::IsMember({"fw", "bw", "wu"}));
-    eval->add_option("--batch,-b", o->batch, "Minibatch size N (default: the mapping's, else 16)")
-        ->check(CLI::PositiveNumber);
+    add_mapping_override_options(eval, *o);
     eval->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -94,15 +94,7 @@ void add_import_export_commands(CLI::App& app) {
         ->add_option("--mapping,-m", eo->mapping, "Mapping YAML file (docs/mapping_format.md)")
         ->required()
         ->check(CLI::ExistingFile);
-    to_timeloop->add_option("--arch,-a", eo->arch, "Architecture YAML file");
-    to_timeloop->add_option("--workload,-w", eo->workload,
-                            "Shipped network name or network YAML file");
-    to_timeloop->add_option("--layer,-l", eo->layer, "MAC layer name");
-    to_timeloop->add_option("--phase,-p", eo->phase, "Training phase")
-        ->check(CLI::IsMember({"fw", "bw", "wu"}));
-    to_timeloop
-        ->add_option("--batch,-b", eo->batch, "Minibatch size N (default: the mapping's, else 16)")
-        ->check(CLI::PositiveNumber);
+    add_mapping_override_options(to_timeloop, *eo);
     to_timeloop->add_option("--out,-o", eo->out, "Output directory (created when missing)")
         ->required();
     to_timeloop->add_flag("--force", eo->force, "Overwrite files that already exist");

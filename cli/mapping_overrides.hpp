@@ -1,7 +1,9 @@
-// Command-line values that override a mapping file's `for:` block (shared by
-// the commands that take `--mapping`: eval, export).
+// Command-line values that override a mapping file's `for:` block: their
+// options and their reading, shared by the commands that take `--mapping`
+// (eval, export).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
 
@@ -20,6 +22,18 @@ MappingTarget mapping_overrides(const Options& o) {
     if (!o.phase.empty()) overrides.phase = phase_from_name(o.phase);
     overrides.batch = o.batch;
     return overrides;
+}
+
+// Declares --arch, --workload, --layer, --phase, --batch on `command`.
+template <typename Options>
+void add_mapping_override_options(CLI::App* command, Options& o) {
+    command->add_option("--arch,-a", o.arch, "Architecture YAML file");
+    command->add_option("--workload,-w", o.workload, "Shipped network name or network YAML file");
+    command->add_option("--layer,-l", o.layer, "MAC layer name (see `trainloop workload show`)");
+    command->add_option("--phase,-p", o.phase, "Training phase")
+        ->check(CLI::IsMember({"fw", "bw", "wu"}));
+    command->add_option("--batch,-b", o.batch, "Minibatch size N (default: the mapping's, else 16)")
+        ->check(CLI::PositiveNumber);
 }
 
 }  // namespace trainloop::cli

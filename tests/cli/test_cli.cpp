@@ -166,6 +166,22 @@ TEST(Cli, EvalWithoutAnArchitectureSaysHowToGiveOne) {
     EXPECT_NE(r.output.find("--arch"), std::string::npos) << r.output;
 }
 
+TEST(Cli, EvalNeedsAMappingOrTimeloopFiles) {
+    const CommandResult r = run("eval --format json");
+    EXPECT_EQ(r.exit_code, 2);
+    const auto json = nlohmann::json::parse(r.output);
+    EXPECT_EQ(json["error"]["key"], "--mapping");
+    EXPECT_NE(json["error"]["expected"].get<std::string>().find("--timeloop"), std::string::npos);
+}
+
+TEST(Cli, WorkloadShowErrorsAreJsonUnderFormatJson) {
+    const CommandResult r = run("workload show resnet81 --format json");
+    EXPECT_EQ(r.exit_code, 2);
+    const auto json = nlohmann::json::parse(r.output);
+    EXPECT_EQ(json["error"]["file"], "resnet81");
+    EXPECT_EQ(json["error"]["hint"], "did you mean `resnet18`?");
+}
+
 TEST(Cli, HelpExplainsTheCommands) {
     const CommandResult r = run("--help");
     EXPECT_EQ(r.exit_code, 0);
