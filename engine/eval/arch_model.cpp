@@ -31,6 +31,34 @@ DeliveryKind delivery_kind(NetworkKind kind) {
     return DeliveryKind::unicast;
 }
 
+void add_conditions(const SparseActionEntry& entry, DataSpaceSet& set) {
+    for (DataSpace s : kAllDataSpaces) {
+        if (entry.condition_on.contains(s)) set.insert(s);
+    }
+}
+
+void add_sparse_features(const Architecture& arch, ArchModel& model) {
+    const SparseFeatures& sparse = arch.sparse;
+    model.has_sparse_features = !sparse.dense();
+    model.load_balancing = sparse.load_balancing;
+    for (const FormatEntry& f : sparse.formats) {
+        model.levels[*arch.level_index(f.level)].format[std::size_t(f.data_space)] = f.format;
+    }
+    const auto add = [&](const std::vector<SparseActionEntry>& entries, bool skip) {
+        for (const SparseActionEntry& e : entries) {
+            if (e.level == kComputeLevel) {
+                add_conditions(e, skip ? model.compute_skip : model.compute_gate);
+                continue;
+            }
+            LevelModel& level = model.levels[*arch.level_index(e.level)];
+            const std::size_t target = std::size_t(e.target);
+            add_conditions(e, skip ? level.skip_when_zero[target] : level.gate_when_zero[target]);
+        }
+    };
+    add(sparse.skipping, true);
+    add(sparse.gating, false);
+}
+
 }  // namespace
 
 int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kind,
@@ -120,6 +148,7 @@ ArchModel build_arch_model(const Architecture& arch) {
                                              .hop_pj;
     }
     model.num_networks = arch.networks.size();
+    add_sparse_features(arch, model);
     return model;
 }
 

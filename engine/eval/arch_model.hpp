@@ -10,6 +10,7 @@
 #include <string>
 
 #include "arch/architecture.hpp"
+#include "arch/sparse_features.hpp"
 #include "mapping/mapping.hpp"
 
 namespace trainloop {
@@ -31,6 +32,12 @@ struct LevelModel {
     double update_pj = 0;
     double leakage_mw = 0;  // per instance
     double area_um2 = 0;    // per instance
+    // Sparse features (arch/sparse_features.hpp), by data space: the format
+    // it is kept in, and the data spaces whose zeros skip (or gate) its
+    // accesses here (empty: none).
+    std::array<CompressedFormat, 3> format{};
+    std::array<DataSpaceSet, 3> skip_when_zero{};
+    std::array<DataSpaceSet, 3> gate_when_zero{};
 };
 
 // How words of a data space cross into the PE array from a level above it.
@@ -61,6 +68,12 @@ struct ArchModel {
     double mac_leakage_mw = 0;  // per MAC unit
     double mac_area_um2 = 0;    // per MAC unit
     double clock_ghz = 1.0;
+    // MACs are skipped (gated) when an operand on one of these data spaces is
+    // zero (the `compute` entries of `skipping` / `gating`).
+    DataSpaceSet compute_skip;
+    DataSpaceSet compute_gate;
+    LoadBalancing load_balancing;
+    bool has_sparse_features = false;  // any format, skipping, gating or balancing
 
     std::int64_t num_macs() const { return pe_rows * pe_columns * macs_per_pe; }
     // Area of the components of an EnergyBreakdown (levels, MAC array,

@@ -1,0 +1,39 @@
+// PhaseDensities: the density and density model of the tensor on each data
+// space of one layer in one phase — what the sparse evaluator needs of a
+// sparsity profile. A plain value; copying it never allocates (a mask model
+// shares its mask).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "problem/phase.hpp"
+#include "sparsity/density_model.hpp"
+#include "sparsity/density_schedule.hpp"
+#include "sparsity/sparsity_profile.hpp"
+
+namespace trainloop {
+
+struct OperandDensity {
+    double density = 1.0;  // fraction of nonzeros in [0, 1]
+    DensityModel model = UniformModel{};
+};
+
+struct PhaseDensities {
+    std::array<OperandDensity, 3> spaces{};  // by DataSpace
+
+    const OperandDensity& of(DataSpace s) const { return spaces[std::size_t(s)]; }
+    // Every density is 1: the sparse evaluation must equal the dense one.
+    bool all_dense() const {
+        return spaces[0].density == 1.0 && spaces[1].density == 1.0 && spaces[2].density == 1.0;
+    }
+};
+
+// The densities a profile gives the tensors of (network, layer) in `phase`
+// at training iteration `iteration` (kFinalIteration: after every schedule).
+PhaseDensities phase_densities(const SparsityProfile& profile, std::string_view network,
+                               std::string_view layer, Phase phase,
+                               std::int64_t iteration = kFinalIteration);
+
+}  // namespace trainloop
