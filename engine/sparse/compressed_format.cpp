@@ -16,6 +16,7 @@ namespace trainloop {
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model,
                                std::int64_t /*word_bits*/) {
+    if (format == CompressedFormat::uncompressed) return {double(tile.elements()), 0};
     const FormatLayout f = format_layout(tile);
     const double E = double(f.elements);
     const double n = tile_occupancy(model, density, tile, space).mean_nonzeros;
@@ -27,14 +28,15 @@ CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, 
             return {n, E};
         case CompressedFormat::csr:
             // Sparseloop UOP (R+1 row pointers) + CP (a column index per nonzero).
-            return {n, double(f.rows + 1) * double(f.row_pointer_bits) + n * double(f.column_index_bits)};
+            return {n, double(f.rows + 1) * double(f.row_pointer_bits) +
+                           n * double(f.column_index_bits)};
         case CompressedFormat::coo:
             // Sparseloop CP at every rank: all coordinates of each nonzero, and the count.
             return {n, double(f.count_bits) + n * double(f.coordinate_bits)};
         case CompressedFormat::rle: {
             // Sparseloop RLE: a run field per kept value; padding entries are explicit zeros.
-            const double padding = expected_rle_padding_entries(f.elements, E > 0 ? n / E : 0,
-                                                                f.run_length_bits);
+            const double padding =
+                expected_rle_padding_entries(f.elements, E > 0 ? n / E : 0, f.run_length_bits);
             return {n + padding, (n + padding) * double(f.run_length_bits)};
         }
         case CompressedFormat::csb:

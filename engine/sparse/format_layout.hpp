@@ -53,7 +53,8 @@ inline FormatLayout format_layout(const TensorTile& tile) {
     f.rows = f.elements / f.row_length;
     f.column_index_bits = bits_for_values(f.row_length);
     f.row_pointer_bits = bits_for_values(f.elements + 1);
-    for (std::uint8_t a = 0; a < tile.rank; ++a) f.coordinate_bits += bits_for_values(tile.extent[a]);
+    for (std::uint8_t a = 0; a < tile.rank; ++a)
+        f.coordinate_bits += bits_for_values(tile.extent[a]);
     f.count_bits = bits_for_values(f.elements + 1);
     f.run_length_bits = bits_for_values(f.row_length) > 0 ? bits_for_values(f.row_length) : 1;
     // The block: the innermost two axes longer than 1 (fewer when there are none).

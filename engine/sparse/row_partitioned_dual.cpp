@@ -71,7 +71,7 @@ double expected_rp_dual_row_bits(const RowFormatFields& f, const TileOccupancy& 
     const double bf = rp_bf_row_bits(f);
     if (f.column_index_bits == 0) return std::min(rp_csr_row_bits(f, 0), bf);
     const double n_switch = switch_nonzeros(f);
-    if (n_switch <= 0) return bf;                           // RP-BF for every count
+    if (n_switch <= 0) return bf;                                // RP-BF for every count
     if (n_switch >= double(L)) return rp_csr_row_bits(f, mean);  // RP-CSR for every count
     // Seed 003 eqs. 5–9 per row: min(h + c·n, L), in expectation over n.
     const auto cost = [&](double n) { return std::min(rp_csr_row_bits(f, n), bf); };
@@ -80,13 +80,22 @@ double expected_rp_dual_row_bits(const RowFormatFields& f, const TileOccupancy& 
         if (p <= 0) return cost(0);
         if (p >= 1) return cost(double(L));
         if (p <= 0.5) {
-            return expect_over_counts(L, p, row.variance, [&](std::int64_t n) { return cost(double(n)); });
+            return expect_over_counts(L, p, row.variance,
+                                      [&](std::int64_t n) { return cost(double(n)); });
         }
         return expect_over_counts(L, 1 - p, row.variance,
                                   [&](std::int64_t zeros) { return cost(double(L - zeros)); });
     }
-    // Long rows: min(h + c·n, L) = h + c·(n - (n - n_switch)^+), n ~ Normal.
-    return rp_csr_row_bits(f, mean - normal_excess(mean, std::sqrt(row.variance), n_switch));
+    // Long rows: n ~ Normal, and the cost interpolated linearly between the
+    // integer counts around the switch (k and k+1), where its slope drops
+    // from c to L - (h + c·k), then to 0:
+    //   h + c·n - (c - s)·(n - k)^+ - s·(n - k - 1)^+.
+    const double sd = std::sqrt(row.variance);
+    const double k = std::floor(n_switch);
+    const double s = bf - rp_csr_row_bits(f, k);
+    return rp_csr_row_bits(f, mean) -
+           (double(f.column_index_bits) - s) * normal_excess(mean, sd, k) -
+           s * normal_excess(mean, sd, k + 1);
 }
 
 }  // namespace trainloop

@@ -26,7 +26,7 @@ double sum_of_partial_geometric_sums(double K, double x, double geometric_sum) {
 double expected_rle_padding_entries(std::int64_t elements, double density, std::int64_t run_bits) {
     if (density <= 0 || density >= 1 || run_bits >= 62) return 0;
     const std::int64_t m = std::int64_t(1) << run_bits;  // elements one padding entry covers
-    if (m >= elements) return 0;                          // no run can overflow the field
+    if (m >= elements) return 0;                         // no run can overflow the field
     // A nonzero at position i after g zeros needs floor(g/m) padding entries,
     // P(g ≥ k·m) = q^(k·m) for k·m ≤ i; summing over i and k with Q = q^m:
     //   E[padding] = d·Q·[m·Σ_{k<K}(1-Q^k)/(1-Q) + r·Σ_{k<K}Q^k],  E = K·m + r.
@@ -34,7 +34,7 @@ double expected_rle_padding_entries(std::int64_t elements, double density, std::
     const double r = double(elements % m);
     const double log_Q = double(m) * std::log1p(-density);
     const double Q = std::exp(log_Q);
-    const double x = -std::expm1(log_Q);                        // 1 - Q, accurately
+    const double x = -std::expm1(log_Q);                      // 1 - Q, accurately
     const double geometric_sum = -std::expm1(K * log_Q) / x;  // Σ_{k<K} Q^k
     return density * Q *
            (double(m) * sum_of_partial_geometric_sums(K, x, geometric_sum) + r * geometric_sum);

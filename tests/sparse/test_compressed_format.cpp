@@ -42,14 +42,14 @@ TEST(FormatLayout, FieldsAreAsWideAsTheLargestValueTheyHold) {
     EXPECT_EQ(f.elements, 32);
     EXPECT_EQ(f.rows, 4);
     EXPECT_EQ(f.row_length, 8);
-    EXPECT_EQ(f.column_index_bits, 3);   // columns 0..7
-    EXPECT_EQ(f.row_pointer_bits, 6);    // offsets 0..32
+    EXPECT_EQ(f.column_index_bits, 3);    // columns 0..7
+    EXPECT_EQ(f.row_pointer_bits, 6);     // offsets 0..32
     EXPECT_EQ(f.coordinate_bits, 2 + 3);  // rows 0..3, columns 0..7
-    EXPECT_EQ(f.count_bits, 6);          // 0..32 nonzeros
-    EXPECT_EQ(f.run_length_bits, 3);     // runs 0..7
-    EXPECT_EQ(f.block_elements, 32);     // both axes: the whole tile
-    EXPECT_EQ(f.block_pointer_bits, 5);  // offsets 0..31
-    EXPECT_EQ(f.row_header_bits, 4);     // 0..8 nonzeros in a row
+    EXPECT_EQ(f.count_bits, 6);           // 0..32 nonzeros
+    EXPECT_EQ(f.run_length_bits, 3);      // runs 0..7
+    EXPECT_EQ(f.block_elements, 32);      // both axes: the whole tile
+    EXPECT_EQ(f.block_pointer_bits, 5);   // offsets 0..31
+    EXPECT_EQ(f.row_header_bits, 4);      // 0..8 nonzeros in a row
     const FormatLayout conv = format_layout(tile({1, 4, 2, 3, 3}));
     EXPECT_EQ(conv.block_elements, 9);  // Procrustes' block: one 3×3 kernel
     EXPECT_EQ(conv.block_pointer_bits, 7);
@@ -127,8 +127,8 @@ TEST(CompressedSize, WordsPackMetadataIntoWords) {
 // ---- Properties over densities -------------------------------------------
 
 const TensorTile kTiles[] = {
-    tile({4, 8}),           tile({1, 4, 2, 3, 3}),  tile({1, 8, 16, 1, 1}), tile({64, 64}),
-    tile({1, 1, 1, 1, 1}),  tile({3, 255}),         tile({2, 1000}),        tile({16, 16, 7, 7}),
+    tile({4, 8}),          tile({1, 4, 2, 3, 3}), tile({1, 8, 16, 1, 1}), tile({64, 64}),
+    tile({1, 1, 1, 1, 1}), tile({3, 255}),        tile({2, 1000}),        tile({16, 16, 7, 7}),
 };
 
 TEST(CompressedSize, UncompressedNeverChangesWithDensity) {
@@ -189,24 +189,26 @@ TEST(CrossoverDensity, CsrCrossesWhereItsIndicesCostWhatZerosSave) {
     for (const TensorTile& t : kTiles) {
         const FormatLayout f = format_layout(t);
         for (std::int64_t w : {8, 16, 32}) {
-            const double expected =
-                std::max(0.0, linear_crossover(double((f.rows + 1) * f.row_pointer_bits),
-                                               double(f.column_index_bits), double(f.elements), double(w)));
+            const double expected = std::max(
+                0.0, linear_crossover(double((f.rows + 1) * f.row_pointer_bits),
+                                      double(f.column_index_bits), double(f.elements), double(w)));
             EXPECT_NEAR(crossover(CompressedFormat::csr, t, w), expected, 1e-12)
                 << t.elements() << "-element tile, " << w << "-bit words";
         }
     }
     // A 64×64 FP32 tile: 65 pointers of 13 bits, 6-bit column indices.
-    EXPECT_NEAR(crossover(CompressedFormat::csr, tile({64, 64})), (1 - 845.0 / (32 * 4096)) / (1 + 6.0 / 32),
-                1e-12);
+    EXPECT_NEAR(crossover(CompressedFormat::csr, tile({64, 64})),
+                (1 - 845.0 / (32 * 4096)) / (1 + 6.0 / 32), 1e-12);
 }
 
 TEST(CrossoverDensity, CooCrossesWhereItsCoordinatesCostWhatZerosSave) {
     for (const TensorTile& t : kTiles) {
         const FormatLayout f = format_layout(t);
-        const double expected = std::max(
-            0.0, linear_crossover(double(f.count_bits), double(f.coordinate_bits), double(f.elements), 32));
-        EXPECT_NEAR(crossover(CompressedFormat::coo, t), expected, 1e-12) << t.elements() << " elements";
+        const double expected =
+            std::max(0.0, linear_crossover(double(f.count_bits), double(f.coordinate_bits),
+                                           double(f.elements), 32));
+        EXPECT_NEAR(crossover(CompressedFormat::coo, t), expected, 1e-12)
+            << t.elements() << " elements";
     }
     // 16×16×7×7: 4+4+3+3 = 14 coordinate bits, a 14-bit count.
     EXPECT_NEAR(crossover(CompressedFormat::coo, tile({16, 16, 7, 7})),
@@ -250,6 +252,41 @@ TEST(CrossoverDensity, TypicalTilesOrderFormatsByMetadataPerNonzero) {
     EXPECT_GT(bitmap, csr);
     EXPECT_GT(csr, coo);
     EXPECT_NEAR(coo, (1 - 13.0 / (32 * 4096)) / (1 + 12.0 / 32), 1e-12);
+}
+
+// ---- Traffic (the evaluator's rule, docs/sparse_formats.md) --------------
+
+TEST(TransferRatio, SplitsATransferIntoDataAndMetadataWords) {
+    // 4×8 bitmap at d = 1/4: 8 of 32 values and 32 mask bits = 1 word.
+    const TransferRatio r = transfer_ratio(size(CompressedFormat::bitmap, k4x8, 0.25), 32, 32);
+    EXPECT_DOUBLE_EQ(r.data, 0.25);
+    EXPECT_DOUBLE_EQ(r.metadata, 1.0 / 32);
+    const TransferRatio dense =
+        transfer_ratio(size(CompressedFormat::uncompressed, k4x8, 0.25), 32, 32);
+    EXPECT_DOUBLE_EQ(dense.total(), 1.0);
+}
+
+TEST(TransferRatio, CompressedTrafficCrossesUncompressedAtTheCrossoverDensity) {
+    // Issue #4's energy sanity check: a level's data and metadata words cost
+    // the same per access, so compressed transfer energy falls below the
+    // uncompressed one exactly below the crossover the metadata implies.
+    const double reads = 1e6;
+    for (CompressedFormat format : kAllFormats) {
+        if (format == CompressedFormat::uncompressed) continue;
+        for (const TensorTile& t :
+             {tile({64, 64}), tile({1, 16, 16, 3, 3}), tile({1, 64, 256, 1, 1})}) {
+            const double d = crossover(format, t);
+            ASSERT_GT(d, 0.01) << compressed_format_name(format);
+            ASSERT_LT(d, 0.99) << compressed_format_name(format);
+            const auto traffic = [&](double density) {
+                return reads * transfer_ratio(size(format, t, density), t.elements(), 32).total();
+            };
+            EXPECT_LT(traffic(d - 1e-3), reads) << compressed_format_name(format) << " below " << d;
+            EXPECT_GT(traffic(d + 1e-3), reads) << compressed_format_name(format) << " above " << d;
+            EXPECT_NEAR(traffic(d), reads, 1e-6 * reads)
+                << compressed_format_name(format) << " at " << d;
+        }
+    }
 }
 
 }  // namespace
