@@ -16,6 +16,7 @@ namespace trainloop {
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model,
                                std::int64_t /*word_bits*/) {
+    assert(density >= 0 && density <= 1 && "a density is a fraction of the elements");
     if (format == CompressedFormat::uncompressed) return {double(tile.elements()), 0};
     const FormatLayout f = format_layout(tile);
     const double E = double(f.elements);
