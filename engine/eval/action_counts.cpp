@@ -35,9 +35,9 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
     const TensorTile tile = tile_of(problem.projection(s), box);
     const CompressedSize size = compressed_size(level.format[std::size_t(s)], tile, s,
                                                 operand.density, operand.model, level.word_bits);
-    const double elements = double(tile.elements());
-    const double data = size.data_words / elements;
-    const double metadata = size.metadata_bits / double(level.word_bits) / elements;
+    const TransferRatio ratio = transfer_ratio(size, tile.elements(), level.word_bits);
+    const double data = ratio.data;
+    const double metadata = ratio.metadata;
     c.metadata_reads = c.reads * metadata;
     c.metadata_fills = c.fills * metadata;
     c.reads *= data;

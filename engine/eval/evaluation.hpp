@@ -57,7 +57,8 @@ struct Evaluation {
     NestAnalysis nest;
     ActionCounts counts;  // the nest's counts, after the sparse adjustment when sparse
     bool sparse = false;  // evaluated with the phase's densities
-    std::optional<MappingViolation> violation;  // when set, the metrics below are not computed
+    std::array<double, 3> densities{1.0, 1.0, 1.0};  // by DataSpace, as evaluated
+    std::optional<MappingViolation> violation;       // when set, the metrics below are not computed
     std::int64_t cycles = 0;
     std::int64_t compute_cycles = 0;
     std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level
