@@ -19,6 +19,7 @@
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "network/network_mapper.hpp"
+#include "sparsity_options.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
 
@@ -43,6 +44,7 @@ struct MapOptions {
     std::vector<std::string> export_to;  // {"timeloop", DIR}
     bool force = false;
     bool quiet = false;
+    SparsityOptions sparsity;
 };
 
 // The files export_timeloop writes into each layer-phase's directory.
@@ -211,6 +213,11 @@ nlohmann::json map_to_json(const MapRun& run) {
                                     {"evaluations", search.evaluations},
                                     {"valid", search.valid},
                                     {"reused", lp.reused}};
+            if (!o.sparsity.profile.empty()) {
+                entry["effectual_macs"] = best.effectual_macs;
+                entry["imbalance_cycles"] = best.imbalance_cycles;
+                entry["imbalance_pct"] = best.imbalance_pct;
+            }
             if (o.objective == "pareto") {
                 nlohmann::json front = nlohmann::json::array();
                 for (const Candidate& c : search.pareto) {
@@ -403,8 +410,11 @@ void run_map(const MapOptions& o) {
     const ArchModel model = build_arch_model(arch);
     const Network network = load_network(o.workload);
     const NetworkTraining training = derive_training_problems(network, o.batch);
-    const NetworkMapPlan plan =
-        plan_network_mapping(model, training, selected_phases(o.phase), {dataflow, !o.no_bypass});
+    std::optional<SparsityProfile> sparsity;
+    if (!o.sparsity.profile.empty()) sparsity = load_sparsity_profile_named(o.sparsity.profile);
+    const NetworkMapPlan plan = plan_network_mapping(
+        model, training, selected_phases(o.phase), {dataflow, !o.no_bypass},
+        sparsity ? &*sparsity : nullptr, network.name(), o.sparsity.iteration_or_final());
     if (plan.layer_phases.empty()) {
         throw SpecError({}, "--phase",
                         fmt::format("{} has no {} phase to map", network.name(), o.phase),
@@ -497,6 +507,7 @@ void add_map_command(CLI::App& app) {
     map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
     map->add_flag("--no-bypass", o->no_bypass,
                   "Every level keeps every tensor it may hold (do not explore bypass)");
+    add_sparsity_profile_options(map, o->sparsity);
     map->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

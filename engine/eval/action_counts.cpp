@@ -52,6 +52,18 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
 
 }  // namespace
 
+double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                         const DimBounds& box, const PhaseDensities* densities) {
+    const CompressedFormat format = level.format[std::size_t(space)];
+    if (densities == nullptr || format == CompressedFormat::uncompressed) {
+        return double(footprint(problem.projection(space), box));
+    }
+    const OperandDensity& operand = densities->of(space);
+    return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
+                           operand.model, level.word_bits)
+        .words(level.word_bits);
+}
+
 void dense_action_counts(const NestAnalysis& nest, ActionCounts& out) {
     out.num_levels = nest.num_levels;
     for (std::size_t i = 0; i < nest.num_levels; ++i) {

@@ -57,6 +57,13 @@ struct ActionCounts {
     double effectual_macs = 0;  // MACs whose operands are all nonzero
 };
 
+// The words `level` needs for the tile of `space` over the iteration-space
+// box `box`: its format's expected compressed size (metadata included) when
+// `densities` is given and the format is not `uncompressed`, else the dense
+// footprint. The capacity check and the mapper's pruning both use it.
+double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                         const DimBounds& box, const PhaseDensities* densities);
+
 // The dense counts of a nest analysis.
 void dense_action_counts(const NestAnalysis& nest, ActionCounts& out);
 
