@@ -289,18 +289,22 @@ std::string map_to_text(const MapRun& run) {
     for (const LayerResult& layer : run.result.layers) {
         name_width = std::max(name_width, layer.name.size());
     }
-    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}  {}\n", "layer",
+    // With a sparsity profile: the compute cycles lost to load imbalance, in %.
+    const bool sparse = !o.sparsity.profile.empty();
+    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{}  {}\n", "layer",
                                   name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
+                                  sparse ? fmt::format(" {:>6}", "imbal") : "",
                                   "mapping (`= `: the same problem as a layer above)");
-    out += std::string(name_width + 53, '-') + "\n";
+    out += std::string(name_width + 53 + (sparse ? 7 : 0), '-') + "\n";
     for (const LayerResult& layer : run.result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const Candidate& best = *lp.best;
-            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%  {}{}\n", layer.name,
-                               name_width, phase_name(lp.phase), group_thousands(best.cycles),
-                               microjoules(best.energy_pj), best.energy_pj / double(lp.macs),
-                               lp.utilization * 100, lp.reused ? "= " : "",
-                               mapping_to_text(best.mapping, run.arch));
+            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{}  {}{}\n",
+                               layer.name, name_width, phase_name(lp.phase),
+                               group_thousands(best.cycles), microjoules(best.energy_pj),
+                               best.energy_pj / double(lp.macs), lp.utilization * 100,
+                               sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
+                               lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
         }
     }
     out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
@@ -322,10 +326,15 @@ std::string map_to_text(const MapRun& run) {
     if (all_phases) out += total_line("step", run.result.step);
     out += fmt::format(
         "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, budget {} "
-        "evaluations per problem, seed {}{}\n",
+        "evaluations per problem, seed {}{}{}\n",
         run.network.name(), run.arch.name, o.batch, run.dataflow ? to_string(*run.dataflow) : "any",
         o.objective, o.search, o.budget == 0 ? std::string("unlimited") : group_thousands(o.budget),
-        o.seed, o.no_bypass ? ", no bypass" : "");
+        o.seed, o.no_bypass ? ", no bypass" : "",
+        sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
+                             o.sparsity.iteration
+                                 ? fmt::format(" at iteration {}", *o.sparsity.iteration)
+                                 : "")
+               : "");
     out += summary_line(run);
     return out;
 }
