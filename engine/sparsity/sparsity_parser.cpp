@@ -213,6 +213,18 @@ DensityModel read_model(const SpecNode& node) {
         params->allow({"name", "parameters"});
     }
     DensityModel model = UniformModel{};
+    if (name == "uniform" && params) {
+        const SpecNode& holder = params->node();
+        static_cast<void>(MapReader(holder));  // fails unless it is a mapping
+        for (const auto& entry : holder.raw()) {
+            const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<key>";
+            if (!nested && (key == "name" || key == "parameters")) continue;
+            holder.sibling(entry.first, fmt::format("{}.{}", holder.path(), key))
+                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`", key),
+                      "no parameters", "models with parameters: n_m, clustered, mask");
+        }
+        return model;
+    }
     if (name == "n_m") {
         if (!params) node.fail("model `n_m` needs `n:` and `m:`", "{name: n_m, n: 2, m: 4, axis: c}");
         model = read_n_m(*params);
