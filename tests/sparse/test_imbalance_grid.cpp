@@ -74,7 +74,8 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
                     const double mc = c.run(ImbalanceMethod::monte_carlo, waves).cycles;
                     results.push_back({fmt::format("{} d={} {}x{} tile={}", name, density, side, side, t * t),
                                        cf, mc});
-                    EXPECT_NEAR(cf, mc, 0.05 * mc) << results.back().label;
+                    EXPECT_LE(results.back().error(), 0.05)
+                        << results.back().label << ": closed form " << cf << ", Monte-Carlo " << mc;
                 }
             }
         }
@@ -82,7 +83,7 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
     std::sort(results.begin(), results.end(),
               [](const GridResult& a, const GridResult& b) { return a.error() > b.error(); });
     std::printf("%zu cases; worst closed form vs Monte-Carlo:\n", results.size());
-    for (std::size_t i = 0; i < 8 && i < results.size(); ++i) {
+    for (std::size_t i = 0; i < results.size() && (i < 8 || results[i].error() > 0.05); ++i) {
         std::printf("  %-45s closed %.4g  MC %.4g  error %.2f %%\n", results[i].label.c_str(),
                     results[i].closed_form / 1e5, results[i].monte_carlo / 1e5, 100 * results[i].error());
     }
