@@ -84,7 +84,20 @@ double uniform01(std::uint64_t& state) {
     return (double(splitmix(state) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
 }
 
-NormalMaxMoments simulate_pairing(std::int64_t n) {
+// A standardized shifted gamma (Pearson III) with this skew, from a standard
+// normal z by the Wilson–Hilferty transform (bounded below at −2/skew).
+double pearson_from_normal(double z, double skew) {
+    if (std::abs(skew) < 1e-4) return z;
+    const double sign = skew < 0 ? -1.0 : 1.0;
+    const double k = 4.0 / (skew * skew);
+    const double base = std::max(0.0, 1.0 - 1.0 / (9.0 * k) + sign * z / (3.0 * std::sqrt(k)));
+    return sign * (k * base * base * base - k) / std::sqrt(k);
+}
+
+constexpr int kSkewBuckets = 17;  // skew −2, −1.75, ..., 2
+double bucket_skew(int bucket) { return -2.0 + 0.25 * bucket; }
+
+NormalMaxMoments simulate_pairing(std::int64_t n, double skew) {
     // Fewer samples for long lines (each sample sorts 2n values); ≥ 2,000.
     const int samples = int(std::clamp<std::int64_t>(400000 / std::max<std::int64_t>(n, 1), 2000, 20000));
     std::uint64_t state = 0x5EEDULL + std::uint64_t(n);
@@ -95,8 +108,8 @@ NormalMaxMoments simulate_pairing(std::int64_t n) {
             // Box–Muller: two standard normals from two uniforms.
             const double r = std::sqrt(-2.0 * std::log(uniform01(state)));
             const double t = 2.0 * std::numbers::pi * uniform01(state);
-            halves[i] = r * std::cos(t);
-            halves[i + 1] = r * std::sin(t);
+            halves[i] = pearson_from_normal(r * std::cos(t), skew);
+            halves[i + 1] = pearson_from_normal(r * std::sin(t), skew);
         }
         std::sort(halves.begin(), halves.end());
         double heaviest = -1e300;
@@ -113,19 +126,28 @@ NormalMaxMoments simulate_pairing(std::int64_t n) {
     return m;
 }
 
-const NormalMaxMoments& tabulated_pairing(std::int64_t n) {
-    static LazyTable table;
+const NormalMaxMoments& tabulated_pairing(std::int64_t n, int bucket) {
+    static std::array<LazyTable, kSkewBuckets> tables;
+    LazyTable& table = tables[std::size_t(bucket)];
     const std::size_t i = std::size_t(n);
-    std::call_once(table.once[i], [&] { table.moments[i] = simulate_pairing(n); });
+    std::call_once(table.once[i], [&] { table.moments[i] = simulate_pairing(n, bucket_skew(bucket)); });
     return table.moments[i];
 }
 
 }  // namespace
 
-NormalMaxMoments paired_halves_max_moments(std::int64_t n) {
+NormalMaxMoments paired_halves_max_moments(std::int64_t n, double skew) {
     if (n < 1) return {0, 0, 0};
-    if (n <= kTabulated) return tabulated_pairing(n);
-    return simulate_pairing(n);
+    // Linear interpolation between the two nearest tabulated skews.
+    const double position = (std::clamp(skew, -2.0, 2.0) + 2.0) / 0.25;
+    const int lo = std::min(int(position), kSkewBuckets - 2);
+    const double f = position - lo;
+    const auto at = [&](int bucket) {
+        return n <= kTabulated ? tabulated_pairing(n, bucket) : simulate_pairing(n, bucket_skew(bucket));
+    };
+    const NormalMaxMoments a = at(lo);
+    const NormalMaxMoments b = f > 0 ? at(lo + 1) : a;
+    return {a.m1 + f * (b.m1 - a.m1), a.m2 + f * (b.m2 - a.m2), a.m3 + f * (b.m3 - a.m3)};
 }
 
 NormalMaxMoments normal_max_moments(std::int64_t n) {

@@ -14,10 +14,11 @@
 //     Since the transform is monotone, the maximum of n such X is the
 //     transform of the maximum of n normals, whose moments are tabulated.
 //   - expected_maximum_binomial(n, trials, p): exact, Σ_k (1 − F(k)^n).
-//   - paired_halves_max_moments(n): Procrustes' half-tile pairing (§IV-C) of
-//     2n standard normal halves (sorted, the i-th lightest paired with the
-//     i-th heaviest): the moments of the heaviest of the n pairs. No closed
-//     form is known; it is estimated once per n by a seeded simulation.
+//   - paired_halves_max_moments(n, skew): Procrustes' half-tile pairing
+//     (§IV-C) of 2n standardized halves with this skew (Pearson III; sorted,
+//     the i-th lightest paired with the i-th heaviest): the moments of the
+//     heaviest of the n pairs. No closed form is known; it is estimated once
+//     per (n, skew in steps of 0.25, interpolated) by a seeded simulation.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ struct NormalMaxMoments {
 };
 
 NormalMaxMoments normal_max_moments(std::int64_t n);
-NormalMaxMoments paired_halves_max_moments(std::int64_t n);
+NormalMaxMoments paired_halves_max_moments(std::int64_t n, double skew);
 
 // mean + sd·(the standardized shifted gamma's expected maximum); sd = 0 → mean.
 double expected_maximum(std::int64_t n, double mean, double sd, double skew);

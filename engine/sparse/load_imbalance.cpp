@@ -9,33 +9,28 @@
 // tile_occupancy(); the slowest PE from expected_maximum().
 #include "sparse/load_imbalance.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "sparse/balancing_schemes.hpp"
 #include "sparse/expected_maximum.hpp"
 #include "sparse/imbalance_detail.hpp"
+#include "sparse/small_count_maximum.hpp"
 #include "sparse/tile_occupancy.hpp"
 #include "sparse/wave_shape.hpp"
 
 namespace trainloop {
 namespace {
 
-// Binomial counts with at most this standard deviation take the exact
-// order-statistics sum (≤ ~100 terms); wider ones the Pearson form, whose
-// continuous approximation is then within a fraction of a percent.
-constexpr double kExactBinomialSd = 4.0;
-
 // The distribution of one PE's effectual MACs in one wave.
 struct PeWork {
     double mean = 0;
     double sd = 0;
     double skew = 0;
+    double upper = 0;      // the most work a PE can have (every element nonzero)
     bool integral = true;  // work is a whole multiple of the element reuse
     double reuse = 1;      // MACs per nonzero of the condition operand
-    // Uniform model, one operand: work = reuse × Binomial(trials, p), exactly.
-    bool binomial = false;
-    std::int64_t trials = 0;
-    double p = 0;
     // Clustered model: the variance and third central moment of the part of
     // the work set by the cluster densities (shared by PEs of one group).
     double shared_var = 0;
@@ -51,11 +46,7 @@ PeWork single_operand_work(const WaveShape& w, const OperandSpread& op, const Op
     pw.mean = pw.reuse * occ.mean_nonzeros;
     pw.sd = pw.reuse * std::sqrt(occ.variance);
     pw.skew = occ.variance > 0 ? occ.third_central_moment / std::pow(occ.variance, 1.5) : 0.0;
-    if (std::holds_alternative<UniformModel>(d.model)) {
-        pw.binomial = true;
-        pw.trials = tile.elements();
-        pw.p = d.density;
-    }
+    pw.upper = pw.reuse * double(tile.elements());
     if (const auto* c = std::get_if<ClusteredModel>(&d.model)) {
         const BetaParameters b = cluster_beta(d.density, c->cv);
         if (b.variance > 0) {
@@ -98,6 +89,7 @@ PeWork two_operand_work(const WaveShape& w, const PhaseDensities& densities) {
     const double m3 = W * W * W * r[0].m3 * r[1].m3;
     PeWork pw;
     pw.integral = false;
+    pw.upper = W;
     pw.mean = m1;
     const double var = std::max(0.0, m2 - m1 * m1);
     pw.sd = std::sqrt(var);
@@ -109,9 +101,6 @@ PeWork two_operand_work(const WaveShape& w, const PhaseDensities& densities) {
 // groups of distinct/groups share their clusters.
 double expected_max_work(const PeWork& pw, std::int64_t distinct, std::int64_t groups) {
     if (distinct <= 1 || pw.sd <= 0) return pw.mean;
-    if (pw.binomial && pw.sd / pw.reuse <= kExactBinomialSd) {
-        return pw.reuse * expected_maximum_binomial(distinct, pw.trials, pw.p);
-    }
     if (groups < distinct && pw.shared_var > 0) {
         // Each group: its shared part plus the largest of its PEs' own parts
         // (normal); then the largest of the groups (Pearson, with the shared skew).
@@ -142,7 +131,15 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     const std::int64_t distinct = w.distinct_x * w.distinct_y;
     const std::int64_t groups = single ? op0.cluster_groups() : distinct;
     const std::int64_t units = w.mac_units;
-    const double slowest = expected_max_work(pw, distinct, groups);
+    // Small counts: the exact order statistics; else the continuous form,
+    // kept within the work's bounds.
+    const OperandDensity& d0 = densities.of(op0.space);
+    const std::optional<double> small =
+        single && distinct > 1 && pw.sd > 0
+            ? small_count_expected_max(d0.model, d0.density, op0.tile, op0.space, distinct, groups)
+            : std::nullopt;
+    const double slowest = small ? pw.reuse * *small
+                                 : std::clamp(expected_max_work(pw, distinct, groups), pw.mean, pw.upper);
 
     double wave_cycles = cycles_of(slowest, pw, units);
     double wave_balancing_cycles = 0;
@@ -158,15 +155,23 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             const int cut = single ? half_cut_axis(densities.of(op0.space).model, op0.tile, op0.space)
                                    : 0;
             if (axis < 0 || along <= 1 || cut < 0) break;  // nothing to pair: as `none`
-            const double half_sd =
-                single ? single_operand_work(w, op0, densities.of(op0.space), half_of(op0.tile, cut)).sd
-                       : pw.sd / std::sqrt(2.0);
-            const NormalMaxMoments z = paired_halves_max_moments(along);
+            PeWork half = pw;  // two operands: halves of independent elements
+            half.sd = pw.sd / std::sqrt(2.0);
+            half.skew = pw.skew / std::sqrt(2.0);
+            if (single) half = single_operand_work(w, op0, densities.of(op0.space), half_of(op0.tile, cut));
+            const double half_sd = half.sd;
+            const NormalMaxMoments z = paired_halves_max_moments(along, half.skew);
             const double var = std::max(0.0, z.m2 - z.m1 * z.m1);
             const double skew =
                 var > 0 ? (z.m3 - 3 * z.m1 * z.m2 + 2 * z.m1 * z.m1 * z.m1) / std::pow(var, 1.5) : 0;
+            // Lines that share their clusters (C,K with per-filter clusters: a
+            // row's PEs hold the same filters) differ only in their own parts.
+            const std::int64_t line_clusters = axis == 0 ? op0.clusters_y : op0.clusters_x;
+            const double line_sd = single && line_clusters < lines
+                                       ? std::sqrt(std::max(0.0, half_sd * half_sd - half.shared_var))
+                                       : half_sd;
             const double paired = expected_maximum(lines, pw.mean + half_sd * z.m1,
-                                                   half_sd * std::sqrt(var), skew);
+                                                   line_sd * std::sqrt(var), skew);
             wave_cycles = cycles_of(paired, pw, units);
             wave_words = imbalance_detail::pairing_words_per_wave(problem, w, densities, axis);
             break;

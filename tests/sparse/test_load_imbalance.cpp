@@ -121,7 +121,7 @@ double fraction_below(const LoadImbalance& r, double pct) {
 // Procrustes fig. 5: C,K, no balancing, ~10 %-dense clustered weights — typical
 // per-wave overheads of tens of percent.
 TEST(LoadImbalanceSanity, CKWithoutBalancingLosesTensOfPercent) {
-    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 200, kPerFilter, 0.1,
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 16, 16, 200, kPerFilter, 0.1,
                                       LoadBalancingScheme::none, 3);
     const LoadImbalance cf = c.run(ImbalanceMethod::closed_form);
     const LoadImbalance mc = c.run(ImbalanceMethod::monte_carlo, 200, true);
@@ -132,9 +132,9 @@ TEST(LoadImbalanceSanity, CKWithoutBalancingLosesTensOfPercent) {
 
 // Procrustes fig. 13: K,N with half-tile pairing along K — most waves within 10 %.
 TEST(LoadImbalanceSanity, KNWithHalfTilePairingIsMostlyWithinTenPercent) {
-    const auto none = weight_sparse_case(Dataflow::KN, 16, 16, 4, 16, 200, kPerFilter, 0.1,
+    const auto none = weight_sparse_case(Dataflow::KN, 16, 16, 16, 16, 200, kPerFilter, 0.1,
                                          LoadBalancingScheme::none, 3);
-    const auto paired = weight_sparse_case(Dataflow::KN, 16, 16, 4, 16, 200, kPerFilter, 0.1,
+    const auto paired = weight_sparse_case(Dataflow::KN, 16, 16, 16, 16, 200, kPerFilter, 0.1,
                                            LoadBalancingScheme::half_tile_pairing, 3);
     const LoadImbalance mc = paired.run(ImbalanceMethod::monte_carlo, 200, true);
     const LoadImbalance cf = paired.run(ImbalanceMethod::closed_form);
