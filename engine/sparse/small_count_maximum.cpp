@@ -127,8 +127,13 @@ struct CacheEntry {
 
 double clustered_max(const BetaParameters& cluster, double density, double clusters,
                      std::int64_t elements, std::int64_t per_group, std::int64_t groups) {
-    // The mean of `clusters` cluster densities, as a beta with variance / clusters.
-    const double var = cluster.variance / clusters;
+    // The tile's mean cluster density q as a beta whose variance makes the
+    // count's total variance exact: T·μ(1−μ) + T(T−1)·Var(q) = T(μ(1−μ) − v) + T·m·v
+    // (tile_occupancy), so Var(q) = v·(m − 1)/(T − 1); one cluster: v.
+    const double T_elements = double(elements);
+    const double m = T_elements / clusters;
+    const double var = elements > 1 ? cluster.variance * (m - 1.0) / (T_elements - 1.0) : cluster.variance;
+    if (var <= 0) return expected_maximum_binomial(per_group * groups, elements, density);
     const double sum = density * (1.0 - density) / var - 1.0;
     const double a = density * sum;
     const double b = (1.0 - density) * sum;
