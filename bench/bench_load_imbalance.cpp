@@ -54,6 +54,21 @@ void BM_ClosedForm(benchmark::State& state) {
 // Models: 0 uniform, 1 n_m, 2 clustered (per filter), 3 two operands; schemes 0..3.
 BENCHMARK(BM_ClosedForm)->ArgsProduct({{0, 1, 2, 3}, {0}})->ArgsProduct({{2}, {1, 2, 3}});
 
+// The same with a new density every call, so the per-thread cache of small-
+// count results never hits: the cost of a first sight of a (tile, spread).
+void BM_ClosedFormUncached(benchmark::State& state) {
+    Setup s = setup(state.range(0), 0);
+    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    const double base = w.density;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        w.density = base * (1.0 + 1e-9 * double(++i % 100000));
+        const LoadImbalance r = estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+}
+BENCHMARK(BM_ClosedFormUncached)->Arg(0)->Arg(2);
+
 void BM_MonteCarlo256Waves(benchmark::State& state) {
     const Setup s = setup(2, 0);
     ImbalanceOptions o;

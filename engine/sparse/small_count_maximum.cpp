@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -113,17 +112,53 @@ const GaussRule& gauss_rule() {
     return rule;
 }
 
-struct ClusteredKey {
-    double density, cv, clusters;
-    std::int64_t elements, per_group, groups;
-    bool operator==(const ClusteredKey&) const = default;
+// The per-thread cache: the mapper evaluates many mappings whose tiles and
+// spreads repeat. Masks are not cached (the key would be a pointer).
+struct CacheKey {
+    std::uint8_t model = 0;
+    DataSpace space = DataSpace::weights;
+    char axis = 0;
+    std::uint8_t unit = 0;
+    double density = 0;
+    double parameter = 0;  // cv, or n + m/1024 for N:M
+    std::array<std::int64_t, 5> extent{};
+    std::int64_t distinct = 0;
+    std::int64_t groups = 0;
+    bool operator==(const CacheKey&) const = default;
 };
 
 struct CacheEntry {
     bool valid = false;
-    ClusteredKey key{};
-    double value = 0;
+    CacheKey key{};
+    std::optional<double> value;
 };
+
+CacheKey key_of(const DensityModel& model, double density, const TensorTile& tile, DataSpace space,
+                std::int64_t distinct, std::int64_t groups) {
+    CacheKey k;
+    k.model = std::uint8_t(model.index());
+    k.space = space;
+    k.density = density;
+    if (const auto* nm = std::get_if<NMModel>(&model)) {
+        k.axis = nm->axis;
+        k.parameter = double(nm->n) + double(nm->m) / 1024.0;
+        k.unit = std::uint8_t(nm->m >> 8);
+    }
+    if (const auto* c = std::get_if<ClusteredModel>(&model)) {
+        k.parameter = c->cv;
+        k.unit = std::uint8_t(c->unit);
+    }
+    for (std::uint8_t a = 0; a < tile.rank; ++a) k.extent[a] = tile.extent[a];
+    k.distinct = distinct;
+    k.groups = groups;
+    return k;
+}
+
+std::size_t hash_of(const CacheKey& k) {
+    std::size_t h = std::hash<double>{}(k.density) * 31 + std::hash<double>{}(k.parameter);
+    for (std::int64_t e : k.extent) h = h * 1000003 + std::size_t(e);
+    return h * 31 + std::size_t(k.distinct * 17 + k.groups) + k.model;
+}
 
 double clustered_max(const BetaParameters& cluster, double density, double clusters,
                      std::int64_t elements, std::int64_t per_group, std::int64_t groups) {
@@ -137,30 +172,67 @@ double clustered_max(const BetaParameters& cluster, double density, double clust
     const double sum = density * (1.0 - density) / var - 1.0;
     const double a = density * sum;
     const double b = (1.0 - density) * sum;
-    // Nodes in quantile space: panels [0, .02], [.02, .98], [.98, 1].
-    constexpr std::array<double, 4> edges = {0.0, 0.02, 0.98, 1.0};
-    std::array<double, 3 * kGauss> q{};
-    std::array<double, 3 * kGauss> weight{};
+    // Nodes: E_q[h] = ∫ h(q)·q^(a−1)(1−q)^(b−1) dq / B(a, b), split at the mean c.
+    // A side whose density is singular at its end (a < 1 below, b < 1 above)
+    // is substituted (q = c·t^(1/a), so q^(a−1) dq = c^a/a dt; likewise above);
+    // a regular side is integrated directly over 12 standard deviations (the
+    // upper tail decides the maximum). Gauss–Legendre on each side; weights in
+    // log space (c^a underflows for concentrated clusters), normalized to 1.
+    const double c = a / (a + b);
+    const double sd = std::sqrt(var);
+    std::array<double, 2 * kGauss> q{};
+    std::array<double, 2 * kGauss> weight{};
     const GaussRule& g = gauss_rule();
-    for (std::size_t p = 0; p < 3; ++p) {
-        const double half = (edges[p + 1] - edges[p]) / 2;
-        const double mid = (edges[p + 1] + edges[p]) / 2;
-        for (std::size_t i = 0; i < std::size_t(kGauss); ++i) {
-            q[p * kGauss + i] = boost::math::ibeta_inv(a, b, mid + half * g.x[i]);
-            weight[p * kGauss + i] = half * g.w[i];
+    const auto log_density = [&](double x) { return (a - 1.0) * std::log(x) + (b - 1.0) * std::log1p(-x); };
+    const double lo = std::max(0.0, c - 12.0 * sd);
+    const double hi = std::min(1.0, c + 12.0 * sd);
+    for (std::size_t i = 0; i < std::size_t(kGauss); ++i) {
+        const double t = 0.5 * (g.x[i] + 1.0);
+        const double log_w = std::log(0.5 * g.w[i]);
+        if (a < 1.0) {
+            q[i] = c * std::pow(t, 1.0 / a);
+            weight[i] = log_w + a * std::log(c) - std::log(a) + (b - 1.0) * std::log1p(-q[i]);
+        } else {
+            q[i] = lo + (c - lo) * t;
+            weight[i] = log_w + std::log(c - lo) + log_density(q[i]);
+        }
+        const std::size_t j = kGauss + i;
+        if (b < 1.0) {
+            const double gap = (1.0 - c) * std::pow(t, 1.0 / b);
+            q[j] = 1.0 - gap;
+            weight[j] = log_w + b * std::log1p(-c) - std::log(b) + (a - 1.0) * std::log1p(-gap);
+        } else {
+            q[j] = c + (hi - c) * t;
+            weight[j] = q[j] >= 1.0 ? -1e300 : log_w + std::log(hi - c) + log_density(q[j]);
         }
     }
-    // Per node, the Binomial(T, q) cdf, advanced one k at a time in log space.
-    std::array<double, 3 * kGauss> cdf{};
+    const double top = *std::max_element(weight.begin(), weight.end());
+    double total = 0;
+    for (double& w : weight) total += (w = std::exp(w - top));
+    for (double& w : weight) w /= total;
+    // Per node, the Binomial(T, q) pmf by its ratio recursion in log space
+    // (pmf(k+1)/pmf(k) = (T−k)/(k+1) · q/(1−q)) and its cdf.
     const double T = double(elements);
+    std::array<double, 2 * kGauss> cdf{};
+    std::array<double, 2 * kGauss> log_pmf{};
+    std::array<double, 2 * kGauss> log_odds{};
+    for (std::size_t j = 0; j < q.size(); ++j) {
+        const double qj = std::clamp(q[j], 1e-300, 1.0 - 1e-16);
+        log_pmf[j] = T * std::log1p(-qj);
+        log_odds[j] = std::log(qj) - std::log1p(-qj);
+    }
     double expected = 0;
     for (std::int64_t k = 0; k < elements; ++k) {
-        const double log_choose = std::lgamma(T + 1) - std::lgamma(double(k) + 1) - std::lgamma(T - double(k) + 1);
+        if (k > 0) {
+            const double log_step = std::log((T - double(k) + 1.0) / double(k));
+            for (std::size_t j = 0; j < q.size(); ++j) log_pmf[j] += log_step + log_odds[j];
+        }
         double group_below = 0;  // E_q[F(k | q)^g]
         for (std::size_t j = 0; j < q.size(); ++j) {
-            const double qj = std::clamp(q[j], 1e-300, 1.0 - 1e-16);
-            cdf[j] += std::exp(log_choose + double(k) * std::log(qj) + (T - double(k)) * std::log1p(-qj));
-            group_below += weight[j] * std::pow(std::min(cdf[j], 1.0), double(per_group));
+            if (cdf[j] < 1.0 - 1e-15) cdf[j] = std::min(1.0, cdf[j] + std::exp(log_pmf[j]));
+            group_below += cdf[j] >= 1.0 - 1e-15 ? weight[j]
+                           : cdf[j] <= 0.0       ? 0.0
+                                                 : weight[j] * std::exp(double(per_group) * std::log(cdf[j]));
         }
         const double all_below = std::pow(std::min(group_below, 1.0), double(groups));
         expected += 1.0 - all_below;
@@ -192,25 +264,25 @@ std::optional<double> small_count_expected_max(const DensityModel& model, double
             if (b.variance <= 0) return expected_maximum_binomial(distinct, tile.elements(), density);
             const ClusterSplit split = cluster_split(m, tile, space);
             const std::int64_t g = std::max<std::int64_t>(1, groups);
-            const ClusteredKey key{density, m.cv, split.clusters, tile.elements(), distinct / g, g};
-            thread_local std::array<CacheEntry, 64> cache{};
-            const std::size_t slot =
-                std::size_t((std::hash<double>{}(density) ^ std::hash<double>{}(m.cv * 7 + split.clusters) ^
-                             std::size_t(tile.elements() * 31 + distinct * 17 + g)) %
-                            cache.size());
-            if (cache[slot].valid && cache[slot].key == key) return cache[slot].value;
-            const double value = clustered_max(b, density, split.clusters, tile.elements(), distinct / g, g);
-            cache[slot] = {true, key, value};
-            return value;
+            return clustered_max(b, density, split.clusters, tile.elements(), distinct / g, g);
         }
     };
     // An actual mask's empirical distribution is exact at any spread (its
     // tiles are all there is; a continuous form would extrapolate past them).
-    if (!std::holds_alternative<MaskModel>(model)) {
-        const TileOccupancy occ = tile_occupancy(model, density, tile, space);
-        if (std::sqrt(occ.variance) > kSmallCountSd) return std::nullopt;
+    if (std::holds_alternative<MaskModel>(model)) {
+        return std::visit(Visit{density, tile, space, distinct, groups}, model);
     }
-    return std::visit(Visit{density, tile, space, distinct, groups}, model);
+    thread_local std::array<CacheEntry, 128> cache{};
+    const CacheKey key = key_of(model, density, tile, space, distinct, groups);
+    CacheEntry& entry = cache[hash_of(key) % cache.size()];
+    if (entry.valid && entry.key == key) return entry.value;
+    const TileOccupancy occ = tile_occupancy(model, density, tile, space);
+    const std::optional<double> value =
+        std::sqrt(occ.variance) > kSmallCountSd
+            ? std::nullopt
+            : std::visit(Visit{density, tile, space, distinct, groups}, model);
+    entry = {true, key, value};
+    return value;
 }
 
 }  // namespace trainloop

@@ -17,8 +17,8 @@
 //              quantiles (Boost.Math's inverse incomplete beta), denser in
 //              the tails, which decide the maximum.
 //
-// Contract: pure; thread-safe (a small per-thread cache of clustered
-// results, the costliest case); allocation-free except for `mask`.
+// Contract: pure; thread-safe (a small per-thread cache of results: the
+// mapper's tiles and spreads repeat); allocation-free except for `mask`.
 #pragma once
 
 #include <cstdint>
