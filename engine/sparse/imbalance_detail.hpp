@@ -17,8 +17,9 @@ int balancing_axis(const LoadBalancing& balancing);
 // constraint of fig. 10 — the whole tile of every other input that differs
 // along the balancing axis (it is no longer the one its row or column
 // broadcasts).
+// `operand_nonzeros`: the expected nonzeros of a PE's condition-operand tile.
 double pairing_words_per_wave(const PhaseProblem& problem, const WaveShape& wave,
-                              const PhaseDensities& densities, int axis);
+                              double operand_nonzeros, int axis);
 
 // Fills the derived fields (imbalance cycles and %).
 void finish(LoadImbalance& result);

@@ -173,7 +173,10 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             const double paired = expected_maximum(lines, pw.mean + half_sd * z.m1,
                                                    line_sd * std::sqrt(var), skew);
             wave_cycles = cycles_of(paired, pw, units);
-            wave_words = imbalance_detail::pairing_words_per_wave(problem, w, densities, axis);
+            // The first operand's nonzeros: its whole tile's share of the work.
+            const double nonzeros = single ? pw.mean / pw.reuse
+                                           : pw.mean * double(op0.tile.elements()) / double(w.pe_macs);
+            wave_words = imbalance_detail::pairing_words_per_wave(problem, w, nonzeros, axis);
             break;
         }
         case LoadBalancingScheme::two_level_work_stealing: {
@@ -217,10 +220,9 @@ int balancing_axis(const LoadBalancing& balancing) {
 }
 
 double pairing_words_per_wave(const PhaseProblem& problem, const WaveShape& wave,
-                              const PhaseDensities& densities, int axis) {
+                              double operand_nonzeros, int axis) {
     const OperandSpread& op = wave.operands[0];
-    const OperandDensity& d = densities.of(op.space);
-    double words = tile_occupancy(d.model, d.density, op.tile, op.space).mean_nonzeros / 2.0 +
+    double words = operand_nonzeros / 2.0 +
                    double(footprint(problem.projection(problem.output()), wave.pe_box)) / 2.0;
     const DimBounds& spread = axis == 0 ? wave.spread_x : wave.spread_y;
     for (DataSpace s : kAllDataSpaces) {

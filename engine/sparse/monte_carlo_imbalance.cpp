@@ -187,6 +187,10 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
     std::vector<double> first_half(std::size_t(dx * dy));
     std::vector<double> halves;
 
+    const OperandDensity& first = densities.of(w.operands[0].space);
+    const double pairing_nonzeros =
+        pairing ? tile_occupancy(first.model, first.density, w.operands[0].tile, w.operands[0].space).mean_nonzeros
+                : 0.0;
     Rng rng(options.seed);
     const std::int64_t sampled = std::max<std::int64_t>(1, std::min(w.waves, options.sampled_waves));
     double sum_cycles = 0;
@@ -237,7 +241,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
                     }
                 }
                 cycles = balancing::pe_cycles(heaviest, units);
-                words = pairing_words_per_wave(problem, w, densities, axis);
+                words = pairing_words_per_wave(problem, w, pairing_nonzeros, axis);
                 break;
             }
             case LoadBalancingScheme::two_level_work_stealing: {
