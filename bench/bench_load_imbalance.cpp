@@ -30,9 +30,16 @@ Setup setup(std::int64_t model, std::int64_t scheme) {
     OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
     w.density = 0.1;
     switch (model) {
-        case 0: w.model = UniformModel{}; break;
-        case 1: w.model = NMModel{1, 8, 'c'}; w.density = 0.125; break;
-        case 2: w.model = ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter}; break;
+        case 0:
+            w.model = UniformModel{};
+            break;
+        case 1:
+            w.model = NMModel{1, 8, 'c'};
+            w.density = 0.125;
+            break;
+        case 2:
+            w.model = ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter};
+            break;
         default:  // two condition operands: sparse weights and inputs
             s.arch.compute_skip.insert(DataSpace::inputs);
             s.densities.spaces[std::size_t(DataSpace::inputs)].density = 0.5;
@@ -45,7 +52,8 @@ void BM_ClosedForm(benchmark::State& state) {
     const Setup s = setup(state.range(0), state.range(1));
     const std::int64_t before = bench::allocations_so_far();
     for (auto _ : state) {
-        const LoadImbalance r = estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
         benchmark::DoNotOptimize(r.cycles);
     }
     state.counters["allocs_per_call"] =
@@ -63,7 +71,8 @@ void BM_ClosedFormUncached(benchmark::State& state) {
     std::int64_t i = 0;
     for (auto _ : state) {
         w.density = base * (1.0 + 1e-9 * double(++i % 100000));
-        const LoadImbalance r = estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
         benchmark::DoNotOptimize(r.cycles);
     }
 }
@@ -74,7 +83,8 @@ void BM_MonteCarlo256Waves(benchmark::State& state) {
     ImbalanceOptions o;
     o.method = ImbalanceMethod::monte_carlo;
     for (auto _ : state) {
-        const LoadImbalance r = estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities, o);
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities, o);
         benchmark::DoNotOptimize(r.cycles);
     }
 }

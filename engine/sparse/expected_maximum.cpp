@@ -99,7 +99,8 @@ double bucket_skew(int bucket) { return -2.0 + 0.25 * bucket; }
 
 NormalMaxMoments simulate_pairing(std::int64_t n, double skew) {
     // Fewer samples for long lines (each sample sorts 2n values); ≥ 2,000.
-    const int samples = int(std::clamp<std::int64_t>(400000 / std::max<std::int64_t>(n, 1), 2000, 20000));
+    const int samples =
+        int(std::clamp<std::int64_t>(400000 / std::max<std::int64_t>(n, 1), 2000, 20000));
     std::uint64_t state = 0x5EEDULL + std::uint64_t(n);
     std::vector<double> halves(std::size_t(2 * n));
     NormalMaxMoments m{0, 0, 0};
@@ -130,7 +131,8 @@ const NormalMaxMoments& tabulated_pairing(std::int64_t n, int bucket) {
     static std::array<LazyTable, kSkewBuckets> tables;
     LazyTable& table = tables[std::size_t(bucket)];
     const std::size_t i = std::size_t(n);
-    std::call_once(table.once[i], [&] { table.moments[i] = simulate_pairing(n, bucket_skew(bucket)); });
+    std::call_once(table.once[i],
+                   [&] { table.moments[i] = simulate_pairing(n, bucket_skew(bucket)); });
     return table.moments[i];
 }
 
@@ -143,7 +145,8 @@ NormalMaxMoments paired_halves_max_moments(std::int64_t n, double skew) {
     const int lo = std::min(int(position), kSkewBuckets - 2);
     const double f = position - lo;
     const auto at = [&](int bucket) {
-        return n <= kTabulated ? tabulated_pairing(n, bucket) : simulate_pairing(n, bucket_skew(bucket));
+        return n <= kTabulated ? tabulated_pairing(n, bucket)
+                               : simulate_pairing(n, bucket_skew(bucket));
     };
     const NormalMaxMoments a = at(lo);
     const NormalMaxMoments b = f > 0 ? at(lo + 1) : a;
@@ -181,7 +184,8 @@ double expected_maximum_binomial(std::int64_t n, std::int64_t trials, double p) 
     const double mean = double(trials) * p;
     const double sd = std::sqrt(mean * (1.0 - p));
     const std::int64_t lo = std::max<std::int64_t>(0, std::int64_t(std::floor(mean - 12 * sd)) - 1);
-    const std::int64_t hi = std::min<std::int64_t>(trials, std::int64_t(std::ceil(mean + 12 * sd)) + 1);
+    const std::int64_t hi =
+        std::min<std::int64_t>(trials, std::int64_t(std::ceil(mean + 12 * sd)) + 1);
     // log pmf at lo, then the ratio recursion pmf(k+1) = pmf(k)·(T−k)/(k+1)·p/(1−p).
     const double log_ratio = std::log(p) - std::log1p(-p);
     double log_pmf = std::lgamma(double(trials) + 1) - std::lgamma(double(lo) + 1) -

@@ -24,8 +24,7 @@ double pairing_words_per_wave(const PhaseProblem& problem, const WaveShape& wave
 // Fills the derived fields (imbalance cycles and %).
 void finish(LoadImbalance& result);
 
-LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
-                          const WaveShape& wave, const PhaseDensities& densities,
-                          const ImbalanceOptions& options);
+LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& wave,
+                          const PhaseDensities& densities, const ImbalanceOptions& options);
 
 }  // namespace trainloop::imbalance_detail

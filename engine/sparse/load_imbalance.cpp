@@ -57,8 +57,8 @@ PeWork single_operand_work(const WaveShape& w, const OperandSpread& op, const Op
             const double skew = 2.0 * (b.beta - b.alpha) * std::sqrt(s + 1.0) /
                                 ((s + 2.0) * std::sqrt(b.alpha * b.beta));
             pw.shared_var = pw.reuse * pw.reuse * split.clusters * m * m * b.variance;
-            pw.shared_third = std::pow(pw.reuse * m, 3) * split.clusters * skew *
-                              b.variance * std::sqrt(b.variance);
+            pw.shared_third = std::pow(pw.reuse * m, 3) * split.clusters * skew * b.variance *
+                              std::sqrt(b.variance);
         }
     }
     return pw;
@@ -71,8 +71,9 @@ struct RawMoments {
 RawMoments density_moments(const TileOccupancy& o, double elements) {
     const double mu = o.mean_nonzeros;
     const double v = o.variance;
-    return {mu / elements, (v + mu * mu) / (elements * elements),
-            (o.third_central_moment + 3 * mu * v + mu * mu * mu) / (elements * elements * elements)};
+    return {
+        mu / elements, (v + mu * mu) / (elements * elements),
+        (o.third_central_moment + 3 * mu * v + mu * mu * mu) / (elements * elements * elements)};
 }
 
 PeWork two_operand_work(const WaveShape& w, const PhaseDensities& densities) {
@@ -138,8 +139,9 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
         single && distinct > 1 && pw.sd > 0
             ? small_count_expected_max(d0.model, d0.density, op0.tile, op0.space, distinct, groups)
             : std::nullopt;
-    const double slowest = small ? pw.reuse * *small
-                                 : std::clamp(expected_max_work(pw, distinct, groups), pw.mean, pw.upper);
+    const double slowest =
+        small ? pw.reuse * *small
+              : std::clamp(expected_max_work(pw, distinct, groups), pw.mean, pw.upper);
 
     double wave_cycles = cycles_of(slowest, pw, units);
     double wave_balancing_cycles = 0;
@@ -152,30 +154,35 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             const int axis = imbalance_detail::balancing_axis(lb);
             const std::int64_t along = axis == 0 ? w.distinct_x : w.distinct_y;
             const std::int64_t lines = axis == 0 ? w.distinct_y : w.distinct_x;
-            const int cut = single ? half_cut_axis(densities.of(op0.space).model, op0.tile, op0.space)
-                                   : 0;
+            const int cut =
+                single ? half_cut_axis(densities.of(op0.space).model, op0.tile, op0.space) : 0;
             if (axis < 0 || along <= 1 || cut < 0) break;  // nothing to pair: as `none`
             PeWork half = pw;  // two operands: halves of independent elements
             half.sd = pw.sd / std::sqrt(2.0);
             half.skew = pw.skew / std::sqrt(2.0);
-            if (single) half = single_operand_work(w, op0, densities.of(op0.space), half_of(op0.tile, cut));
+            if (single)
+                half = single_operand_work(w, op0, densities.of(op0.space), half_of(op0.tile, cut));
             const double half_sd = half.sd;
             const NormalMaxMoments z = paired_halves_max_moments(along, half.skew);
             const double var = std::max(0.0, z.m2 - z.m1 * z.m1);
             const double skew =
-                var > 0 ? (z.m3 - 3 * z.m1 * z.m2 + 2 * z.m1 * z.m1 * z.m1) / std::pow(var, 1.5) : 0;
+                var > 0 ? (z.m3 - 3 * z.m1 * z.m2 + 2 * z.m1 * z.m1 * z.m1) / std::pow(var, 1.5)
+                        : 0;
             // Lines that share their clusters (C,K with per-filter clusters: a
             // row's PEs hold the same filters) differ only in their own parts.
             const std::int64_t line_clusters = axis == 0 ? op0.clusters_y : op0.clusters_x;
-            const double line_sd = single && line_clusters < lines
-                                       ? std::sqrt(std::max(0.0, half_sd * half_sd - half.shared_var))
-                                       : half_sd;
-            const double paired = expected_maximum(lines, pw.mean + half_sd * z.m1,
-                                                   line_sd * std::sqrt(var), skew);
+            const double line_sd =
+                single && line_clusters < lines
+                    ? std::sqrt(std::max(0.0, half_sd * half_sd - half.shared_var))
+                    : half_sd;
+            const double paired = std::clamp(
+                expected_maximum(lines, pw.mean + half_sd * z.m1, line_sd * std::sqrt(var), skew),
+                pw.mean, pw.upper);
             wave_cycles = cycles_of(paired, pw, units);
             // The first operand's nonzeros: its whole tile's share of the work.
-            const double nonzeros = single ? pw.mean / pw.reuse
-                                           : pw.mean * double(op0.tile.elements()) / double(w.pe_macs);
+            const double nonzeros = single
+                                        ? pw.mean / pw.reuse
+                                        : pw.mean * double(op0.tile.elements()) / double(w.pe_macs);
             wave_words = imbalance_detail::pairing_words_per_wave(problem, w, nonzeros, axis);
             break;
         }
@@ -187,15 +194,16 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             const double coarse = std::min(slowest, pw.mean * (1.0 + balancing::kCoarseTolerance));
             // Half the PEs are above the mean; each sheds its excess: operands (2 words
             // per MAC) in the coarse step, operands and product in the stealing step.
-            wave_words = double(w.pes()) / 2.0 *
-                         (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
+            wave_words =
+                double(w.pes()) / 2.0 *
+                (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
             break;
         }
         case LoadBalancingScheme::flexible_allocation:
             wave_balancing_cycles = balancing::flexible_tree_cycles(w.pes());
-            wave_cycles = (pw.sd > 0 ? pw.mean / double(units) + 0.5
-                                     : balancing::pe_cycles(pw.mean, units)) +
-                          wave_balancing_cycles;
+            wave_cycles =
+                (pw.sd > 0 ? pw.mean / double(units) + 0.5 : balancing::pe_cycles(pw.mean, units)) +
+                wave_balancing_cycles;
             wave_words = double(w.pes());
             break;
     }

@@ -34,7 +34,8 @@ void check_masks_against(const SparsityProfile& profile, std::string_view networ
         for (const LayerTraining& layer : training.layers) {
             for (const PhaseProblem& problem : layer.phases) {
                 for (TensorName tensor : rule.tensors) {
-                    if (!rule_matches(rule, network, layer.layer->layer.name, tensor, problem.phase)) {
+                    if (!rule_matches(rule, network, layer.layer->layer.name, tensor,
+                                      problem.phase)) {
                         continue;
                     }
                     const auto shapes = accepted_mask_shapes(tensor, layer.space);

@@ -11,9 +11,9 @@ std::vector<std::int64_t> extents_in_mask_order(const TensorTile& tile, DataSpac
                                                 std::size_t mask_rank) {
     const auto& e = tile.extent;
     // Merge the group axis into its neighbour (weights: g·k first; activations: g·c second).
-    std::array<std::int64_t, 4> four = space == DataSpace::weights
-                                           ? std::array<std::int64_t, 4>{e[0] * e[1], e[2], e[3], e[4]}
-                                           : std::array<std::int64_t, 4>{e[0], e[1] * e[2], e[3], e[4]};
+    std::array<std::int64_t, 4> four =
+        space == DataSpace::weights ? std::array<std::int64_t, 4>{e[0] * e[1], e[2], e[3], e[4]}
+                                    : std::array<std::int64_t, 4>{e[0], e[1] * e[2], e[3], e[4]};
     if (mask_rank == 4) return {four.begin(), four.end()};
     if (mask_rank == 2) return {four[0], four[1]};
     // Any other rank: the innermost axes of the tile, outer ones merged into the first.
@@ -41,7 +41,8 @@ MaskTileCounts mask_tile_counts(const MaskTensor& mask, const TensorTile& tile, 
         positions *= tiles_along[a];
     }
     out.counts.assign(std::size_t(positions), 0);
-    // Walk every element in C order; add it to its tile (elements past the last whole tile are left out).
+    // Walk every element in C order; add it to its tile (elements past the last whole tile are left
+    // out).
     std::vector<std::int64_t> index(rank, 0);
     for (std::size_t i = 0; i < mask.nonzero.size(); ++i) {
         if (mask.nonzero[i]) {

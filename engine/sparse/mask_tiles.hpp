@@ -21,8 +21,8 @@
 namespace trainloop {
 
 struct MaskTileCounts {
-    std::int64_t tile_elements = 0;     // elements of one tile (after clipping)
-    std::vector<std::int64_t> counts;   // nonzeros of each aligned tile
+    std::int64_t tile_elements = 0;    // elements of one tile (after clipping)
+    std::vector<std::int64_t> counts;  // nonzeros of each aligned tile
 };
 
 MaskTileCounts mask_tile_counts(const MaskTensor& mask, const TensorTile& tile, DataSpace space);

@@ -64,8 +64,8 @@ class OperandSampler {
         half0_ = half_of(op.tile, cut_);
         half1_ = op.tile;
         if (cut_ >= 0) {
-            half1_.extent[std::size_t(cut_)] = op.tile.extent[std::size_t(cut_)] -
-                                               half0_.extent[std::size_t(cut_)];
+            half1_.extent[std::size_t(cut_)] =
+                op.tile.extent[std::size_t(cut_)] - half0_.extent[std::size_t(cut_)];
         }
         if (const auto* c = std::get_if<ClusteredModel>(&d.model)) {
             clustered_ = c;
@@ -90,7 +90,8 @@ class OperandSampler {
         }
         for (std::int64_t jy = 0; jy < op_.distinct_y; ++jy) {
             for (std::int64_t jx = 0; jx < op_.distinct_x; ++jx) {
-                const std::int64_t group = (jx % op_.clusters_x) + op_.clusters_x * (jy % op_.clusters_y);
+                const std::int64_t group =
+                    (jx % op_.clusters_x) + op_.clusters_x * (jy % op_.clusters_y);
                 const std::size_t j = std::size_t(jx + op_.distinct_x * jy);
                 if (halves_ && cut_ >= 0) {
                     first_half_[j] = part(rng, group, half0_, 0);
@@ -106,7 +107,8 @@ class OperandSampler {
         return counts_[std::size_t(jx % op_.distinct_x + op_.distinct_x * (jy % op_.distinct_y))];
     }
     std::int64_t first_half(std::int64_t jx, std::int64_t jy) const {
-        return first_half_[std::size_t(jx % op_.distinct_x + op_.distinct_x * (jy % op_.distinct_y))];
+        return first_half_[std::size_t(jx % op_.distinct_x +
+                                       op_.distinct_x * (jy % op_.distinct_y))];
     }
     double elements() const { return double(op_.tile.elements()); }
 
@@ -134,7 +136,8 @@ class OperandSampler {
             for (std::int64_t c = first; c < last; ++c) n += binomial(rng, per, dens[c]);
             return n;
         }
-        if (const auto* nm = std::get_if<NMModel>(&d_.model)) return sample_n_m(rng, *nm, tile, op_.space);
+        if (const auto* nm = std::get_if<NMModel>(&d_.model))
+            return sample_n_m(rng, *nm, tile, op_.space);
         const std::vector<std::int64_t>& counts = which >= 0 ? half_counts_ : whole_counts_;
         if (!counts.empty()) {
             const std::int64_t c = counts[std::size_t(rng() % counts.size())];
@@ -167,9 +170,8 @@ constexpr int kHistogramBins = 11;  // [0,10), ..., [90,100), [100, ∞) percent
 
 }  // namespace
 
-LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
-                          const WaveShape& w, const PhaseDensities& densities,
-                          const ImbalanceOptions& options) {
+LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
+                          const PhaseDensities& densities, const ImbalanceOptions& options) {
     const LoadBalancing& lb = arch.load_balancing;
     const int axis = balancing_axis(lb);
     const bool pairing = lb.scheme == LoadBalancingScheme::half_tile_pairing && axis >= 0;
@@ -189,10 +191,13 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
 
     const OperandDensity& first = densities.of(w.operands[0].space);
     const double pairing_nonzeros =
-        pairing ? tile_occupancy(first.model, first.density, w.operands[0].tile, w.operands[0].space).mean_nonzeros
-                : 0.0;
+        pairing
+            ? tile_occupancy(first.model, first.density, w.operands[0].tile, w.operands[0].space)
+                  .mean_nonzeros
+            : 0.0;
     Rng rng(options.seed);
-    const std::int64_t sampled = std::max<std::int64_t>(1, std::min(w.waves, options.sampled_waves));
+    const std::int64_t sampled =
+        std::max<std::int64_t>(1, std::min(w.waves, options.sampled_waves));
     double sum_cycles = 0;
     double sum_balanced = 0;
     double sum_balancing_cycles = 0;
@@ -247,11 +252,13 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem,
             case LoadBalancingScheme::two_level_work_stealing: {
                 const double after = balancing::two_level_slowest_work(mean, slowest);
                 const double coarse = std::min(slowest, mean * (1.0 + balancing::kCoarseTolerance));
-                balancing_cycles =
-                    balancing::two_level_steals(mean, slowest) ? balancing::kStealLatencyCycles : 0.0;
+                balancing_cycles = balancing::two_level_steals(mean, slowest)
+                                       ? balancing::kStealLatencyCycles
+                                       : 0.0;
                 cycles = balancing::pe_cycles(after, units) + balancing_cycles;
-                words = double(w.pes()) / 2.0 *
-                        (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
+                words =
+                    double(w.pes()) / 2.0 *
+                    (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
                 break;
             }
             case LoadBalancingScheme::flexible_allocation:

@@ -59,7 +59,8 @@ std::optional<double> n_m_max(const NMModel& m, const TensorTile& tile, DataSpac
     for (std::int64_t l = 0; l < lines; ++l) {  // convolve the lines' partial blocks
         std::fill(next.begin(), next.begin() + std::ptrdiff_t(size) + top, 0.0);
         for (std::size_t a = 0; a < size; ++a) {
-            for (std::int64_t j = 0; j <= top; ++j) next[a + std::size_t(j)] += pmf[a] * part[std::size_t(j)];
+            for (std::int64_t j = 0; j <= top; ++j)
+                next[a + std::size_t(j)] += pmf[a] * part[std::size_t(j)];
         }
         size += std::size_t(top);
         std::copy(next.begin(), next.begin() + std::ptrdiff_t(size), pmf.begin());
@@ -167,7 +168,8 @@ double clustered_max(const BetaParameters& cluster, double density, double clust
     // (tile_occupancy), so Var(q) = v·(m − 1)/(T − 1); one cluster: v.
     const double T_elements = double(elements);
     const double m = T_elements / clusters;
-    const double var = elements > 1 ? cluster.variance * (m - 1.0) / (T_elements - 1.0) : cluster.variance;
+    const double var =
+        elements > 1 ? cluster.variance * (m - 1.0) / (T_elements - 1.0) : cluster.variance;
     if (var <= 0) return expected_maximum_binomial(per_group * groups, elements, density);
     const double sum = density * (1.0 - density) / var - 1.0;
     const double a = density * sum;
@@ -183,7 +185,9 @@ double clustered_max(const BetaParameters& cluster, double density, double clust
     std::array<double, 2 * kGauss> q{};
     std::array<double, 2 * kGauss> weight{};
     const GaussRule& g = gauss_rule();
-    const auto log_density = [&](double x) { return (a - 1.0) * std::log(x) + (b - 1.0) * std::log1p(-x); };
+    const auto log_density = [&](double x) {
+        return (a - 1.0) * std::log(x) + (b - 1.0) * std::log1p(-x);
+    };
     const double lo = std::max(0.0, c - 12.0 * sd);
     const double hi = std::min(1.0, c + 12.0 * sd);
     for (std::size_t i = 0; i < std::size_t(kGauss); ++i) {
@@ -231,8 +235,9 @@ double clustered_max(const BetaParameters& cluster, double density, double clust
         for (std::size_t j = 0; j < q.size(); ++j) {
             if (cdf[j] < 1.0 - 1e-15) cdf[j] = std::min(1.0, cdf[j] + std::exp(log_pmf[j]));
             group_below += cdf[j] >= 1.0 - 1e-15 ? weight[j]
-                           : cdf[j] <= 0.0       ? 0.0
-                                                 : weight[j] * std::exp(double(per_group) * std::log(cdf[j]));
+                           : cdf[j] <= 0.0
+                               ? 0.0
+                               : weight[j] * std::exp(double(per_group) * std::log(cdf[j]));
         }
         const double all_below = std::pow(std::min(group_below, 1.0), double(groups));
         expected += 1.0 - all_below;
@@ -255,13 +260,16 @@ std::optional<double> small_count_expected_max(const DensityModel& model, double
         std::optional<double> operator()(const UniformModel&) const {
             return expected_maximum_binomial(distinct, tile.elements(), density);
         }
-        std::optional<double> operator()(const NMModel& m) const { return n_m_max(m, tile, space, distinct); }
+        std::optional<double> operator()(const NMModel& m) const {
+            return n_m_max(m, tile, space, distinct);
+        }
         std::optional<double> operator()(const MaskModel& m) const {
             return m.mask ? mask_max(*m.mask, tile, space, distinct) : std::nullopt;
         }
         std::optional<double> operator()(const ClusteredModel& m) const {
             const BetaParameters b = cluster_beta(density, m.cv);
-            if (b.variance <= 0) return expected_maximum_binomial(distinct, tile.elements(), density);
+            if (b.variance <= 0)
+                return expected_maximum_binomial(distinct, tile.elements(), density);
             const ClusterSplit split = cluster_split(m, tile, space);
             const std::int64_t g = std::max<std::int64_t>(1, groups);
             return clustered_max(b, density, split.clusters, tile.elements(), distinct / g, g);

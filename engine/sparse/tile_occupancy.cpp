@@ -42,7 +42,8 @@ TileOccupancy n_m(const NMModel& model, const TensorTile& tile, DataSpace space)
     out.variance = lines * var;
     out.third_central_moment = lines * skew * var * std::sqrt(var);
     double p_zero = 1.0;  // P(no nonzero in the partial block) = C(M−N, r) / C(M, r)
-    for (std::int64_t i = 0; i < std::int64_t(r); ++i) p_zero *= std::max(0.0, (M - N - double(i)) / (M - double(i)));
+    for (std::int64_t i = 0; i < std::int64_t(r); ++i)
+        p_zero *= std::max(0.0, (M - N - double(i)) / (M - double(i)));
     out.probability_empty = whole > 0 && model.n > 0 ? 0.0 : std::pow(p_zero, lines);
     return out;
 }
@@ -103,7 +104,7 @@ TileOccupancy from_mask(const MaskTensor& mask, const TensorTile& tile, DataSpac
 ClusterSplit cluster_split(const ClusteredModel& model, const TensorTile& tile, DataSpace space) {
     const int axis = cluster_axis_index(model.unit, space);
     const double u = axis >= 0 && axis < tile.rank ? double(tile.extent[std::size_t(axis)])
-                                                    : double(tile.rows());
+                                                   : double(tile.rows());
     return {u, double(tile.elements()) / u};
 }
 
@@ -133,7 +134,9 @@ int half_cut_axis(const DensityModel& model, const TensorTile& tile, DataSpace s
 
 TensorTile half_of(const TensorTile& tile, int axis) {
     TensorTile half = tile;
-    if (axis >= 0) half.extent[std::size_t(axis)] = std::max<std::int64_t>(1, tile.extent[std::size_t(axis)] / 2);
+    if (axis >= 0)
+        half.extent[std::size_t(axis)] =
+            std::max<std::int64_t>(1, tile.extent[std::size_t(axis)] / 2);
     return half;
 }
 
@@ -151,7 +154,8 @@ TileOccupancy tile_occupancy(const DensityModel& model, double density, const Te
             return clustered(m, density, tile, space);
         }
         TileOccupancy operator()(const MaskModel& m) const {
-            return m.mask ? from_mask(*m.mask, tile, space) : binomial(density, double(tile.elements()));
+            return m.mask ? from_mask(*m.mask, tile, space)
+                          : binomial(density, double(tile.elements()));
         }
     };
     return std::visit(Visit{density, tile, space}, model);

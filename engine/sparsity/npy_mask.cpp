@@ -35,11 +35,13 @@ std::string header_value(const std::filesystem::path& path, const std::string& h
     std::size_t end = i;
     if (i < header.size() && header[i] == '(') {
         end = header.find(')', i);
-        if (end == std::string::npos) fail(path, "malformed .npy header: unclosed shape", kExpectedMask);
+        if (end == std::string::npos)
+            fail(path, "malformed .npy header: unclosed shape", kExpectedMask);
         ++end;
     } else if (i < header.size() && header[i] == '\'') {
         end = header.find('\'', i + 1);
-        if (end == std::string::npos) fail(path, "malformed .npy header: unclosed string", kExpectedMask);
+        if (end == std::string::npos)
+            fail(path, "malformed .npy header: unclosed string", kExpectedMask);
         ++end;
     } else {
         while (end < header.size() && header[end] != ',' && header[end] != '}') ++end;
@@ -72,7 +74,9 @@ std::vector<std::int64_t> parse_shape(const std::filesystem::path& path, const s
 
 MaskTensor read_npy_mask(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path, "cannot open the mask file", kExpectedMask, "the path is relative to the profile file");
+    if (!in)
+        fail(path, "cannot open the mask file", kExpectedMask,
+             "the path is relative to the profile file");
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
         fail(path, "not a NumPy .npy file (bad magic string)", kExpectedMask);
@@ -93,17 +97,20 @@ MaskTensor read_npy_mask(const std::filesystem::path& path) {
     } else {
         fail(path, fmt::format("unsupported .npy format version {}", major), "version 1, 2 or 3");
     }
-    if (bytes.size() < header_start + header_len) fail(path, "truncated .npy header", kExpectedMask);
+    if (bytes.size() < header_start + header_len)
+        fail(path, "truncated .npy header", kExpectedMask);
     const std::string header = bytes.substr(header_start, header_len);
 
     const std::string descr = header_value(path, header, "descr");
     if (descr != "'|b1'" && descr != "'|u1'" && descr != "'<u1'" && descr != "'>u1'") {
-        fail(path, fmt::format("unsupported mask dtype {}", descr), "dtype bool ('|b1') or uint8 ('|u1')",
+        fail(path, fmt::format("unsupported mask dtype {}", descr),
+             "dtype bool ('|b1') or uint8 ('|u1')",
              "save the mask with mask.astype(numpy.bool_) or .astype(numpy.uint8)");
     }
     const std::string order = header_value(path, header, "fortran_order");
     if (order != "False" && order != "True") {
-        fail(path, fmt::format("malformed .npy header: fortran_order is `{}`", order), kExpectedMask);
+        fail(path, fmt::format("malformed .npy header: fortran_order is `{}`", order),
+             kExpectedMask);
     }
     MaskTensor mask;
     mask.file = path.string();
@@ -113,8 +120,8 @@ MaskTensor read_npy_mask(const std::filesystem::path& path) {
     const std::size_t data_start = header_start + header_len;
     if (bytes.size() - data_start != count) {
         fail(path,
-             fmt::format("the .npy data holds {} bytes, the shape needs {}", bytes.size() - data_start,
-                         count),
+             fmt::format("the .npy data holds {} bytes, the shape needs {}",
+                         bytes.size() - data_start, count),
              kExpectedMask, "the file may be truncated");
     }
     mask.nonzero.resize(count);
@@ -130,7 +137,8 @@ MaskTensor read_npy_mask(const std::filesystem::path& path) {
         }
         // Fortran order: the first index varies fastest; place it at its C-order position.
         std::size_t c = 0;
-        for (std::size_t a = 0; a < rank; ++a) c = c * std::size_t(mask.shape[a]) + std::size_t(index[a]);
+        for (std::size_t a = 0; a < rank; ++a)
+            c = c * std::size_t(mask.shape[a]) + std::size_t(index[a]);
         mask.nonzero[c] = nz;
         for (std::size_t a = 0; a < rank && ++index[a] == mask.shape[a]; ++a) index[a] = 0;
     }

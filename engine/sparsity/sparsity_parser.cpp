@@ -118,13 +118,6 @@ std::vector<std::string> names_of(std::initializer_list<std::string_view> names)
     return {names.begin(), names.end()};
 }
 
-// A model's parameters, given either inline (`{name: n_m, n: 2, m: 4}`) or
-// under `parameters:` (`{name: n_m, parameters: {n: 2, m: 4}}`).
-struct ModelParameters {
-    std::optional<SpecNode> node;  // the map holding them; none: no parameters at all
-    bool inline_form = false;
-};
-
 DensityModel read_n_m(MapReader& params) {
     NMModel m;
     const SpecNode n = params.required("n");
@@ -132,11 +125,12 @@ DensityModel read_n_m(MapReader& params) {
     m.n = n.as_positive_int();
     m.m = mm.as_positive_int();
     if (m.n > m.m) {
-        n.fail(fmt::format("n = {} exceeds m = {}", m.n, m.m), "n <= m (n nonzeros in every m elements)",
-               "2:4 sparsity is `n: 2, m: 4`");
+        n.fail(fmt::format("n = {} exceeds m = {}", m.n, m.m),
+               "n <= m (n nonzeros in every m elements)", "2:4 sparsity is `n: 2, m: 4`");
     }
     if (auto a = params.optional("axis")) {
-        const std::string axis = a->as_choice(names_of({"n", "g", "k", "c", "r", "s", "h", "w", "p", "q"}));
+        const std::string axis =
+            a->as_choice(names_of({"n", "g", "k", "c", "r", "s", "h", "w", "p", "q"}));
         m.axis = axis[0];
     }
     return m;
@@ -156,8 +150,8 @@ DensityModel read_clustered(MapReader& params) {
                 "a number >= 0 (standard deviation / mean of the cluster densities), e.g. 0.6");
     }
     if (auto u = params.optional("unit")) {
-        const std::string unit = u->as_choice(names_of({kClusterUnitNames[0], kClusterUnitNames[1],
-                                                       kClusterUnitNames[2]}));
+        const std::string unit = u->as_choice(
+            names_of({kClusterUnitNames[0], kClusterUnitNames[1], kClusterUnitNames[2]}));
         for (std::size_t i = 0; i < 3; ++i) {
             if (unit == kClusterUnitNames[i]) m.unit = ClusterUnit(i);
         }
@@ -175,10 +169,13 @@ DensityModel read_mask(MapReader& params, const SpecNode& model_node) {
         return MaskModel{std::make_shared<const MaskTensor>(read_npy_mask(path))};
     } catch (const SpecError& e) {
         // Point at the rule's `file:` key, and name the mask file in the message.
-        file.fail(fmt::format("mask file {}: {}", path.string(), e.message()), e.expected(), e.hint());
+        file.fail(fmt::format("mask file {}: {}", path.string(), e.message()), e.expected(),
+                  e.hint());
     }
 }
 
+// A model's parameters sit either inline (`{name: n_m, n: 2, m: 4}`) or
+// under `parameters:` (`{name: n_m, parameters: {n: 2, m: 4}}`), not both.
 DensityModel read_model(const SpecNode& node) {
     std::optional<SpecNode> name_node;
     std::optional<MapReader> map;
@@ -201,8 +198,9 @@ DensityModel read_model(const SpecNode& node) {
     // The parameters: inline beside `name:`, or in a `parameters:` map (not both).
     std::optional<SpecNode> nested = map ? map->optional("parameters") : std::nullopt;
     if (nested && !nested->is_null() && node.raw().size() > 2) {
-        nested->fail("give the model's parameters either beside `name:` or under `parameters:`, not both",
-                     "one place for the parameters");
+        nested->fail(
+            "give the model's parameters either beside `name:` or under `parameters:`, not both",
+            "one place for the parameters");
     }
     std::optional<MapReader> params;
     if (nested && !nested->is_null()) {
@@ -226,10 +224,12 @@ DensityModel read_model(const SpecNode& node) {
         return model;
     }
     if (name == "n_m") {
-        if (!params) node.fail("model `n_m` needs `n:` and `m:`", "{name: n_m, n: 2, m: 4, axis: c}");
+        if (!params)
+            node.fail("model `n_m` needs `n:` and `m:`", "{name: n_m, n: 2, m: 4, axis: c}");
         model = read_n_m(*params);
     } else if (name == "clustered") {
-        if (!params) node.fail("model `clustered` needs `cv:`", "{name: clustered, cv: 0.6, unit: filter}");
+        if (!params)
+            node.fail("model `clustered` needs `cv:`", "{name: clustered, cv: 0.6, unit: filter}");
         model = read_clustered(*params);
     } else if (name == "mask") {
         if (!params) node.fail("model `mask` needs `file:`", "{name: mask, file: conv1_w.npy}");
@@ -251,8 +251,8 @@ void check_model_against_tensors(const SpecNode& model_node, const SparsityRule&
             for (TensorName t : rule.tensors) {
                 const DataSpace s = data_space_of(t);
                 if (tensor_axis_index(s, m.axis) >= 0) continue;
-                node.fail(fmt::format("tensor `{}` has no axis `{}` for the n_m blocks", tensor_name(t),
-                                      m.axis),
+                node.fail(fmt::format("tensor `{}` has no axis `{}` for the n_m blocks",
+                                      tensor_name(t), m.axis),
                           fmt::format("an axis of `{}`: one of {}", tensor_name(t),
                                       fmt::join(tensor_axis_letters(s), ", ")),
                           "weights are [g,k,c,r,s], inputs [n,g,c,h,w], outputs [n,g,k,p,q]");
@@ -270,7 +270,8 @@ void check_model_against_tensors(const SpecNode& model_node, const SparsityRule&
         void operator()(const MaskModel&) const {
             if (rule.tensors.size() != 1) {
                 node.fail("a mask file belongs to one tensor, this rule lists several",
-                          "one tensor in `tensors:`", "give each tensor its own rule and mask file");
+                          "one tensor in `tensors:`",
+                          "give each tensor its own rule and mask file");
             }
         }
     };

@@ -66,8 +66,10 @@ TEST(ShippedArchitectures, Procrustes32x32Has1024PesAndADoubledGlb) {
 TEST(ShippedArchitectures, ProcrustesSparseIsTheBaselinePlusItsSparseFeatures) {
     for (const char* size : {"16x16", "32x32"}) {
         SCOPED_TRACE(size);
-        const Architecture base = load_architecture(kSpecs / fmt::format("procrustes_baseline_{}.yaml", size));
-        const Architecture arch = load_architecture(kSpecs / fmt::format("procrustes_sparse_{}.yaml", size));
+        const Architecture base =
+            load_architecture(kSpecs / fmt::format("procrustes_baseline_{}.yaml", size));
+        const Architecture arch =
+            load_architecture(kSpecs / fmt::format("procrustes_sparse_{}.yaml", size));
         EXPECT_EQ(arch.pe_array.num_pes(), base.pe_array.num_pes());
         EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, base.find_level("GLB")->capacity_bytes);
         // §IV-B: weights in CSB off chip and in the global buffer.

@@ -41,13 +41,12 @@ inline ImbalanceCase weight_sparse_case(Dataflow dataflow, std::int64_t x, std::
     c.arch.load_balancing.scheme = scheme;
     if (scheme != LoadBalancingScheme::none) c.arch.load_balancing.axis = ArrayAxis::y;
     const bool ck = dataflow == Dataflow::CK;
-    c.problem = make_phase_problem(
-        "l", Phase::fw,
-        space_of({{Dim::N, waves * reuse * (ck ? 1 : x)},
-                  {Dim::K, y * k_t},
-                  {Dim::C, c_t * (ck ? x : 1)},
-                  {Dim::R, r},
-                  {Dim::S, r}}));
+    c.problem = make_phase_problem("l", Phase::fw,
+                                   space_of({{Dim::N, waves * reuse * (ck ? 1 : x)},
+                                             {Dim::K, y * k_t},
+                                             {Dim::C, c_t * (ck ? x : 1)},
+                                             {Dim::R, r},
+                                             {Dim::S, r}}));
     c.mapping.num_levels = 2;
     for (std::size_t i = 0; i < 2; ++i) c.mapping.level(i).keep = DataSpaceSet::all();
     c.mapping.level(0).temporal = loops({{Dim::N, waves}});

@@ -3,13 +3,12 @@
 // density model, on a C,K weight-sparse mapping without balancing: the
 // closed form's expected slowest-PE cycles must be within 5 % of the
 // Monte-Carlo mean. Prints the worst cases.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "imbalance_fixtures.hpp"
 
@@ -48,7 +47,8 @@ struct GridResult {
 TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
     const double densities[] = {0.05, 0.1, 0.3, 0.5, 0.9};
     // N:M patterns with those densities, along c.
-    const NMModel patterns[] = {{1, 20, 'c'}, {1, 10, 'c'}, {3, 10, 'c'}, {1, 2, 'c'}, {9, 10, 'c'}};
+    const NMModel patterns[] = {
+        {1, 20, 'c'}, {1, 10, 'c'}, {3, 10, 'c'}, {1, 2, 'c'}, {9, 10, 'c'}};
     const std::int64_t arrays[] = {4, 8, 16, 32};
     const std::int64_t tile_sides[] = {1, 4, 16, 64};  // tiles of 1, 16, 256, 4096 weights
     std::vector<GridResult> results;
@@ -57,17 +57,21 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
         const std::pair<std::string, DensityModel> models[] = {
             {"uniform", UniformModel{}},
             {"n_m", patterns[di]},
-            {"clustered/filter", ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter}},
-            {"clustered/channel", ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::channel}},
+            {"clustered/filter",
+             ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter}},
+            {"clustered/channel",
+             ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::channel}},
             {"mask", MaskModel{mask}},
         };
         for (const auto& [name, model] : models) {
-            const double density = std::holds_alternative<NMModel>(model) ? std::get<NMModel>(model).density()
+            const double density = std::holds_alternative<NMModel>(model)
+                                       ? std::get<NMModel>(model).density()
                                    : std::holds_alternative<MaskModel>(model) ? mask->density
                                                                               : densities[di];
             for (std::int64_t side : arrays) {
                 for (std::int64_t t : tile_sides) {
-                    const auto c = weight_sparse_case(Dataflow::CK, side, side, t, t, 100000, model, density);
+                    const auto c =
+                        weight_sparse_case(Dataflow::CK, side, side, t, t, 100000, model, density);
                     // About 2^15 PE-waves per case and at least 128 waves: a
                     // Monte-Carlo error of about 1 % (the maximum of a wave
                     // varies less than one PE's work, but not by √PEs).
@@ -76,8 +80,9 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
                         std::max<std::int64_t>(t >= 16 ? 48 : 128, 32768 / (side * side));
                     const double cf = c.run(ImbalanceMethod::closed_form).cycles;
                     const double mc = c.run(ImbalanceMethod::monte_carlo, waves).cycles;
-                    results.push_back({fmt::format("{} d={} {}x{} tile={}", name, density, side, side, t * t),
-                                       cf, mc});
+                    results.push_back(
+                        {fmt::format("{} d={} {}x{} tile={}", name, density, side, side, t * t), cf,
+                         mc});
                     EXPECT_LE(results.back().error(), 0.05)
                         << results.back().label << ": closed form " << cf << ", Monte-Carlo " << mc;
                 }
@@ -89,7 +94,8 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
     std::printf("%zu cases; worst closed form vs Monte-Carlo:\n", results.size());
     for (std::size_t i = 0; i < results.size() && (i < 8 || results[i].error() > 0.05); ++i) {
         std::printf("  %-45s closed %.4g  MC %.4g  error %.2f %%\n", results[i].label.c_str(),
-                    results[i].closed_form / 1e5, results[i].monte_carlo / 1e5, 100 * results[i].error());
+                    results[i].closed_form / 1e5, results[i].monte_carlo / 1e5,
+                    100 * results[i].error());
     }
 }
 

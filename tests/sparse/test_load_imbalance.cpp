@@ -159,11 +159,12 @@ TEST(LoadImbalanceSchemes, EachSchemeBeatsNoneAndReportsItsCosts) {
     const auto none = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1,
                                          LoadBalancingScheme::none, 3);
     const double base = none.run(ImbalanceMethod::closed_form).cycles;
-    for (auto scheme : {LoadBalancingScheme::half_tile_pairing,
-                        LoadBalancingScheme::two_level_work_stealing,
-                        LoadBalancingScheme::flexible_allocation}) {
+    for (auto scheme :
+         {LoadBalancingScheme::half_tile_pairing, LoadBalancingScheme::two_level_work_stealing,
+          LoadBalancingScheme::flexible_allocation}) {
         SCOPED_TRACE(std::string(load_balancing_scheme_name(scheme)));
-        const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1, scheme, 3);
+        const auto c =
+            weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1, scheme, 3);
         const LoadImbalance cf = c.run(ImbalanceMethod::closed_form);
         const LoadImbalance mc = c.run(ImbalanceMethod::monte_carlo, 50);
         EXPECT_LT(cf.cycles, base);

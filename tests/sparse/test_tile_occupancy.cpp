@@ -53,13 +53,15 @@ void expect_matches(const TileOccupancy& o, const Sampled& s, double tolerance) 
     EXPECT_NEAR(o.mean_nonzeros, s.mean, tolerance * std::max(1.0, s.mean));
     EXPECT_NEAR(o.variance, s.variance, 2 * tolerance * std::max(1.0, s.variance));
     EXPECT_NEAR(o.probability_empty, s.empty, tolerance);
-    const double skew_model = o.variance > 0 ? o.third_central_moment / std::pow(o.variance, 1.5) : 0;
+    const double skew_model =
+        o.variance > 0 ? o.third_central_moment / std::pow(o.variance, 1.5) : 0;
     const double skew_sampled = s.variance > 0 ? s.third / std::pow(s.variance, 1.5) : 0;
     EXPECT_NEAR(skew_model, skew_sampled, 0.15 + 4 * tolerance);
 }
 
 TEST(TileOccupancy, UniformIsBinomial) {
-    const TileOccupancy o = tile_occupancy(UniformModel{}, 0.25, weights_tile(4, 5), DataSpace::weights);
+    const TileOccupancy o =
+        tile_occupancy(UniformModel{}, 0.25, weights_tile(4, 5), DataSpace::weights);
     EXPECT_DOUBLE_EQ(o.mean_nonzeros, 5.0);
     EXPECT_DOUBLE_EQ(o.variance, 20 * 0.25 * 0.75);
     EXPECT_DOUBLE_EQ(o.probability_empty, std::pow(0.75, 20));
@@ -69,8 +71,10 @@ TEST(TileOccupancy, UniformIsBinomial) {
 TEST(TileOccupancy, UniformAgainstSampling) {
     std::mt19937_64 rng(7);
     std::bernoulli_distribution bit(0.1);
-    const Sampled s = sample_tiles(40000, 3, 7, [&](std::int64_t, std::int64_t) { return bit(rng); });
-    expect_matches(tile_occupancy(UniformModel{}, 0.1, weights_tile(3, 7), DataSpace::weights), s, 0.02);
+    const Sampled s =
+        sample_tiles(40000, 3, 7, [&](std::int64_t, std::int64_t) { return bit(rng); });
+    expect_matches(tile_occupancy(UniformModel{}, 0.1, weights_tile(3, 7), DataSpace::weights), s,
+                   0.02);
 }
 
 TEST(TileOccupancy, NMWholeBlocksAreExact) {
@@ -91,8 +95,9 @@ TEST(TileOccupancy, NMPartialBlocksAgainstSampling) {
         if (std::size_t(k) >= nonzero_at.size()) nonzero_at.push_back(std::int64_t(rng() % 8));
         return nonzero_at[std::size_t(k)] == c;
     });
-    expect_matches(tile_occupancy(NMModel{1, 8, 'c'}, 0.125, weights_tile(k_t, c_t), DataSpace::weights),
-                   s, 0.02);
+    expect_matches(
+        tile_occupancy(NMModel{1, 8, 'c'}, 0.125, weights_tile(k_t, c_t), DataSpace::weights), s,
+        0.02);
 }
 
 TEST(TileOccupancy, ClusteredByFilterAgainstSampling) {
@@ -114,8 +119,9 @@ TEST(TileOccupancy, ClusteredByFilterAgainstSampling) {
 
 TEST(TileOccupancy, ClusteredZeroCvIsUniform) {
     const TensorTile t = weights_tile(4, 4);
-    const TileOccupancy c = tile_occupancy(ClusteredModel{ClusterDistribution::beta, 0.0, ClusterUnit::row},
-                                           0.3, t, DataSpace::weights);
+    const TileOccupancy c =
+        tile_occupancy(ClusteredModel{ClusterDistribution::beta, 0.0, ClusterUnit::row}, 0.3, t,
+                       DataSpace::weights);
     const TileOccupancy u = tile_occupancy(UniformModel{}, 0.3, t, DataSpace::weights);
     EXPECT_DOUBLE_EQ(c.variance, u.variance);
     EXPECT_DOUBLE_EQ(c.probability_empty, u.probability_empty);
@@ -127,8 +133,8 @@ TEST(TileOccupancy, MaskAveragesOverAlignedTiles) {
     mask->shape = {4, 2};
     mask->nonzero = {1, 1, 1, 0, 0, 0, 0, 0};
     mask->density = 3.0 / 8.0;
-    const TileOccupancy o = tile_occupancy(MaskModel{mask}, mask->density, weights_tile(2, 2),
-                                           DataSpace::weights);
+    const TileOccupancy o =
+        tile_occupancy(MaskModel{mask}, mask->density, weights_tile(2, 2), DataSpace::weights);
     EXPECT_DOUBLE_EQ(o.mean_nonzeros, 1.5);
     EXPECT_DOUBLE_EQ(o.variance, 2.25);
     EXPECT_DOUBLE_EQ(o.probability_empty, 0.5);

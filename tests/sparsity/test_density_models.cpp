@@ -57,7 +57,8 @@ rules:
 TEST(DensityModels, ClusterBetaHasTheMeanAndCv) {
     const BetaParameters b = cluster_beta(0.2, 0.5);
     EXPECT_NEAR(b.alpha / (b.alpha + b.beta), 0.2, 1e-12);
-    const double var = b.alpha * b.beta / ((b.alpha + b.beta) * (b.alpha + b.beta) * (b.alpha + b.beta + 1));
+    const double var =
+        b.alpha * b.beta / ((b.alpha + b.beta) * (b.alpha + b.beta) * (b.alpha + b.beta + 1));
     EXPECT_NEAR(var, 0.1 * 0.1, 1e-12);
     // A cv beyond what [0, 1] allows is capped at 90 % of the Bernoulli variance.
     EXPECT_NEAR(cluster_beta(0.5, 3.0).variance, 0.9 * 0.25, 1e-12);
@@ -138,8 +139,8 @@ rules:
 
 class MaskFiles : public ::testing::Test {
   protected:
-    std::filesystem::path dir = testing::test_directory(
-        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::path dir =
+        testing::test_directory(::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::string profile_file() const { return (dir / "profile.yaml").string(); }
 };
 
@@ -175,8 +176,8 @@ TEST_F(MaskFiles, TruncatedDataAndBadMagic) {
     EXPECT_TRUE(contains(expect_spec_error([&] { read_npy_mask(dir / "t.npy"); }).message(),
                          "holds 2 bytes, the shape needs 4"));
     testing::write_file(dir / "m.npy", "PK\x03\x04 not numpy");
-    EXPECT_TRUE(contains(expect_spec_error([&] { read_npy_mask(dir / "m.npy"); }).message(),
-                         "bad magic"));
+    EXPECT_TRUE(
+        contains(expect_spec_error([&] { read_npy_mask(dir / "m.npy"); }).message(), "bad magic"));
 }
 
 TEST_F(MaskFiles, MissingFileIsAnErrorAtTheRule) {
@@ -217,8 +218,10 @@ TEST_F(MaskFiles, ShapeCheckedAgainstTheNetwork) {
     const std::string first = training.layers.front().layer->layer.name;
     const std::int64_t k = training.layers.front().space.bounds[Dim::K];
     const std::int64_t c = training.layers.front().space.bounds[Dim::C];
-    testing::write_file(dir / "good.npy", testing::npy_bytes({k, c}, std::vector<std::uint8_t>(std::size_t(k * c), 1)));
-    testing::write_file(dir / "bad.npy", testing::npy_bytes({c, k}, std::vector<std::uint8_t>(std::size_t(k * c), 1)));
+    testing::write_file(dir / "good.npy", testing::npy_bytes({k, c}, std::vector<std::uint8_t>(
+                                                                         std::size_t(k * c), 1)));
+    testing::write_file(dir / "bad.npy", testing::npy_bytes({c, k}, std::vector<std::uint8_t>(
+                                                                        std::size_t(k * c), 1)));
     const auto profile_with = [&](const std::string& file) {
         return parse("sparsity_profile: p\nrules:\n  - {layers: " + first +
                          ", tensors: w, model: {name: mask, file: " + file + "}}\n",
@@ -230,8 +233,8 @@ TEST_F(MaskFiles, ShapeCheckedAgainstTheNetwork) {
     EXPECT_EQ(e.where().line, 3);
     EXPECT_EQ(e.key_path(), "rules[0].model.file");
     EXPECT_TRUE(contains(e.message(), "bad.npy"));
-    EXPECT_TRUE(contains(e.message(), fmt::format("has shape [{}, {}], but tensor `w` of layer `{}`",
-                                                  c, k, first)));
+    EXPECT_TRUE(contains(
+        e.message(), fmt::format("has shape [{}, {}], but tensor `w` of layer `{}`", c, k, first)));
     EXPECT_TRUE(contains(e.expected(), fmt::format("[{}, {}, 1, 1]", k, c)));
 }
 

@@ -10,13 +10,14 @@
 namespace trainloop::testing {
 
 inline std::string npy_bytes(const std::vector<std::int64_t>& shape,
-                             const std::vector<std::uint8_t>& data, const std::string& descr = "|b1",
-                             bool fortran_order = false) {
+                             const std::vector<std::uint8_t>& data,
+                             const std::string& descr = "|b1", bool fortran_order = false) {
     std::string dims;
     for (std::int64_t d : shape) dims += std::to_string(d) + ", ";
     if (shape.size() > 1) dims.erase(dims.size() - 2);
-    std::string header = "{'descr': '" + descr + "', 'fortran_order': " +
-                         (fortran_order ? "True" : "False") + ", 'shape': (" + dims + "), }";
+    std::string header = "{'descr': '" + descr +
+                         "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                         ", 'shape': (" + dims + "), }";
     while ((10 + header.size() + 1) % 64 != 0) header += ' ';
     header += '\n';
     std::string out = "\x93NUMPY";
