@@ -190,7 +190,10 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             const double after = balancing::two_level_slowest_work(pw.mean, slowest);
             const bool steals = balancing::two_level_steals(pw.mean, slowest);
             wave_balancing_cycles = steals ? balancing::kStealLatencyCycles : 0.0;
-            wave_cycles = cycles_of(after, pw, units) + wave_balancing_cycles;
+            // After stealing the work is a fraction of MACs: its ceil adds half a cycle.
+            wave_cycles =
+                (after > pw.mean ? after / double(units) + 0.5 : cycles_of(after, pw, units)) +
+                wave_balancing_cycles;
             const double coarse = std::min(slowest, pw.mean * (1.0 + balancing::kCoarseTolerance));
             // Half the PEs are above the mean; each sheds its excess: operands (2 words
             // per MAC) in the coarse step, operands and product in the stealing step.

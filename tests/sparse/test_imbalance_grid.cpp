@@ -99,5 +99,53 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
     }
 }
 
+// The balancing schemes on the mappings they are meant for: half-tile pairing
+// on K,N along K (Procrustes §IV-C), the other two on C,K; tiles of 64 and
+// 1,024 weights, within 8 %. (Tiles of a few elements are off by up to ~50 %
+// for two-level stealing and ~20 % for pairing: the closed forms treat the
+// balanced work as continuous; see docs/load_imbalance.md.)
+TEST(SlowImbalanceGrid, SchemesClosedFormWithinEightPercentOfMonteCarlo) {
+    std::vector<GridResult> results;
+    const std::pair<std::string, DensityModel> models[] = {
+        {"uniform", UniformModel{}},
+        {"clustered/filter", ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter}},
+    };
+    for (auto scheme :
+         {LoadBalancingScheme::half_tile_pairing, LoadBalancingScheme::two_level_work_stealing,
+          LoadBalancingScheme::flexible_allocation}) {
+        const Dataflow dataflow =
+            scheme == LoadBalancingScheme::half_tile_pairing ? Dataflow::KN : Dataflow::CK;
+        for (const auto& [name, model] : models) {
+            for (double density : {0.05, 0.1, 0.3, 0.5, 0.9}) {
+                for (std::int64_t side : {4, 16, 32}) {
+                    for (std::int64_t t : {8, 32}) {
+                        const auto c = weight_sparse_case(dataflow, side, side, t, t, 100000, model,
+                                                          density, scheme);
+                        const std::int64_t waves =
+                            std::max<std::int64_t>(64, 16384 / (side * side));
+                        const double cf = c.run(ImbalanceMethod::closed_form).cycles;
+                        const double mc = c.run(ImbalanceMethod::monte_carlo, waves).cycles;
+                        results.push_back({fmt::format("{} {} d={} {}x{} tile={}",
+                                                       load_balancing_scheme_name(scheme), name,
+                                                       density, side, side, t * t),
+                                           cf, mc});
+                        EXPECT_LE(results.back().error(), 0.08)
+                            << results.back().label << ": closed form " << cf << ", Monte-Carlo "
+                            << mc;
+                    }
+                }
+            }
+        }
+    }
+    std::sort(results.begin(), results.end(),
+              [](const GridResult& a, const GridResult& b) { return a.error() > b.error(); });
+    std::printf("%zu cases; worst closed form vs Monte-Carlo:\n", results.size());
+    for (std::size_t i = 0; i < 8 && i < results.size(); ++i) {
+        std::printf("  %-55s closed %.4g  MC %.4g  error %.2f %%\n", results[i].label.c_str(),
+                    results[i].closed_form / 1e5, results[i].monte_carlo / 1e5,
+                    100 * results[i].error());
+    }
+}
+
 }  // namespace
 }  // namespace trainloop
