@@ -39,7 +39,7 @@ struct PeWork {
 
 PeWork single_operand_work(const WaveShape& w, const OperandSpread& op, const OperandDensity& d,
                            const TensorTile& tile) {
-    const TileOccupancy occ = tile_occupancy(d.model, d.density, tile, op.space);
+    const TileOccupancy occ = tile_count_moments(d.model, d.density, tile, op.space);
     PeWork pw;
     pw.reuse = double(w.pe_macs) / double(op.tile.elements());
     pw.integral = pw.reuse == std::floor(pw.reuse);
@@ -81,7 +81,7 @@ PeWork two_operand_work(const WaveShape& w, const PhaseDensities& densities) {
     for (std::size_t o = 0; o < 2; ++o) {
         const OperandSpread& op = w.operands[o];
         const OperandDensity& d = densities.of(op.space);
-        r[o] = density_moments(tile_occupancy(d.model, d.density, op.tile, op.space),
+        r[o] = density_moments(tile_count_moments(d.model, d.density, op.tile, op.space),
                                double(op.tile.elements()));
     }
     const double W = double(w.pe_macs);

@@ -284,7 +284,7 @@ std::optional<double> small_count_expected_max(const DensityModel& model, double
     const CacheKey key = key_of(model, density, tile, space, distinct, groups);
     CacheEntry& entry = cache[hash_of(key) % cache.size()];
     if (entry.valid && entry.key == key) return entry.value;
-    const TileOccupancy occ = tile_occupancy(model, density, tile, space);
+    const TileOccupancy occ = tile_count_moments(model, density, tile, space);
     const std::optional<double> value =
         std::sqrt(occ.variance) > kSmallCountSd
             ? std::nullopt

@@ -51,7 +51,7 @@ TileOccupancy n_m(const NMModel& model, const TensorTile& tile, DataSpace space)
 // Clusters with beta densities: each of the u clusters of the tile holds
 // m = E/u elements and a BetaBinomial(m, α, β) count.
 TileOccupancy clustered(const ClusteredModel& model, double density, const TensorTile& tile,
-                        DataSpace space) {
+                        DataSpace space, bool with_empty) {
     const BetaParameters b = cluster_beta(density, model.cv);
     const double elements = double(tile.elements());
     if (b.variance <= 0) return binomial(density, elements);
@@ -65,8 +65,9 @@ TileOccupancy clustered(const ClusteredModel& model, double density, const Tenso
     const double skew1 = (s + 2.0 * m) * (b.beta - a) / (s + 2.0) *
                          std::sqrt((1.0 + s) / (m * a * b.beta * (m + s)));
     // P(cluster empty) = B(α, β+m) / B(α, β).
-    const double log_p0 =
-        std::lgamma(b.beta + m) + std::lgamma(s) - std::lgamma(b.beta) - std::lgamma(s + m);
+    const double log_p0 = with_empty ? std::lgamma(b.beta + m) + std::lgamma(s) -
+                                           std::lgamma(b.beta) - std::lgamma(s + m)
+                                     : -HUGE_VAL;
     return {density * elements, u * var1, std::exp(u * log_p0), u * skew1 * var1 * std::sqrt(var1)};
 }
 
@@ -140,25 +141,40 @@ TensorTile half_of(const TensorTile& tile, int axis) {
     return half;
 }
 
-TileOccupancy tile_occupancy(const DensityModel& model, double density, const TensorTile& tile,
-                             DataSpace space) {
+namespace {
+
+TileOccupancy occupancy(const DensityModel& model, double density, const TensorTile& tile,
+                        DataSpace space, bool with_empty) {
     struct Visit {
         double density;
         const TensorTile& tile;
         DataSpace space;
+        bool with_empty;
         TileOccupancy operator()(const UniformModel&) const {
             return binomial(density, double(tile.elements()));
         }
         TileOccupancy operator()(const NMModel& m) const { return n_m(m, tile, space); }
         TileOccupancy operator()(const ClusteredModel& m) const {
-            return clustered(m, density, tile, space);
+            return clustered(m, density, tile, space, with_empty);
         }
         TileOccupancy operator()(const MaskModel& m) const {
             return m.mask ? from_mask(*m.mask, tile, space)
                           : binomial(density, double(tile.elements()));
         }
     };
-    return std::visit(Visit{density, tile, space}, model);
+    return std::visit(Visit{density, tile, space, with_empty}, model);
+}
+
+}  // namespace
+
+TileOccupancy tile_occupancy(const DensityModel& model, double density, const TensorTile& tile,
+                             DataSpace space) {
+    return occupancy(model, density, tile, space, true);
+}
+
+TileOccupancy tile_count_moments(const DensityModel& model, double density, const TensorTile& tile,
+                                 DataSpace space) {
+    return occupancy(model, density, tile, space, false);
 }
 
 }  // namespace trainloop

@@ -51,4 +51,9 @@ TensorTile half_of(const TensorTile& tile, int axis);  // floor(extent / 2) alon
 TileOccupancy tile_occupancy(const DensityModel& model, double density, const TensorTile& tile,
                              DataSpace space);
 
+// The same without P(empty) for clustered models (left 0; its log-gammas are
+// the costliest part), for the load-imbalance model's hot path.
+TileOccupancy tile_count_moments(const DensityModel& model, double density, const TensorTile& tile,
+                                 DataSpace space);
+
 }  // namespace trainloop
