@@ -10,6 +10,7 @@
 #include "eval_report.hpp"
 #include "json_errors.hpp"
 #include "mapping_overrides.hpp"
+#include "sparse/mask_check.hpp"
 #include "sparse/phase_densities.hpp"
 #include "sparsity_options.hpp"
 #include "timeloop/timeloop_import.hpp"
@@ -71,6 +72,7 @@ void run_eval(const EvalOptions& o) {
     std::optional<PhaseDensities> densities;
     if (!o.sparsity.profile.empty()) {
         const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);
+        check_masks_against(profile, c.network->name(), c.training);
         densities = phase_densities(profile, c.network->name(), c.problem->layer, c.problem->phase,
                                     o.sparsity.iteration_or_final());
     }

@@ -19,6 +19,7 @@
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "network/network_mapper.hpp"
+#include "sparse/mask_check.hpp"
 #include "sparsity_options.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
@@ -420,7 +421,10 @@ void run_map(const MapOptions& o) {
     const Network network = load_network(o.workload);
     const NetworkTraining training = derive_training_problems(network, o.batch);
     std::optional<SparsityProfile> sparsity;
-    if (!o.sparsity.profile.empty()) sparsity = load_sparsity_profile_named(o.sparsity.profile);
+    if (!o.sparsity.profile.empty()) {
+        sparsity = load_sparsity_profile_named(o.sparsity.profile);
+        check_masks_against(*sparsity, network.name(), training);
+    }
     const NetworkMapPlan plan = plan_network_mapping(
         model, training, selected_phases(o.phase), {dataflow, !o.no_bypass},
         sparsity ? &*sparsity : nullptr, network.name(), o.sparsity.iteration_or_final());

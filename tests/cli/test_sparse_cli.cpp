@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/npy_file.hpp"
 #include "support/run_binary.hpp"
 
 namespace {
@@ -74,6 +75,38 @@ TEST(SparseCli, AnUnknownProfileExitsWithTwoAndSuggestsAName) {
                                           trainloop::testing::Capture::stdout_and_stderr);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.output.find("procrustes"), std::string::npos) << r.output;
+}
+
+// A profile whose rule gives layer2.0.conv2's weights (K=C=128, 3×3) an
+// actual mask of the given shape, one element in four nonzero.
+std::string mask_profile(const std::vector<std::int64_t>& shape) {
+    std::int64_t elements = 1;
+    for (std::int64_t d : shape) elements *= d;
+    std::vector<std::uint8_t> data(std::size_t(elements), 0);
+    for (std::size_t i = 0; i < data.size(); i += 4) data[i] = 1;
+    const std::string mask = trainloop::testing::temp_path("w.npy");
+    trainloop::testing::write_file(mask, trainloop::testing::npy_bytes(shape, data));
+    return trainloop::testing::temp_file(
+        "profile.yaml",
+        "sparsity_profile: masked\nrules:\n  - layers: layer2.0.conv2\n"
+        "    tensors: w\n    model: {name: mask, file: " +
+            mask + "}\n");
+}
+
+TEST(SparseCli, AMaskOfTheLayersShapeGivesItsDensity) {
+    const nlohmann::json j = run_json("eval -m " + kMapping + " --arch " + kSparseArch +
+                                      " --sparsity " + mask_profile({128, 128, 3, 3}));
+    EXPECT_DOUBLE_EQ(j["effectual_macs"].get<double>() / j["macs"].get<double>(), 0.25);
+}
+
+TEST(SparseCli, AMaskOfAnotherShapeExitsWithTwoNamingTheFileAndBothShapes) {
+    const CommandResult r = trainloop::testing::run_trainloop(
+        "eval -m " + kMapping + " --sparsity " + mask_profile({128, 64, 3, 3}),
+        trainloop::testing::Capture::stdout_and_stderr);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("w.npy"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("128, 64, 3, 3"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("128, 128, 3, 3"), std::string::npos) << r.output;
 }
 
 TEST(SparseCli, MapWithAProfileReportsSparseMetricsPerLayerPhase) {
