@@ -1,7 +1,7 @@
 // Whether a mapping honours a set of MappingConstraints on one iteration
 // space (with the contract's rule that factors above a dimension's bound
 // apply as the whole dimension). The mapper builds only mappings that do;
-// this is the independent check that tests and `eval` use.
+// this is the independent check the tests hold its results to.
 #pragma once
 
 #include <optional>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "arch/spec_reading.hpp"
 #include "common/did_you_mean.hpp"
@@ -18,7 +19,17 @@ std::vector<std::string> dim_names() {
     return names;
 }
 
-Dim read_dim(const SpecNode& node) { return *dim_from_name(node.as_choice(dim_names())); }
+Dim read_dim(const SpecNode& node) {
+    const std::string text = node.as_string();
+    if (text.size() == 1) {  // one letter is too short for did-you-mean: suggest its case
+        const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+        if (upper != text[0] && dim_from_name(std::string_view(&upper, 1))) {
+            node.fail(fmt::format("unknown dimension `{}`", text), "one of N, K, C, P, Q, R, S, G",
+                      fmt::format("did you mean `{}`? (dimensions are upper case)", upper));
+        }
+    }
+    return *dim_from_name(node.as_choice(dim_names()));
+}
 
 // A list of distinct dimensions (a single letter is a list of one).
 std::vector<Dim> read_dim_list(const SpecNode& node) {

@@ -326,7 +326,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
         bool possible = true;
         for (Dim d : kAllDims) {
             const std::int64_t bound = space.bounds[d] / c.total[d];
-            auto [it, added] = m.factorizations_.try_emplace({d, bound});
+            auto [it, added] = m.factorizations_.try_emplace(std::pair{d, bound});
             if (added) {
                 std::vector<std::int64_t> prefix;
                 std::vector<std::vector<std::int64_t>> all;

@@ -59,7 +59,7 @@ TEST(ConstraintsParser, ReadsEveryKind) {
         "levels:\n"
         "  RF:\n"
         "    factors: {C: {max: 4}, R: 3, S: {min: 2}}\n"
-        "    order: [K, C]\n"
+        "    order: [K, C, R, S]\n"
         "    bypass: weights\n"
         "    keep: [outputs]\n"
         "  GLB:\n"
@@ -83,7 +83,7 @@ TEST(ConstraintsParser, ReadsEveryKind) {
     EXPECT_FALSE(rf.factors[Dim::K]);
     ASSERT_TRUE(rf.order);
     EXPECT_TRUE(rf.order->full);
-    EXPECT_EQ(rf.order->dims, (std::vector<Dim>{Dim::K, Dim::C}));
+    EXPECT_EQ(rf.order->dims, (std::vector<Dim>{Dim::K, Dim::C, Dim::R, Dim::S}));
     ASSERT_TRUE(rf.keep[0] && rf.keep[2]);
     EXPECT_FALSE(rf.keep[0]->keep) << "weights bypass";
     EXPECT_TRUE(rf.keep[2]->keep) << "outputs are kept";
@@ -220,7 +220,7 @@ TEST(ConstraintCheck, NamesTheBrokenConstraintAndWhereItWasWritten) {
     wrong_keep.level(2).keep.insert(DataSpace::weights);
     const auto v = find_constraint_violation(c, space, wrong_keep);
     ASSERT_TRUE(v);
-    EXPECT_TRUE(contains(*v, "RF keeps weights; c.yaml:3:"));
+    EXPECT_TRUE(contains(*v, "RF keeps weights; c.yaml:4:"));
 
     Mapping wrong_spatial = m;
     wrong_spatial.level(1).spatial_y.clear();
@@ -251,7 +251,8 @@ TEST(ArchitectureConstraints, AnArchitecturesSectionIsReadAgainstItsLevels) {
         "  - {name: RF, class: regfile, capacity: 1 KB, data_spaces: [weights, outputs], per_pe: "
         "true}\n"
         "networks:\n"
-        "  - {name: unicast, axis: both, kind: unicast, parent: DRAM, child: RF}\n"
+        "  - {name: unicast, axis: both, kind: unicast, parent: DRAM, child: RF, data_spaces: "
+        "[weights, outputs]}\n"
         "constraints:\n"
         "  spatial: {x: [K]}\n"
         "  levels:\n"
@@ -268,7 +269,7 @@ TEST(ArchitectureConstraints, AnArchitecturesSectionIsReadAgainstItsLevels) {
                                                  kSource + "/arch_specs/inline.yaml"));
     });
     EXPECT_TRUE(contains(e.message(), "unknown storage level `GLB`"));
-    EXPECT_EQ(e.where().line, 14);
+    EXPECT_EQ(e.where().line, 13);
 }
 
 TEST(SpecCheck, AcceptsTheShippedConstraintExamples) {
