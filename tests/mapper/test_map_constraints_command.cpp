@@ -94,14 +94,17 @@ TEST(MapConstraintsCommand, AConstraintLeavingALayerNoMappingNamesItAndExitsTwo)
 
 TEST(MapConstraintsCommand, RejectionsUnderConstraintsSayNoneWasAConstraints) {
     // Inputs kept in the 256-word RF with at least 392 of fc1's 784 input
-    // channels: every mapping overflows the RF.
+    // channels: every mapping overflows a level.
     const std::string file = temp_file(
         "big_c.yaml",
         "mapping_constraints: big_c\nlevels:\n  RF: {factors: {C: {min: 256}}, keep: [inputs]}\n");
     const CommandResult r = run(kMlp + " --constraints " + file);
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("no valid mapping for fc1 fw: 300 rejected — capacity at RF 300; no "
-                            "mapping was rejected by a constraint"),
+    EXPECT_NE(r.output.find("no valid mapping for fc1 fw: 300 rejected — capacity at RF "),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("; no mapping was rejected by a constraint: the mapspace holds only "
+                            "mappings that honour them"),
               std::string::npos)
         << r.output;
 }
@@ -117,13 +120,13 @@ TEST(MapConstraintsCommand, ConflictingDataflowAndMisspelledLevelExitTwoWithThei
     EXPECT_EQ(run(kMlp + " --constraints " + kKN + " --dataflow K,N").exit_code, 0);
 
     const std::string file =
-        temp_file("typo.yaml", "mapping_constraints: typo\nlevels:\n  Rf:\n    keep: [weights]\n");
+        temp_file("typo.yaml", "mapping_constraints: typo\nlevels:\n  GBL:\n    keep: [weights]\n");
     r = run(kMlp + " --constraints " + file + " --format json", false);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     const auto json = nlohmann::json::parse(r.output);
     EXPECT_EQ(json["error"]["line"], 3);
-    EXPECT_EQ(json["error"]["key"], "levels.Rf");
-    EXPECT_NE(json["error"]["hint"].get<std::string>().find("`RF`"), std::string::npos);
+    EXPECT_EQ(json["error"]["key"], "levels.GBL");
+    EXPECT_NE(json["error"]["hint"].get<std::string>().find("`GLB`"), std::string::npos);
 }
 
 TEST(MapConstraintsCommand, SpecCheckAcceptsAConstraintsFileAndNeedsItsArchitecture) {
