@@ -361,11 +361,11 @@ std::string map_to_text(const MapRun& run) {
     const SearchResult& r = run.result.searches[f.search].result;
     // Searches run in plan order: the failed search is the plan's problem f.search.
     const Mapspace& space = run.plan.mapspaces[run.plan.problems[f.search].mapspace];
-    if (space.empty_reason()) {
-        throw SpecError({run.options.arch, 0, 0}, "",
+    if (const auto& reason = space.empty_reason()) {
+        throw SpecError(reason->origin.where, reason->origin.key,
                         fmt::format("no valid mapping for {} {}: the constraints leave its "
                                     "mapspace empty — {}",
-                                    f.layer, phase_name(f.phase), *space.empty_reason()),
+                                    f.layer, phase_name(f.phase), reason->text),
                         "constraints that every layer of the network can meet",
                         "loosen that constraint (factors above a dimension's size already "
                         "apply as the whole dimension), or move it to a constraints file "
@@ -456,7 +456,8 @@ void run_map(const MapOptions& o) {
     MappingConstraints constraints = arch.constraints;
     if (!o.constraints.empty()) {
         constraints = merge_constraints(
-            constraints, load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
+            constraints,
+            load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
         check_constraints_consistent(constraints);
     }
     const MapspaceConstraints mapspace{dataflow, !o.no_bypass, constraints};

@@ -443,8 +443,7 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
     top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
-               "component_overrides", "storage", "pe_array", "networks", "sparse",
-               "constraints"});
+               "component_overrides", "storage", "pe_array", "networks", "sparse", "constraints"});
     top.finish();
     Architecture arch;
     arch.name = read_name(top.required("architecture"));

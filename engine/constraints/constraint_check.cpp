@@ -40,8 +40,7 @@ std::optional<std::string> find_constraint_violation(const MappingConstraints& c
             const std::int64_t want = effective_factor(c->fixed[d], space.bounds[d]);
             if (product[d] != want) {
                 return fmt::format("{} has spatial factor {} across {}, {} fixes {}", dim_name(d),
-                                   product[d], array_axis_name(axis), origin_text(c->origin),
-                                   want);
+                                   product[d], array_axis_name(axis), origin_text(c->origin), want);
             }
         }
     }
@@ -55,9 +54,9 @@ std::optional<std::string> find_constraint_violation(const MappingConstraints& c
             const std::int64_t lo = effective_factor(bound->min, space.bounds[d]);
             const std::int64_t hi = effective_factor(bound->max, space.bounds[d]);
             if (f < lo || f > hi) {
-                return fmt::format("{} has temporal factor {} at {}; {} allows {}..{}",
-                                   dim_name(d), f, level_name(constraints, i),
-                                   origin_text(bound->origin), lo, hi);
+                return fmt::format("{} has temporal factor {} at {}; {} allows {}..{}", dim_name(d),
+                                   f, level_name(constraints, i), origin_text(bound->origin), lo,
+                                   hi);
             }
         }
         if (c.order) {

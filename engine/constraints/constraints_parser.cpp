@@ -94,12 +94,12 @@ SpatialAxisConstraint read_axis(const SpecNode& node, ArrayAxis axis, const PeAr
             c.fixed[d] = value.as_positive_int();
             product *= c.fixed[d];
             if (product > axis_size(axis, array)) {
-                value.fail(fmt::format("fixed spatial factors multiply to {} across {}, but the "
-                                       "array has {} {}",
-                                       product, array_axis_name(axis), axis_size(axis, array),
-                                       axis == ArrayAxis::x ? "columns (× MACs per PE)" : "rows"),
-                           fmt::format("factors whose product is at most {}",
-                                       axis_size(axis, array)));
+                value.fail(
+                    fmt::format("fixed spatial factors multiply to {} across {}, but the "
+                                "array has {} {}",
+                                product, array_axis_name(axis), axis_size(axis, array),
+                                axis == ArrayAxis::x ? "columns (× MACs per PE)" : "rows"),
+                    fmt::format("factors whose product is at most {}", axis_size(axis, array)));
             }
         }
     }
@@ -125,8 +125,7 @@ FactorBound read_factor_bound(const SpecNode& node) {
     if (min) b.min = min->as_positive_int();
     if (max) b.max = max->as_positive_int();
     if (b.min > b.max) {
-        node.fail(fmt::format("contradictory bounds: min {} > max {}", b.min, b.max),
-                  "min <= max");
+        node.fail(fmt::format("contradictory bounds: min {} > max {}", b.min, b.max), "min <= max");
     }
     return b;
 }
@@ -165,12 +164,11 @@ LevelConstraints read_level(const SpecNode& node, std::size_t index,
                              "each data space in `keep` or `bypass`, not both");
             }
             if (keep && !level.holds(s)) {
-                spaces->fail(
-                    fmt::format("level `{}` may not hold `{}` (architecture)", level.name,
-                                data_space_name(s)),
-                    fmt::format("data spaces `{}` holds: {}", level.name,
-                                data_space_set_text(level.data_spaces)),
-                    "add it to the level's `data_spaces`, or drop it from `keep`");
+                spaces->fail(fmt::format("level `{}` may not hold `{}` (architecture)", level.name,
+                                         data_space_name(s)),
+                             fmt::format("data spaces `{}` holds: {}", level.name,
+                                         data_space_set_text(level.data_spaces)),
+                             "add it to the level's `data_spaces`, or drop it from `keep`");
             }
             if (!keep && index == 0) {
                 spaces->fail(fmt::format("the outermost level `{}` cannot bypass `{}`: every "
@@ -271,8 +269,7 @@ std::optional<std::filesystem::path> read_constraints_target(const SpecNode& roo
     MapReader block(*target);
     const SpecNode arch = block.required("arch");
     block.finish();
-    return (std::filesystem::path(root.file()).parent_path() / arch.as_string())
-        .lexically_normal();
+    return (std::filesystem::path(root.file()).parent_path() / arch.as_string()).lexically_normal();
 }
 
 ConstraintsFile parse_constraints_file(const SpecNode& root,

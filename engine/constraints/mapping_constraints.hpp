@@ -48,7 +48,7 @@ struct ConstraintOrigin {
 std::string origin_text(const ConstraintOrigin& origin);
 
 struct SpatialAxisConstraint {
-    std::vector<Dim> dims;  // exactly these dimensions across the axis (may be none)
+    std::vector<Dim> dims;         // exactly these dimensions across the axis (may be none)
     PerDim<std::int64_t> fixed{};  // a fixed spatial factor per dimension; 0: free
     ConstraintOrigin origin;
 };
@@ -82,8 +82,8 @@ struct LevelConstraints {
 
 struct MappingConstraints {
     std::array<std::optional<SpatialAxisConstraint>, 2> spatial;  // by ArrayAxis x, y
-    std::vector<LevelConstraints> levels;   // by level index; may be shorter than the levels
-    std::vector<std::string> level_names;   // of the architecture read against
+    std::vector<LevelConstraints> levels;  // by level index; may be shorter than the levels
+    std::vector<std::string> level_names;  // of the architecture read against
 
     bool empty() const;
     // The constraints of level i (none when not given).

@@ -20,13 +20,13 @@ struct KindKey {
 };
 
 const std::vector<KindKey>& kind_keys() {
-    static const std::vector<KindKey> keys = {{SpecKind::network, "network"},
-                                              {SpecKind::architecture, "architecture"},
-                                              {SpecKind::component_library, "components"},
-                                              {SpecKind::sparsity_profile, "sparsity_profile"},
-                                              {SpecKind::mapping, "mapping"},
-                                              {SpecKind::mapping_constraints,
-                                               "mapping_constraints"}};
+    static const std::vector<KindKey> keys = {
+        {SpecKind::network, "network"},
+        {SpecKind::architecture, "architecture"},
+        {SpecKind::component_library, "components"},
+        {SpecKind::sparsity_profile, "sparsity_profile"},
+        {SpecKind::mapping, "mapping"},
+        {SpecKind::mapping_constraints, "mapping_constraints"}};
     return keys;
 }
 

@@ -121,7 +121,8 @@ std::vector<Dataflow> candidate_dataflows(const DimBounds& bounds,
     }
     if (other.empty()) other.emplace_back();
     std::vector<Dataflow> out;
-    for (const std::vector<Dim>& o : other) out.push_back(x ? Dataflow{x->dims, o} : Dataflow{o, y->dims});
+    for (const std::vector<Dim>& o : other)
+        out.push_back(x ? Dataflow{x->dims, o} : Dataflow{o, y->dims});
     return out;
 }
 
@@ -146,9 +147,9 @@ void check_dataflow_against_constraints(const MapspaceConstraints& constraints) 
         if (!c) continue;
         const std::vector<Dim>& named =
             axis == ArrayAxis::x ? constraints.dataflow->x : constraints.dataflow->y;
-        const bool same = named.size() == c->dims.size() &&
-                          std::all_of(named.begin(), named.end(),
-                                      [&](Dim d) { return listed(c->dims, d); });
+        const bool same =
+            named.size() == c->dims.size() &&
+            std::all_of(named.begin(), named.end(), [&](Dim d) { return listed(c->dims, d); });
         if (same) continue;
         std::string dims;
         for (Dim d : c->dims) dims += dim_name(d);
@@ -207,7 +208,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     const MappingConstraints& user = constraints.user;
     const std::vector<Dataflow> dataflows = candidate_dataflows(space.bounds, constraints);
     std::set<std::vector<std::int64_t>> seen;  // canonical form, to drop duplicates
-    std::optional<std::string> spatial_reason;
+    std::optional<EmptyMapspaceReason> spatial_reason;
     for (const Dataflow& flow : dataflows) {
         std::vector<SpatialChoice> partial(1);
         for (std::size_t i = 0; i < arch.num_levels; ++i) {
@@ -253,15 +254,18 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                     if (product == want) continue;
                     fits = false;
                     if (!spatial_reason) {
-                        spatial_reason = fmt::format(
-                            "the spatial factor {}{} across {} ({}) is not possible here: {} = {} "
-                            "in this problem, and the factor must divide it and fit the array "
-                            "({} {})",
-                            dim_name(d), want, array_axis_name(axis), origin_text(a->origin),
-                            dim_name(d), space.bounds[d],
-                            axis == ArrayAxis::x ? arch.pe_columns * arch.macs_per_pe
-                                                 : arch.pe_rows,
-                            axis == ArrayAxis::x ? "columns × MACs per PE" : "rows");
+                        spatial_reason = EmptyMapspaceReason{
+                            fmt::format(
+                                "the spatial factor {}{} across {} ({}) is not possible here: {} = "
+                                "{} "
+                                "in this problem, and the factor must divide it and fit the array "
+                                "({} {})",
+                                dim_name(d), want, array_axis_name(axis), origin_text(a->origin),
+                                dim_name(d), space.bounds[d],
+                                axis == ArrayAxis::x ? arch.pe_columns * arch.macs_per_pe
+                                                     : arch.pe_rows,
+                                axis == ArrayAxis::x ? "columns × MACs per PE" : "rows"),
+                            a->origin};
                     }
                     break;
                 }
@@ -308,6 +312,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
             m.factor_min_[i][d] = 1;
             m.factor_max_[i][d] = space.bounds[d];
             if (const auto& b = level.factors[d]) {
+                if (!first) first = b->origin;
                 m.factor_min_[i][d] = effective_factor(b->min, space.bounds[d]);
                 m.factor_max_[i][d] = effective_factor(b->max, space.bounds[d]);
             }
@@ -341,7 +346,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
             }
             if (it->second.empty()) {
                 possible = false;
-                if (!m.empty_reason_) m.empty_reason_ = m.factor_bounds_text(user, d, bound);
+                if (!m.empty_reason_) m.empty_reason_ = m.factor_bounds_reason(user, d, bound);
             }
         }
         if (possible) kept.push_back(c);
@@ -374,26 +379,29 @@ MapspaceSize Mapspace::size() const {
     return s;
 }
 
-std::string Mapspace::factor_bounds_text(const MappingConstraints& user, Dim d,
-                                         std::int64_t bound) const {
+EmptyMapspaceReason Mapspace::factor_bounds_reason(const MappingConstraints& user, Dim d,
+                                                   std::int64_t bound) const {
     std::vector<std::string> limits;
+    std::optional<ConstraintOrigin> first;
     for (std::size_t i = 0; i < num_levels_; ++i) {
         const LevelConstraints& level = user.level(i);
         const std::string name =
             i < user.level_names.size() ? user.level_names[i] : fmt::format("level {}", i);
         if (const auto& b = level.factors[d]) {
+            if (!first) first = b->origin;
             limits.push_back(fmt::format("{} {} at {}, set at {}", dim_name(d),
                                          bound_text(factor_min_[i][d], factor_max_[i][d]), name,
                                          origin_text(b->origin)));
         } else if (factor_max_[i][d] == 1 && level.order) {
+            if (!first) first = level.order->origin;
             limits.push_back(fmt::format("{} = 1 at {}: the full order at {} leaves it out",
                                          dim_name(d), name, origin_text(level.order->origin)));
         }
     }
-    return fmt::format(
-        "the factor bounds leave {} no split over the levels: {} = {} in this problem ({} left "
-        "for the temporal loops), and the bounds are {}",
-        dim_name(d), dim_name(d), bounds_[d], bound, fmt::join(limits, "; "));
+    return {fmt::format("the factor bounds leave {} no split over the levels: {} = {} in this "
+                        "problem ({} left for the temporal loops), and the bounds are {}",
+                        dim_name(d), dim_name(d), bounds_[d], bound, fmt::join(limits, "; ")),
+            first.value_or(ConstraintOrigin{})};
 }
 
 Mapping Mapspace::to_mapping(const MapPoint& p) const {

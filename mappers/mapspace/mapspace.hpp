@@ -53,6 +53,13 @@ struct SpatialChoice {
     DimBounds total;  // Π of the spatial factors per dimension
 };
 
+// Why the constraints leave a problem no mapping: the text, and where the
+// constraint that does it was written.
+struct EmptyMapspaceReason {
+    std::string text;
+    ConstraintOrigin origin;
+};
+
 // A point of the mapspace (becomes a Mapping with Mapspace::to_mapping).
 struct MapPoint {
     std::uint32_t spatial = 0;                    // index into spatial_choices()
@@ -103,7 +110,7 @@ class Mapspace {
     MapspaceSize size() const;
     // Set when the constraints leave this problem no mapping (then
     // spatial_choices() is empty): which constraint, and why.
-    const std::optional<std::string>& empty_reason() const { return empty_reason_; }
+    const std::optional<EmptyMapspaceReason>& empty_reason() const { return empty_reason_; }
 
     Mapping to_mapping(const MapPoint& point) const;
     MapPoint random_point(std::mt19937_64& rng) const;
@@ -115,8 +122,8 @@ class Mapspace {
   private:
     void random_factors(MapPoint& point, Dim d, std::mt19937_64& rng) const;
     // Why `bound` of `d` has no factorization within the factor bounds.
-    std::string factor_bounds_text(const MappingConstraints& user, Dim d,
-                                   std::int64_t bound) const;
+    EmptyMapspaceReason factor_bounds_reason(const MappingConstraints& user, Dim d,
+                                             std::int64_t bound) const;
 
     std::size_t num_levels_ = 0;
     DimBounds bounds_;
@@ -129,7 +136,7 @@ class Mapspace {
     std::array<DimBounds, kMaxLevels> factor_max_{};
     PerDim<bool> bounded_{};
     std::array<std::optional<LoopOrderConstraint>, kMaxLevels> orders_{};
-    std::optional<std::string> empty_reason_;
+    std::optional<EmptyMapspaceReason> empty_reason_;
 };
 
 }  // namespace trainloop

@@ -28,9 +28,9 @@ StorageLevel level(const std::string& name, DataSpaceSet spaces) {
 }
 
 // DRAM → GLB → RF on a 16×16 array; the RF may not hold inputs.
-const std::vector<StorageLevel> kLevels = {
-    level("DRAM", DataSpaceSet::all()), level("GLB", DataSpaceSet::all()),
-    level("RF", DataSpaceSet{{true, false, true}})};
+const std::vector<StorageLevel> kLevels = {level("DRAM", DataSpaceSet::all()),
+                                           level("GLB", DataSpaceSet::all()),
+                                           level("RF", DataSpaceSet{{true, false, true}})};
 
 PeArray array16() {
     PeArray a;
@@ -286,8 +286,8 @@ TEST(SpecCheck, AcceptsTheShippedConstraintExamples) {
 }
 
 TEST(SpecCheck, AConstraintsFileNeedsItsArchitectureToBeChecked) {
-    const SpecNode root = SpecNode::load_string(kHeader + "levels: {RF: {keep: [weights]}}\n",
-                                                "c.yaml");
+    const SpecNode root =
+        SpecNode::load_string(kHeader + "levels: {RF: {keep: [weights]}}\n", "c.yaml");
     EXPECT_EQ(detect_spec_kind(root), SpecKind::mapping_constraints);
     EXPECT_EQ(read_constraints_target(root), std::nullopt);
 }

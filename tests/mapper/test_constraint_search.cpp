@@ -39,8 +39,8 @@ MappingConstraints constraints_of(const std::string& body) {
     array.rows = 2;
     array.columns = 2;
     return parse_constraints_file(
-               SpecNode::load_string("mapping_constraints: t\n" + body, "c.yaml"),
-               three_levels(), array)
+               SpecNode::load_string("mapping_constraints: t\n" + body, "c.yaml"), three_levels(),
+               array)
         .constraints;
 }
 
@@ -68,8 +68,10 @@ const std::vector<Kind> kKinds = {
     {"factor bounds",
      "levels: {RF: {factors: {K: {min: 2, max: 4}, R: 3}}, GLB: {factors: {C: 1, P: {max: 2}}}}\n"},
     {"full loop order", "levels: {GLB: {order: [K, C, N]}, DRAM: {order: [P, K, C, N, R]}}\n"},
-    {"partial loop order", "levels: {DRAM: {partial_order: [P, K]}, GLB: {partial_order: [C, N]}}\n"},
-    {"keep and bypass", "levels: {RF: {bypass: [weights], keep: [outputs]}, GLB: {keep: [inputs]}}\n"},
+    {"partial loop order",
+     "levels: {DRAM: {partial_order: [P, K]}, GLB: {partial_order: [C, N]}}\n"},
+    {"keep and bypass",
+     "levels: {RF: {bypass: [weights], keep: [outputs]}, GLB: {keep: [inputs]}}\n"},
     {"all together",
      "spatial: {x: [K], y: {dims: [N], factors: {N: 2}}}\n"
      "levels: {RF: {bypass: [weights], factors: {R: 3}}, GLB: {partial_order: [C, P]}}\n"},
@@ -202,9 +204,11 @@ TEST(ConstraintSearch, AConstraintThatLeavesNoMappingSaysWhichAndWhy) {
         arch, kSmall, {std::nullopt, true, constraints_of("levels: {RF: {factors: {K: 3}}}\n")});
     EXPECT_TRUE(factors.spatial_choices().empty());
     ASSERT_TRUE(factors.empty_reason());
-    EXPECT_TRUE(contains(*factors.empty_reason(), "the factor bounds leave K no split"));
-    EXPECT_TRUE(contains(*factors.empty_reason(), "K = 3 at RF, set at c.yaml:2:"));
-    EXPECT_TRUE(contains(*factors.empty_reason(), "levels.RF.factors.K"));
+    EXPECT_TRUE(contains(factors.empty_reason()->text, "the factor bounds leave K no split"));
+    EXPECT_TRUE(contains(factors.empty_reason()->text, "K = 3 at RF, set at c.yaml:2:"));
+    EXPECT_TRUE(contains(factors.empty_reason()->text, "levels.RF.factors.K"));
+    EXPECT_EQ(factors.empty_reason()->origin.key, "levels.RF.factors.K");
+    EXPECT_EQ(factors.empty_reason()->origin.where.line, 2);
     const SearchResult r = search(arch, fw, factors, options(SearchStrategy::anneal, 1, 100));
     EXPECT_FALSE(r.best);
     EXPECT_EQ(r.evaluations, 0);
@@ -214,8 +218,9 @@ TEST(ConstraintSearch, AConstraintThatLeavesNoMappingSaysWhichAndWhy) {
         arch, odd,
         {std::nullopt, true, constraints_of("spatial: {y: {dims: [N], factors: {N: 2}}}\n")});
     ASSERT_TRUE(spatial.empty_reason());
-    EXPECT_TRUE(contains(*spatial.empty_reason(), "the spatial factor N2 across y"));
-    EXPECT_TRUE(contains(*spatial.empty_reason(), "N = 3 in this problem"));
+    EXPECT_TRUE(contains(spatial.empty_reason()->text, "the spatial factor N2 across y"));
+    EXPECT_TRUE(contains(spatial.empty_reason()->text, "N = 3 in this problem"));
+    EXPECT_EQ(spatial.empty_reason()->origin.key, "spatial.y");
 
     // Factors above a dimension apply as the whole of it: R: 3 on R = 1 leaves mappings.
     const Mapspace fc = Mapspace::build(
@@ -226,10 +231,12 @@ TEST(ConstraintSearch, AConstraintThatLeavesNoMappingSaysWhichAndWhy) {
 
 TEST(ConstraintSearch, ANamedDataflowMustAgreeWithTheSpatialConstraints) {
     const MappingConstraints c = constraints_of("spatial: {x: [C]}\n");
-    const SpecError e = testing::expect_spec_error(
-        [&] { Mapspace::build(small_arch(), kSmall, {parse_dataflow("K,N"), true, c}); });
-    EXPECT_TRUE(contains(e.message(), "--dataflow K,N conflicts with the spatial constraint "
-                                      "across x, which allows C"));
+    const SpecError e = testing::expect_spec_error([&] {
+        Mapspace::build(small_arch(), kSmall, {parse_dataflow("K,N"), true, c});
+    });
+    EXPECT_TRUE(contains(e.message(),
+                         "--dataflow K,N conflicts with the spatial constraint "
+                         "across x, which allows C"));
     EXPECT_EQ(e.key_path(), "spatial.x");
     EXPECT_EQ(e.where().file, "c.yaml");
     // An agreeing dataflow is fine.

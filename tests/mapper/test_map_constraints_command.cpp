@@ -63,8 +63,8 @@ TEST(MapConstraintsCommand, EveryLayerPhasesMappingHonoursTheConstraintsFile) {
 
 TEST(MapConstraintsCommand, TheMapspaceReportedBeforeSearchingReflectsTheConstraints) {
     const auto free = nlohmann::json::parse(run(kMlp + " --format json", false).output);
-    const auto constrained = nlohmann::json::parse(
-        run(kMlp + " --constraints " + kKN + " --format json", false).output);
+    const auto constrained =
+        nlohmann::json::parse(run(kMlp + " --constraints " + kKN + " --format json", false).output);
     EXPECT_LT(constrained["mapspace"]["spatial"].get<double>(),
               free["mapspace"]["spatial"].get<double>());
     EXPECT_LT(constrained["mapspace"]["keeps"].get<double>(),
@@ -73,15 +73,16 @@ TEST(MapConstraintsCommand, TheMapspaceReportedBeforeSearchingReflectsTheConstra
 
     const CommandResult text = run(kMlp + " --constraints " + kKN);
     ASSERT_EQ(text.exit_code, 0) << text.output;
-    const std::size_t line = text.output.find(
-        "constraints (" + kKN + "): spatial x: K, y: N (N16); keep/bypass 2\nmapspace of the "
-        "largest problem");
+    const std::size_t line =
+        text.output.find("constraints (" + kKN +
+                         "): spatial x: K, y: N (N16); keep/bypass 2\nmapspace of the "
+                         "largest problem");
     EXPECT_EQ(line, 0u) << text.output;
 }
 
 TEST(MapConstraintsCommand, AConstraintLeavingALayerNoMappingNamesItAndExitsTwo) {
-    const std::string file = temp_file(
-        "k3.yaml", "mapping_constraints: k3\nlevels:\n  RF:\n    factors: {K: 3}\n");
+    const std::string file =
+        temp_file("k3.yaml", "mapping_constraints: k3\nlevels:\n  RF:\n    factors: {K: 3}\n");
     const CommandResult r = run(kMlp + " --constraints " + file);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("no valid mapping for fc1 fw: the constraints leave its mapspace "
@@ -90,6 +91,13 @@ TEST(MapConstraintsCommand, AConstraintLeavingALayerNoMappingNamesItAndExitsTwo)
         << r.output;
     EXPECT_NE(r.output.find("K = 3 at RF, set at " + file + ":4:"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("levels.RF.factors.K"), std::string::npos) << r.output;
+    // The error is located at the constraint.
+    const CommandResult j = run(kMlp + " --constraints " + file + " --format json", false);
+    EXPECT_EQ(j.exit_code, 2);
+    const auto json = nlohmann::json::parse(j.output);
+    EXPECT_EQ(json["error"]["file"], file);
+    EXPECT_EQ(json["error"]["line"], 4);
+    EXPECT_EQ(json["error"]["key"], "levels.RF.factors.K");
 }
 
 TEST(MapConstraintsCommand, RejectionsUnderConstraintsSayNoneWasAConstraints) {
