@@ -41,9 +41,12 @@ SpecCheckResult check_network(const SpecNode& root) {
 SpecCheckResult check_architecture(const SpecNode& root) {
     const Architecture arch = parse_architecture(root);
     return {SpecKind::architecture, arch.name,
-            fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}",
+            fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}{}",
                         arch.pe_array.rows, arch.pe_array.columns, arch.levels.size(),
-                        arch.networks.size(), arch.components.name)};
+                        arch.networks.size(), arch.components.name,
+                        arch.constraints.empty()
+                            ? ""
+                            : ", mapping constraints: " + constraints_summary(arch.constraints))};
 }
 
 SpecCheckResult check_component_library(const SpecNode& root) {

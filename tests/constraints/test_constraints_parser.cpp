@@ -12,6 +12,7 @@
 #include "constraints/constraint_check.hpp"
 #include "constraints/constraints_parser.hpp"
 #include "spec/spec_check.hpp"
+#include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 
 namespace trainloop {
@@ -270,6 +271,19 @@ TEST(ArchitectureConstraints, AnArchitecturesSectionIsReadAgainstItsLevels) {
     });
     EXPECT_TRUE(contains(e.message(), "unknown storage level `GLB`"));
     EXPECT_EQ(e.where().line, 13);
+}
+
+TEST(SpecCheck, AnArchitecturesSummaryNamesItsConstraints) {
+    const std::string path = testing::temp_file(
+        "arch.yaml", "architecture: a\ncomponent_library: " + kSource +
+                         "/arch_specs/components/default_45nm.yaml\n"
+                         "pe_array: {rows: 2, columns: 2, datatype: fp32}\n"
+                         "storage:\n"
+                         "  - {name: DRAM, class: dram, capacity: unbounded, data_spaces: "
+                         "[weights, inputs, outputs]}\n"
+                         "networks: []\n"
+                         "constraints: {spatial: {x: [K]}}\n");
+    EXPECT_TRUE(contains(check_spec_file(path).summary, "mapping constraints: spatial x: K"));
 }
 
 TEST(SpecCheck, AcceptsTheShippedConstraintExamples) {
