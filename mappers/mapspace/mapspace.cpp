@@ -312,7 +312,6 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
             m.factor_min_[i][d] = 1;
             m.factor_max_[i][d] = space.bounds[d];
             if (const auto& b = level.factors[d]) {
-                if (!first) first = b->origin;
                 m.factor_min_[i][d] = effective_factor(b->min, space.bounds[d]);
                 m.factor_max_[i][d] = effective_factor(b->max, space.bounds[d]);
             }
