@@ -256,10 +256,9 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                     if (!spatial_reason) {
                         spatial_reason = EmptyMapspaceReason{
                             fmt::format(
-                                "the spatial factor {}{} across {} ({}) is not possible here: {} = "
-                                "{} "
-                                "in this problem, and the factor must divide it and fit the array "
-                                "({} {})",
+                                "the spatial factor {}{} across {} ({}) is not possible here: "
+                                "{} = {} in this problem, and the factor must divide it and fit "
+                                "the array ({} {})",
                                 dim_name(d), want, array_axis_name(axis), origin_text(a->origin),
                                 dim_name(d), space.bounds[d],
                                 axis == ArrayAxis::x ? arch.pe_columns * arch.macs_per_pe
