@@ -14,11 +14,13 @@
 
 #include "arch/architecture_parser.hpp"
 #include "common/count_format.hpp"
+#include "duration_text.hpp"
 #include "eval/arch_model.hpp"
 #include "json_errors.hpp"
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "network/network_mapper.hpp"
+#include "sweep/map_run_record.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
 
@@ -43,6 +45,7 @@ struct MapOptions {
     std::vector<std::string> export_to;  // {"timeloop", DIR}
     bool force = false;
     bool quiet = false;
+    std::string db;  // also write the results to this database
 };
 
 // The files export_timeloop writes into each layer-phase's directory.
@@ -65,14 +68,6 @@ std::string microjoules(double pj) {
     const double uj = pj * 1e-6;
     if (uj >= 1000) return group_thousands(std::llround(uj));
     return fmt::format("{:.4g}", uj);
-}
-
-std::string duration_text(double seconds) {
-    if (seconds < 10) return fmt::format("{:.1f} s", seconds);
-    if (seconds < 60) return fmt::format("{:.0f} s", seconds);
-    const auto s = static_cast<std::int64_t>(seconds);
-    if (s < 3600) return fmt::format("{} min {} s", s / 60, s % 60);
-    return fmt::format("{} h {} min", s / 3600, (s % 3600) / 60);
 }
 
 // Layer names become directory names: keep them readable, drop separators.
@@ -444,6 +439,15 @@ void run_map(const MapOptions& o) {
         std::cout << "\n" << map_to_text(run);
     }
     if (!o.export_to.empty()) export_all(run, json ? std::cerr : std::cout);
+    if (!o.db.empty()) {
+        ResultsStore store = ResultsStore::open_for_writing(o.db);
+        write_map_run(store,
+                      {o.arch, o.workload, o.batch, selected_phases(o.phase),
+                       dataflow ? to_string(*dataflow) : "any", options.search.objective,
+                       options.search.strategy, o.budget, o.seed, !o.no_bypass},
+                      arch, model, network, training, result);
+        (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
+    }
 }
 
 }  // namespace
@@ -506,6 +510,9 @@ void add_map_command(CLI::App& app) {
         ->expected(2);
     map->add_flag("--force", o->force, "With --export: overwrite files that already exist");
     map->add_flag("--quiet,-q", o->quiet, "No progress on standard error");
+    map->add_option("--db", o->db,
+                    "Also write the results to this SQLite results database (created when "
+                    "missing; docs/results_db.md)");
     map->callback([o] { run_reporting_errors(o->format, [o] { run_map(*o); }); });
 }
 

@@ -1,0 +1,92 @@
+#include "sweep/point_record.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/evaluation.hpp"
+#include "eval/evaluation_json.hpp"
+#include "mapping/mapping_text.hpp"
+
+namespace trainloop {
+namespace {
+
+LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& layer,
+                                    const LayerPhaseResult& lp, const Candidate& candidate,
+                                    std::int64_t choice) {
+    const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
+    const Evaluation e = evaluate(c.model, problem, candidate.mapping);
+    nlohmann::json breakdown = nlohmann::json::object();
+    for (std::size_t component = 0; component < e.energy.num_components(); ++component) {
+        breakdown[component_name(c.arch, component)] = e.energy.component_pj(component);
+    }
+    LayerPhaseRecord r;
+    r.layer = layer.name;
+    r.layer_index = static_cast<std::int64_t>(layer.layer);
+    r.phase = std::string(phase_name(lp.phase));
+    r.choice = choice;
+    r.mapping = mapping_to_text(candidate.mapping, c.arch);
+    r.macs = lp.macs;
+    r.cycles = candidate.cycles;
+    r.energy_pj = candidate.energy_pj;
+    r.utilization = e.utilization;
+    // Dense evaluation: every MAC is effectual and no PE waits for another.
+    r.effectual_macs = lp.macs;
+    r.imbalance_cycles = 0;
+    r.imbalance_pct = 0;
+    r.energy_breakdown = breakdown.dump();
+    r.reused = lp.reused;
+    return r;
+}
+
+}  // namespace
+
+void fill_point_results(PointRecord& record, const PointContext& c,
+                        const NetworkMapResult& result) {
+    record.evaluations = result.evaluations;
+    if (result.failure) {
+        record.failure = fmt::format("no valid mapping for {} {}", result.failure->layer,
+                                     phase_name(result.failure->phase));
+        return;
+    }
+    std::array<std::int64_t, 3> layer_phases{};
+    for (const LayerResult& layer : result.layers) {
+        for (const LayerPhaseResult& lp : layer.phases) {
+            ++layer_phases[static_cast<std::size_t>(lp.phase)];
+            record.results.push_back(layer_phase_record(c, layer, lp, *lp.best, 0));
+            if (c.objective != Objective::pareto) continue;
+            // The rest of the search's front, by increasing energy.
+            const std::string best_mapping = record.results.back().mapping;
+            std::int64_t choice = 1;
+            for (const Candidate& member : result.searches[lp.problem].result.pareto) {
+                LayerPhaseRecord r = layer_phase_record(c, layer, lp, member, choice);
+                if (r.mapping == best_mapping) continue;
+                ++choice;
+                record.results.push_back(std::move(r));
+            }
+        }
+    }
+    bool all_phases = true;
+    for (Phase phase : kAllPhases) {
+        const auto& t = result.total(phase);
+        if (!t) {
+            all_phases = false;
+            continue;
+        }
+        const std::int64_t n = layer_phases[static_cast<std::size_t>(phase)];
+        record.totals.push_back({std::string(phase_name(phase)), n, t->cycles, t->energy_pj,
+                                 t->macs, t->macs, 0});
+    }
+    if (all_phases) {
+        const std::int64_t n = layer_phases[0] + layer_phases[1] + layer_phases[2];
+        record.totals.push_back({"step", n, result.step.cycles, result.step.energy_pj,
+                                 result.step.macs, result.step.macs, 0});
+    }
+}
+
+ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
+                                       const std::string& yaml) {
+    return {{arch.name, yaml}, model.area_um2(), model.pe_rows, model.pe_columns};
+}
+
+}  // namespace trainloop
