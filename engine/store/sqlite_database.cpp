@@ -47,7 +47,10 @@ Database::~Database() {
 }
 
 Database::Database(Database&& other) noexcept
-    : db_(other.db_), path_(std::move(other.path_)), mode_(other.mode_) {
+    : db_(other.db_),
+      path_(std::move(other.path_)),
+      mode_(other.mode_),
+      busy_timeout_ms_(other.busy_timeout_ms_) {
     other.db_ = nullptr;
 }
 
@@ -57,6 +60,7 @@ Database& Database::operator=(Database&& other) noexcept {
         db_ = other.db_;
         path_ = std::move(other.path_);
         mode_ = other.mode_;
+        busy_timeout_ms_ = other.busy_timeout_ms_;
         other.db_ = nullptr;
     }
     return *this;
@@ -69,9 +73,9 @@ void Database::fail(int code, std::string_view doing) const {
         case SQLITE_BUSY:
         case SQLITE_LOCKED:
             throw SpecError({file, 0, 0}, "",
-                            fmt::format("the database is locked by another process ({} s "
+                            fmt::format("the database is locked by another process ({:g} s "
                                         "waited while {})",
-                                        kBusyTimeoutMs / 1000, doing),
+                                        busy_timeout_ms_ / 1000.0, doing),
                             "a database no other process is writing",
                             "wait for the other sweep to finish, or write to another --db file "
                             "and combine them with `trainloop db merge`");
@@ -109,6 +113,11 @@ void Database::execute(std::string_view sql) {
 }
 
 Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
+
+void Database::set_busy_timeout(int milliseconds) {
+    busy_timeout_ms_ = milliseconds;
+    sqlite3_busy_timeout(db_, milliseconds);
+}
 
 std::int64_t Database::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
 

@@ -50,6 +50,8 @@ class Database {
     const std::filesystem::path& path() const { return path_; }
     sqlite3* handle() const { return db_; }
     bool read_only() const { return mode_ == OpenMode::read_only; }
+    // How long to wait for another connection's lock (default kBusyTimeoutMs).
+    void set_busy_timeout(int milliseconds);
 
     // Throws the SpecError (user-caused codes) or logic_error for `code`.
     [[noreturn]] void fail(int code, std::string_view doing) const;
@@ -58,6 +60,7 @@ class Database {
     sqlite3* db_ = nullptr;
     std::filesystem::path path_;
     OpenMode mode_ = OpenMode::read_only;
+    int busy_timeout_ms_ = kBusyTimeoutMs;
 };
 
 class Statement {
