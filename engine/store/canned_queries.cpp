@@ -39,7 +39,7 @@ void require_known(Database& db, const std::string& key, const std::string& what
     const std::vector<std::string> known = distinct_values(db, sql);
     if (std::find(known.begin(), known.end(), value) != known.end()) return;
     fail_arg(db, key, fmt::format("no {} named `{}` in this database", what, value),
-             fmt::format("the name of a {} the database holds", what),
+             fmt::format("one of the {} names the database holds", what),
              known.empty() ? "the database holds none" : suggestion_hint(value, known));
 }
 
