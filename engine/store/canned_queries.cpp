@@ -106,6 +106,13 @@ void check_phase(const Database& db, const std::string& phase, bool step_allowed
              step_allowed ? "fw, bw, wu or step" : "fw, bw or wu");
 }
 
+// --phase for the comparisons: one phase's totals, or `step`.
+void add_phase_filter(const Database& db, PointFilter& f, const QueryArgs& args) {
+    if (!args.phase) return;
+    check_phase(db, *args.phase, true);
+    f.add("t.phase = ?", *args.phase);
+}
+
 std::string metric_expression(const Database& db, const std::string& by, const std::string& t) {
     if (by == "edp") return fmt::format("{0}.energy_pj * {0}.cycles", t);
     if (by == "energy") return t + ".energy_pj";
@@ -315,7 +322,8 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
     require(db, args.network, "--network", "compare-dataflows");
     QueryArgs filter = args;
     filter.dataflow.reset();
-    const PointFilter f = point_filter(db, filter);
+    PointFilter f = point_filter(db, filter);
+    add_phase_filter(db, f, args);
     Statement s = db.prepare(fmt::format(
         "SELECT a.name AS arch, s.name AS sparsity, p.batch, t.phase, p.dataflow, t.cycles, "
         "t.energy_pj, min(t.energy_pj * t.cycles) AS edp "
@@ -344,7 +352,8 @@ QueryTable query_compare_archs(Database& db, const QueryArgs& args) {
     require(db, args.baseline, "--baseline", "compare-archs");
     require_known(db, "--baseline", "architecture", *args.baseline,
                   "SELECT DISTINCT name FROM architectures ORDER BY 1");
-    const PointFilter f = point_filter(db, args);
+    PointFilter f = point_filter(db, args);
+    add_phase_filter(db, f, args);
     Statement s = db.prepare(fmt::format(
         "SELECT n.name AS network, p.batch, t.phase, a.name AS arch, s.name AS sparsity, "
         "p.dataflow, t.cycles, t.energy_pj, a.area_um2, min(t.energy_pj * t.cycles) AS edp "

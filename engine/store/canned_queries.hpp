@@ -14,12 +14,12 @@
 //                      or cycles among the matching points).
 //   pareto             the front for one layer's phase (--layer, --phase), a
 //                      phase (--phase) or a whole training step (neither).
-//   compare-dataflows  per architecture, sparsity profile, batch and phase:
-//                      each dataflow's best point, and its EDP over the best
-//                      dataflow's.
-//   compare-archs      per network, batch and phase: each architecture's
-//                      best point, with speed-up and energy ratio against the
-//                      baseline architecture's best.
+//   compare-dataflows  per architecture, sparsity profile, batch and phase
+//                      (--phase: one of them, or step): each dataflow's best
+//                      point, and its EDP over the best dataflow's.
+//   compare-archs      per network, batch and phase (--phase: one): each
+//                      architecture's best point, with speed-up and energy
+//                      ratio against the baseline architecture's best.
 // Unknown names (architecture, network, sparsity profile, dataflow, phase)
 // are SpecErrors that list the names the database holds.
 #pragma once
