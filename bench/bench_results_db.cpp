@@ -133,11 +133,11 @@ void build_database(const fs::path& path, const Shape& shape) {
                                     result.bind(6, m).bind(7, c).bind(8, e).bind(9, 0.7);
                                     result.bind(10, m / (1 + s)).bind(11, std::int64_t{0});
                                     result.bind(12, 0.0);
-                                    result.bind(13, fmt::format(
-                                                        "{{\"DRAM\":{},\"GLB\":{},\"RF\":{},"
-                                                        "\"MAC\":{},\"row_broadcast\":{}}}",
-                                                        e * 0.4, e * 0.15, e * 0.1, mac_pj,
-                                                        e * 0.05));
+                                    result.bind(
+                                        13,
+                                        fmt::format("{{\"DRAM\":{},\"GLB\":{},\"RF\":{},"
+                                                    "\"MAC\":{},\"row_broadcast\":{}}}",
+                                                    e * 0.4, e * 0.15, e * 0.1, mac_pj, e * 0.05));
                                     result.run();
                                     cycles[std::size_t(p)] += c;
                                     energy[std::size_t(p)] += e;
@@ -165,9 +165,8 @@ void build_database(const fs::path& path, const Shape& shape) {
         }
     }
     trainloop::update_pareto_flags(db);
-    db.execute(fmt::format(
-        "INSERT INTO meta (key, value) VALUES ('bench_results', '{}')",
-        shape.points() * shape.layer_phases()));
+    db.execute(fmt::format("INSERT INTO meta (key, value) VALUES ('bench_results', '{}')",
+                           shape.points() * shape.layer_phases()));
     t.commit();
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)");
 }

@@ -24,9 +24,9 @@ class ProgressBar {
     void finish();
 
     // The bar's text, without terminal control characters (tests).
-    static std::string render(const std::string& label, const std::string& unit,
-                              std::int64_t done, std::int64_t total, double seconds,
-                              const std::string& note, bool with_bar);
+    static std::string render(const std::string& label, const std::string& unit, std::int64_t done,
+                              std::int64_t total, double seconds, const std::string& note,
+                              bool with_bar);
 
   private:
     std::string label_;

@@ -27,7 +27,8 @@ void run_sweep_command(const SweepOptions& o) {
         run_sweep(spec, store, {shard, o.threads}, [&bar](const SweepProgress& p) {
             std::string note;
             if (p.skipped > 0) note = fmt::format("{} recorded earlier", p.skipped);
-            if (p.failed > 0) note += fmt::format("{}{} failed", note.empty() ? "" : ", ", p.failed);
+            if (p.failed > 0)
+                note += fmt::format("{}{} failed", note.empty() ? "" : ", ", p.failed);
             bar.update(p.done, p.to_run, p.seconds, note);
         });
     bar.finish();

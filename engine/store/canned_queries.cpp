@@ -71,11 +71,13 @@ struct PointFilter {
 PointFilter point_filter(Database& db, const QueryArgs& a) {
     PointFilter f;
     if (a.arch) {
-        require_known(db, "--arch", "architecture", *a.arch, "SELECT DISTINCT name FROM architectures ORDER BY 1");
+        require_known(db, "--arch", "architecture", *a.arch,
+                      "SELECT DISTINCT name FROM architectures ORDER BY 1");
         f.add("p.arch_id IN (SELECT id FROM architectures WHERE name = ?)", *a.arch);
     }
     if (a.network) {
-        require_known(db, "--network", "network", *a.network, "SELECT DISTINCT name FROM networks ORDER BY 1");
+        require_known(db, "--network", "network", *a.network,
+                      "SELECT DISTINCT name FROM networks ORDER BY 1");
         f.add("p.network_id IN (SELECT id FROM networks WHERE name = ?)", *a.network);
     }
     if (a.sparsity) {
@@ -95,13 +97,13 @@ PointFilter point_filter(Database& db, const QueryArgs& a) {
 void require(const Database& db, const std::optional<std::string>& value, const std::string& key,
              const std::string& query) {
     if (!value) {
-        fail_arg(db, key, fmt::format("`{}` needs {}", query, key),
-                 fmt::format("{} NAME", key));
+        fail_arg(db, key, fmt::format("`{}` needs {}", query, key), fmt::format("{} NAME", key));
     }
 }
 
 void check_phase(const Database& db, const std::string& phase, bool step_allowed) {
-    if (phase == "fw" || phase == "bw" || phase == "wu" || (step_allowed && phase == "step")) return;
+    if (phase == "fw" || phase == "bw" || phase == "wu" || (step_allowed && phase == "step"))
+        return;
     fail_arg(db, "--phase", fmt::format("unknown phase `{}`", phase),
              step_allowed ? "fw, bw, wu or step" : "fw, bw or wu");
 }
@@ -129,8 +131,8 @@ double as_double(const QueryValue& v) {
 }  // namespace
 
 const std::vector<std::string>& canned_query_names() {
-    static const std::vector<std::string> names = {"summary", "best", "pareto",
-                                                   "compare-dataflows", "compare-archs"};
+    static const std::vector<std::string> names = {"summary", "best", "pareto", "compare-dataflows",
+                                                   "compare-archs"};
     return names;
 }
 
@@ -186,8 +188,8 @@ QueryTable query_summary(Database& db) {
         add(4, "dataflow", points.text(3), done, lp, cycles, energy);
     }
     QueryTable table;
-    table.columns = {"group", "name", "points_done", "points_failed", "layer_phases",
-                     "min_cycles", "min_energy_pj"};
+    table.columns = {"group",        "name",       "points_done",  "points_failed",
+                     "layer_phases", "min_cycles", "min_energy_pj"};
     // Rows are built value by value: brace lists of variants trip GCC 12's
     // maybe-uninitialized warning.
     auto push = [&table](const std::string& group, const std::string& name, std::int64_t done,
@@ -282,19 +284,19 @@ QueryTable query_pareto(Database& db, const QueryArgs& args) {
         "JOIN architectures a ON a.id = p.arch_id "
         "JOIN sparsity_profiles s ON s.id = p.sparsity_id ";
     if (phase == "step") {  // kept as a flag when results are written
-        Statement s = db.prepare(fmt::format(
-            "SELECT {} {} WHERE p.pareto_step = 1 AND {} "
-            "ORDER BY p.batch, t.energy_pj, t.cycles, a.area_um2, p.id",
-            columns, from, f.where()));
+        Statement s =
+            db.prepare(fmt::format("SELECT {} {} WHERE p.pareto_step = 1 AND {} "
+                                   "ORDER BY p.batch, t.energy_pj, t.cycles, a.area_um2, p.id",
+                                   columns, from, f.where()));
         s.bind(1, phase);
         f.bind(s, 2);
         return collect_rows(s);
     }
     // One phase: the front is computed here, per batch.
-    Statement s = db.prepare(
-        fmt::format("SELECT {} {} WHERE {} ORDER BY p.batch, t.energy_pj, t.cycles, "
-                    "a.area_um2, p.id",
-                    columns, from, f.where()));
+    Statement s =
+        db.prepare(fmt::format("SELECT {} {} WHERE {} ORDER BY p.batch, t.energy_pj, t.cycles, "
+                               "a.area_um2, p.id",
+                               columns, from, f.where()));
     s.bind(1, phase);
     f.bind(s, 2);
     const QueryTable all = collect_rows(s);
@@ -340,8 +342,8 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
     double best = 0;
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         auto& row = table.rows[i];
-        const bool first = i == 0 || !std::equal(row.begin(), row.begin() + 4,
-                                                 table.rows[i - 1].begin());
+        const bool first =
+            i == 0 || !std::equal(row.begin(), row.begin() + 4, table.rows[i - 1].begin());
         if (first) best = as_double(row[7]);
         row.push_back(best > 0 ? as_double(row[7]) / best : 1.0);
     }
@@ -374,8 +376,8 @@ QueryTable query_compare_archs(Database& db, const QueryArgs& args) {
     double base_energy = 0;
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         auto& row = table.rows[i];
-        const bool first = i == 0 || !std::equal(row.begin(), row.begin() + 3,
-                                                 table.rows[i - 1].begin());
+        const bool first =
+            i == 0 || !std::equal(row.begin(), row.begin() + 3, table.rows[i - 1].begin());
         if (first) {
             have_base = std::get<std::string>(row[3]) == *args.baseline;
             base_cycles = as_double(row[6]);

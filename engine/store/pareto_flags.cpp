@@ -22,8 +22,7 @@ void update_flag(Database& db, const std::string& select, int group_columns, int
         std::int64_t id;
         bool flag;
     };
-    Statement update = db.prepare("UPDATE " + table + " SET " + flag_column +
-                                  " = ? WHERE id = ?");
+    Statement update = db.prepare("UPDATE " + table + " SET " + flag_column + " = ? WHERE id = ?");
     Statement s = db.prepare(select);
     std::vector<Row> group_rows;
     std::vector<ParetoMetrics> group_metrics;
@@ -46,8 +45,8 @@ void update_flag(Database& db, const std::string& select, int group_columns, int
             group_key = std::move(key);
         }
         ParetoMetrics m{};
-        for (int c = 0; c < metric_columns; ++c) m[static_cast<std::size_t>(c)] =
-            s.real(2 + group_columns + c);
+        for (int c = 0; c < metric_columns; ++c)
+            m[static_cast<std::size_t>(c)] = s.real(2 + group_columns + c);
         group_rows.push_back({s.int64(0), s.int64(1) != 0});
         group_metrics.push_back(m);
     }

@@ -20,10 +20,10 @@ ResultsStore ResultsStore::open_for_writing(const std::filesystem::path& path) {
     auto db = std::make_unique<Database>(path, OpenMode::create);
     prepare_for_writing(*db);
     ResultsStore store(std::move(db));
-    store.db_->execute(fmt::format(
-        "INSERT INTO meta (key, value) VALUES ('tool_version', '{}') "
-        "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        TRAINLOOP_VERSION));
+    store.db_->execute(
+        fmt::format("INSERT INTO meta (key, value) VALUES ('tool_version', '{}') "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    TRAINLOOP_VERSION));
     return store;
 }
 

@@ -127,18 +127,19 @@ std::int64_t table_count(Database& db) {
 void check_version(Database& db, int version) {
     const std::string file = db.path().string();
     if (version == 0 && table_count(db) > 0) {
-        throw SpecError({file, 0, 0}, "", "an SQLite database, but not a trainloop results database",
+        throw SpecError({file, 0, 0}, "",
+                        "an SQLite database, but not a trainloop results database",
                         "a database written by `trainloop sweep` or `trainloop map --db`",
                         "give another --db file");
     }
     if (version > current_schema_version()) {
-        throw SpecError({file, 0, 0}, "",
-                        fmt::format("written by a newer trainloop (schema version {}; this build "
-                                    "knows up to {})",
-                                    version, current_schema_version()),
-                        "a results database of schema version <= " +
-                            std::to_string(current_schema_version()),
-                        "use the trainloop that wrote it");
+        throw SpecError(
+            {file, 0, 0}, "",
+            fmt::format("written by a newer trainloop (schema version {}; this build "
+                        "knows up to {})",
+                        version, current_schema_version()),
+            "a results database of schema version <= " + std::to_string(current_schema_version()),
+            "use the trainloop that wrote it");
     }
 }
 

@@ -125,28 +125,28 @@ std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
 
 Statement::Statement(Database& db, std::string_view sql) : db_(&db) {
     const char* tail = nullptr;
-    const int rc = sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()),
-                                      &stmt_, &tail);
+    const int rc =
+        sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &stmt_, &tail);
     if (rc != SQLITE_OK) {
         const int primary = rc & 0xff;
         if (primary == SQLITE_ERROR) {
             // A statement that does not compile: ours (a bug) or a user's --sql.
-            throw SpecError({db.path().string(), 0, 0}, "",
-                            fmt::format("cannot prepare the statement: {}",
-                                        sqlite3_errmsg(db.handle())),
-                            "a valid SQLite statement over the schema of docs/results_db.md");
+            throw SpecError(
+                {db.path().string(), 0, 0}, "",
+                fmt::format("cannot prepare the statement: {}", sqlite3_errmsg(db.handle())),
+                "a valid SQLite statement over the schema of docs/results_db.md");
         }
         db.fail(rc, "preparing a statement");
     }
     if (stmt_ == nullptr) {
         throw SpecError({db.path().string(), 0, 0}, "", "empty statement", "one SQL statement");
     }
-    if (tail != nullptr && std::string_view(tail).find_first_not_of(" \t\r\n;") !=
-                               std::string_view::npos) {
+    if (tail != nullptr &&
+        std::string_view(tail).find_first_not_of(" \t\r\n;") != std::string_view::npos) {
         sqlite3_finalize(stmt_);
         stmt_ = nullptr;
-        throw SpecError({db.path().string(), 0, 0}, "",
-                        "more than one statement given", "exactly one SQL statement");
+        throw SpecError({db.path().string(), 0, 0}, "", "more than one statement given",
+                        "exactly one SQL statement");
     }
 }
 
@@ -171,8 +171,8 @@ Statement& Statement::bind(int index, double value) {
 }
 
 Statement& Statement::bind(int index, std::string_view value) {
-    const int rc = sqlite3_bind_text64(stmt_, index, value.data(), value.size(),
-                                       SQLITE_TRANSIENT, SQLITE_UTF8);
+    const int rc = sqlite3_bind_text64(stmt_, index, value.data(), value.size(), SQLITE_TRANSIENT,
+                                       SQLITE_UTF8);
     if (rc != SQLITE_OK) db_->fail(rc, "binding a value");
     return *this;
 }

@@ -25,9 +25,9 @@ namespace trainloop {
 inline constexpr int kBusyTimeoutMs = 10'000;
 
 enum class OpenMode : std::uint8_t {
-    read_only,    // the file must exist; writes are refused by SQLite itself
-    read_write,   // the file must exist
-    create,       // created when missing
+    read_only,   // the file must exist; writes are refused by SQLite itself
+    read_write,  // the file must exist
+    create,      // created when missing
 };
 
 class Statement;

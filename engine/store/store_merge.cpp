@@ -133,8 +133,8 @@ std::vector<std::string> check_database(Database& db) {
     }
     Statement keys = db.prepare("PRAGMA foreign_key_check");
     while (keys.step()) {
-        problems.push_back(fmt::format("row {} of {} refers to a missing row of {}",
-                                       keys.int64(1), keys.text(0), keys.text(2)));
+        problems.push_back(fmt::format("row {} of {} refers to a missing row of {}", keys.int64(1),
+                                       keys.text(0), keys.text(2)));
     }
     return problems;
 }

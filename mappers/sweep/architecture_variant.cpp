@@ -98,7 +98,8 @@ ArchitectureVariant load_architecture_variant(const SweepArchitecture& entry) {
     }
     YAML::Node root = SpecNode::load_string(text, entry.file).raw();
     if (!root.IsMap()) {
-        throw SpecError(entry.location, "", fmt::format("{} is not an architecture file", entry.file),
+        throw SpecError(entry.location, "",
+                        fmt::format("{} is not an architecture file", entry.file),
                         "a mapping with `architecture: NAME` at the top");
     }
     for (const ArchOverride& o : entry.overrides) apply_override(root, o);

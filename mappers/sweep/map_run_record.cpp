@@ -30,8 +30,8 @@ std::string phases_text(const std::vector<Phase>& phases) {
 }  // namespace
 
 void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
-                   const ArchModel& model, const Network& network,
-                   const NetworkTraining& training, const NetworkMapResult& result) {
+                   const ArchModel& model, const Network& network, const NetworkTraining& training,
+                   const NetworkMapResult& result) {
     PointRecord record;
     record.arch = architecture_record(arch, model, read_text(run.arch_file));
     record.network = {network.name(), read_text(resolve_network(run.workload))};

@@ -29,7 +29,7 @@ struct MapRunDescription {
 
 // Precondition: `result` has no failure.
 void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
-                   const ArchModel& model, const Network& network,
-                   const NetworkTraining& training, const NetworkMapResult& result);
+                   const ArchModel& model, const Network& network, const NetworkTraining& training,
+                   const NetworkMapResult& result);
 
 }  // namespace trainloop

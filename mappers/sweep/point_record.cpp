@@ -74,8 +74,8 @@ void fill_point_results(PointRecord& record, const PointContext& c,
             continue;
         }
         const std::int64_t n = layer_phases[static_cast<std::size_t>(phase)];
-        record.totals.push_back({std::string(phase_name(phase)), n, t->cycles, t->energy_pj,
-                                 t->macs, t->macs, 0});
+        record.totals.push_back(
+            {std::string(phase_name(phase)), n, t->cycles, t->energy_pj, t->macs, t->macs, 0});
     }
     if (all_phases) {
         const std::int64_t n = layer_phases[0] + layer_phases[1] + layer_phases[2];

@@ -78,8 +78,8 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
         if (!set->is_map()) set->fail("not a mapping", "`set: {key.path: value, ...}`");
         for (const auto& entry : set->raw()) {
             const std::string path = entry.first.as<std::string>();
-            const SpecNode value = set->sibling(entry.second, set->path() + "." + path,
-                                                entry.first.Mark());
+            const SpecNode value =
+                set->sibling(entry.second, set->path() + "." + path, entry.first.Mark());
             YAML::Emitter out;
             out << YAML::Flow << entry.second;
             arch.overrides.push_back({path, out.c_str(), value.location()});
@@ -201,7 +201,8 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         }
         if (auto v = s.optional("budget")) spec.budget = v->as_non_negative_int();
         if (auto v = s.optional("patience")) spec.patience = v->as_non_negative_int();
-        if (auto v = s.optional("seed")) spec.seed = static_cast<std::uint64_t>(v->as_non_negative_int());
+        if (auto v = s.optional("seed"))
+            spec.seed = static_cast<std::uint64_t>(v->as_non_negative_int());
         if (auto v = s.optional("bypass")) spec.bypass = v->as_bool();
         if (spec.budget == 0 && spec.strategy != SearchStrategy::exhaustive) {
             search->fail("budget 0 (no limit) never ends a random or anneal search",

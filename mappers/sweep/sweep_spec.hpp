@@ -27,7 +27,7 @@ struct ArchOverride {
 };
 
 struct SweepArchitecture {
-    std::string file;  // resolved path
+    std::string file;                 // resolved path
     std::optional<std::string> name;  // with overrides: the variant's name
     std::vector<ArchOverride> overrides;
     SourceLocation location;

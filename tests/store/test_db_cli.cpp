@@ -58,9 +58,9 @@ TEST(DbCli, SqlWritesAreRefusedAndLeaveTheDataAlone) {
 }
 
 TEST(DbCli, ErrorsAreJsonUnderFormatJson) {
-    const auto r = run_trainloop("query --db " + tiny_db() +
-                                 " best --arch nope --network mlp_mnist --dataflow K,N -f json",
-                                 testing::Capture::stdout_only);
+    const auto r = run_trainloop(
+        "query --db " + tiny_db() + " best --arch nope --network mlp_mnist --dataflow K,N -f json",
+        testing::Capture::stdout_only);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.output.find("\"key\": \"--arch\""), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("no architecture named `nope`"), std::string::npos) << r.output;
@@ -106,8 +106,8 @@ TEST(DbCli, SweepWithABadShardOrFileFailsBeforeWriting) {
 
 TEST(DbCli, MapDbRecordsARunOnceAndTheSameRunAgainReplacesIt) {
     const std::string db = fresh_db("map.db");
-    const std::string map = "map --arch " + kArch +
-                            " --workload mlp_mnist --dataflow K,N --budget 200 -q --db " + db;
+    const std::string map =
+        "map --arch " + kArch + " --workload mlp_mnist --dataflow K,N --budget 200 -q --db " + db;
     const auto first = run_trainloop(map);
     ASSERT_EQ(first.exit_code, 0) << first.output;
     EXPECT_NE(first.output.find("results written to " + db), std::string::npos) << first.output;

@@ -109,7 +109,8 @@ TEST(SweepResume, KilledAtRandomMomentsAndResumedEqualsAnUninterruptedRun) {
     std::vector<std::int64_t> progress;
     int kills_mid_run = 0;
     for (const double fraction : {0.15, 0.3, 0.2, 0.35, 0.25}) {
-        const auto delay = std::chrono::duration_cast<std::chrono::milliseconds>(run_time * fraction);
+        const auto delay =
+            std::chrono::duration_cast<std::chrono::milliseconds>(run_time * fraction);
         if (run_and_kill(resumed, delay)) {
             const std::int64_t n = recorded_points(resumed);
             if (n > 0 && n < 40) ++kills_mid_run;
@@ -136,8 +137,8 @@ TEST(SweepResume, KilledAtRandomMomentsAndResumedEqualsAnUninterruptedRun) {
     std::string shards;
     for (int i = 1; i <= 3; ++i) {
         const std::string shard = fresh_db(fmt::format("shard{}.db", i));
-        const auto r = run_trainloop(fmt::format("sweep {} --db {} -q --threads 1 --shard {}/3",
-                                                 kTiny, shard, i));
+        const auto r = run_trainloop(
+            fmt::format("sweep {} --db {} -q --threads 1 --shard {}/3", kTiny, shard, i));
         ASSERT_EQ(r.exit_code, 0) << r.output;
         shards += " " + shard;
     }

@@ -11,12 +11,12 @@
 namespace trainloop {
 namespace {
 
-const std::string kArch = std::string(TRAINLOOP_SOURCE_DIR) +
-                          "/arch_specs/procrustes_baseline_16x16.yaml";
+const std::string kArch =
+    std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_baseline_16x16.yaml";
 
 SweepSpec parse(const std::string& text) {
-    return parse_sweep(SpecNode::load_string(text, std::string(TRAINLOOP_SOURCE_DIR) +
-                                                       "/examples/sweeps/test.yaml"),
+    return parse_sweep(SpecNode::load_string(
+                           text, std::string(TRAINLOOP_SOURCE_DIR) + "/examples/sweeps/test.yaml"),
                        text);
 }
 
@@ -30,8 +30,7 @@ std::string error_of(const std::string& text) {
     return "no error";
 }
 
-const std::string kHead =
-    "sweep: t\nnetworks: [mlp_mnist]\ndataflows: [\"K,N\"]\narchitectures:\n";
+const std::string kHead = "sweep: t\nnetworks: [mlp_mnist]\ndataflows: [\"K,N\"]\narchitectures:\n";
 
 TEST(SweepSpec, ReadsAxesAndDefaults) {
     const SweepSpec s = parse(kHead + "  - procrustes_baseline_16x16\n");
@@ -88,25 +87,26 @@ TEST(SweepSpec, UserErrorsAreLocated) {
                        "architectures: [procrustes_baseline_16x16]\n")
                   .find("resnet18"),
               std::string::npos);
-    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nobjectives: [edp, power]\n")
-                  .find("power"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(kHead + "  - procrustes_baseline_16x16\nobjectives: [edp, power]\n").find("power"),
+        std::string::npos);
     EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nbatchs: [4]\n")
                   .find("did you mean `batches`"),
               std::string::npos);
-    const std::string bad_dataflow =
-        error_of("sweep: t\nnetworks: [mlp_mnist]\ndataflows: [C,K]\n"
-                 "architectures: [procrustes_baseline_16x16]\n");
+    const std::string bad_dataflow = error_of(
+        "sweep: t\nnetworks: [mlp_mnist]\ndataflows: [C,K]\n"
+        "architectures: [procrustes_baseline_16x16]\n");
     EXPECT_NE(bad_dataflow.find("quote it"), std::string::npos) << bad_dataflow;
-    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nbatches: [16, 16]\n")
-                  .find("listed twice"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of(kHead + "  - procrustes_baseline_16x16\nbatches: [16, 16]\n").find("listed twice"),
+        std::string::npos);
 }
 
 TEST(SweepPoints, CartesianOrderLastAxisFastestMinusExclusions) {
-    SweepSpec s = parse(kHead + "  - procrustes_baseline_16x16\n  - procrustes_baseline_32x32\n"
-                                "batches: [4, 8]\nobjectives: [edp, energy]\n"
-                                "exclude: [{architecture: b, batch: 8}]\n");
+    SweepSpec s = parse(kHead +
+                        "  - procrustes_baseline_16x16\n  - procrustes_baseline_32x32\n"
+                        "batches: [4, 8]\nobjectives: [edp, energy]\n"
+                        "exclude: [{architecture: b, batch: 8}]\n");
     const auto points = sweep_points(s, {"a", "b"}, {"mlp_mnist"}, {"dense"});
     ASSERT_EQ(points.size(), 6u);  // 2 × 2 × 2 − 2 excluded
     EXPECT_EQ(points[1].objective, 1u);
