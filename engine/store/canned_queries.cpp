@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
@@ -128,6 +131,159 @@ double as_double(const QueryValue& v) {
     return 0;
 }
 
+// Names (and areas) of the specs by id: small tables, read whole, so the
+// big scans join nothing.
+struct SpecNames {
+    std::unordered_map<std::int64_t, std::string> arch;
+    std::unordered_map<std::int64_t, double> area;
+    std::unordered_map<std::int64_t, std::string> network;
+    std::unordered_map<std::int64_t, std::string> sparsity;
+    // Position of each id in name order (then id order), for cheap sorting.
+    std::unordered_map<std::int64_t, int> arch_rank;
+    std::unordered_map<std::int64_t, int> network_rank;
+    std::unordered_map<std::int64_t, int> sparsity_rank;
+};
+
+std::unordered_map<std::int64_t, int> name_ranks(
+    const std::unordered_map<std::int64_t, std::string>& names) {
+    std::vector<std::pair<std::string, std::int64_t>> sorted;
+    for (const auto& [id, name] : names) sorted.emplace_back(name, id);
+    std::sort(sorted.begin(), sorted.end());
+    std::unordered_map<std::int64_t, int> rank;
+    for (std::size_t i = 0; i < sorted.size(); ++i) rank[sorted[i].second] = static_cast<int>(i);
+    return rank;
+}
+
+SpecNames load_spec_names(Database& db) {
+    SpecNames names;
+    Statement a = db.prepare("SELECT id, name, area_um2 FROM architectures");
+    while (a.step()) {
+        names.arch[a.int64(0)] = a.text(1);
+        names.area[a.int64(0)] = a.real(2);
+    }
+    Statement n = db.prepare("SELECT id, name FROM networks");
+    while (n.step()) names.network[n.int64(0)] = n.text(1);
+    Statement s = db.prepare("SELECT id, name FROM sparsity_profiles");
+    while (s.step()) names.sparsity[s.int64(0)] = s.text(1);
+    names.arch_rank = name_ranks(names.arch);
+    names.network_rank = name_ranks(names.network);
+    names.sparsity_rank = name_ranks(names.sparsity);
+    return names;
+}
+
+struct StepTotal {
+    std::int64_t cycles = 0;
+    double energy_pj = 0;
+};
+
+// Training-step totals by point id (a range scan of phase_totals_by_phase).
+std::unordered_map<std::int64_t, StepTotal> load_step_totals(Database& db) {
+    std::unordered_map<std::int64_t, StepTotal> steps;
+    Statement s =
+        db.prepare("SELECT point_id, cycles, energy_pj FROM phase_totals WHERE phase = 'step'");
+    while (s.step()) steps[s.int64(0)] = {s.int64(1), s.real(2)};
+    return steps;
+}
+
+constexpr std::array<std::string_view, 4> kPhaseNames = {"fw", "bw", "wu", "step"};
+
+int phase_index(std::string_view phase) {
+    for (std::size_t i = 0; i < kPhaseNames.size(); ++i) {
+        if (kPhaseNames[i] == phase) return static_cast<int>(i);
+    }
+    return 3;
+}
+
+// One phase total of one point. Specs and texts are held as ranks in name
+// order, so grouping and sorting compare integers only.
+struct PhaseRow {
+    std::int64_t arch = 0;  // ids, for names
+    std::int64_t network = 0;
+    std::int64_t sparsity = 0;
+    int arch_rank = 0;  // SpecNames ranks
+    int network_rank = 0;
+    int sparsity_rank = 0;
+    std::int64_t batch = 0;
+    int phase = 0;
+    int dataflow = 0;   // rank of the text in PhaseRows::texts (alphabetical)
+    int objective = 0;  // likewise
+    std::int64_t cycles = 0;
+    double energy_pj = 0;
+
+    double edp() const { return energy_pj * double(cycles); }
+};
+
+struct PhaseRows {
+    std::vector<PhaseRow> rows;
+    std::vector<std::string> texts;  // sorted; dataflow and objective index it
+};
+
+// CROSS JOIN keeps points the outer loop (filtered by its indexes), each
+// point's totals found by primary key.
+PhaseRows phase_rows(Database& db, const PointFilter& f, const SpecNames& names) {
+    Statement s = db.prepare(
+        fmt::format("SELECT p.arch_id, p.network_id, p.sparsity_id, p.batch, t.phase, p.dataflow, "
+                    "p.objective, t.cycles, t.energy_pj FROM points p "
+                    "CROSS JOIN phase_totals t ON t.point_id = p.id WHERE {}",
+                    f.where()));
+    f.bind(s);
+    PhaseRows out;
+    // The few distinct dataflows and objectives, by order of appearance.
+    auto text_id = [&out](std::string_view text) {
+        for (std::size_t i = 0; i < out.texts.size(); ++i) {
+            if (out.texts[i] == text) return static_cast<int>(i);
+        }
+        out.texts.emplace_back(text);
+        return static_cast<int>(out.texts.size() - 1);
+    };
+    while (s.step()) {
+        PhaseRow r;
+        r.arch = s.int64(0);
+        r.network = s.int64(1);
+        r.sparsity = s.int64(2);
+        r.arch_rank = names.arch_rank.at(r.arch);
+        r.network_rank = names.network_rank.at(r.network);
+        r.sparsity_rank = names.sparsity_rank.at(r.sparsity);
+        r.batch = s.int64(3);
+        r.phase = phase_index(s.text_view(4));
+        r.dataflow = text_id(s.text_view(5));
+        r.objective = text_id(s.text_view(6));
+        r.cycles = s.int64(7);
+        r.energy_pj = s.real(8);
+        out.rows.push_back(r);
+    }
+    // Renumber the texts alphabetically: ties then break the same way
+    // whatever order the points were written in.
+    std::vector<std::string> sorted = out.texts;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> rank(out.texts.size());
+    for (std::size_t i = 0; i < out.texts.size(); ++i) {
+        rank[i] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), out.texts[i]) -
+                                   sorted.begin());
+    }
+    for (PhaseRow& r : out.rows) {
+        r.dataflow = rank[std::size_t(r.dataflow)];
+        r.objective = rank[std::size_t(r.objective)];
+    }
+    out.texts = std::move(sorted);
+    return out;
+}
+
+// The lowest-EDP row of each group (ties: by dataflow, objective, cycles),
+// in group order.
+template <typename KeyFn>
+std::vector<PhaseRow> best_per_group(std::vector<PhaseRow> rows, const KeyFn& key) {
+    std::sort(rows.begin(), rows.end(), [&key](const PhaseRow& a, const PhaseRow& b) {
+        return std::tuple(key(a), a.edp(), a.dataflow, a.objective, a.cycles) <
+               std::tuple(key(b), b.edp(), b.dataflow, b.objective, b.cycles);
+    });
+    std::vector<PhaseRow> best;
+    for (const PhaseRow& r : rows) {
+        if (best.empty() || key(best.back()) != key(r)) best.push_back(r);
+    }
+    return best;
+}
+
 }  // namespace
 
 const std::vector<std::string>& canned_query_names() {
@@ -154,78 +310,106 @@ QueryTable query_summary(Database& db) {
         std::int64_t layer_phases = 0;
         std::optional<std::int64_t> min_cycles;
         std::optional<double> min_energy;
-    };
-    // (group kind order, kind, name) -> counts; one pass over the points.
-    std::map<std::tuple<int, std::string, std::string>, Group> groups;
-    auto add = [&](int order, const std::string& kind, const std::string& name, bool done,
-                   std::int64_t layer_phases, const std::optional<std::int64_t>& cycles,
-                   const std::optional<double>& energy) {
-        Group& g = groups[{order, kind, name}];
-        (done ? g.done : g.failed) += 1;
-        g.layer_phases += layer_phases;
-        if (cycles && (!g.min_cycles || *cycles < *g.min_cycles)) g.min_cycles = cycles;
-        if (energy && (!g.min_energy || *energy < *g.min_energy)) g.min_energy = energy;
-    };
-    Statement points = db.prepare(
-        "SELECT a.name, n.name, s.name, p.dataflow, p.status = 'done', p.layer_phases, "
-        "st.cycles, st.energy_pj FROM points p "
-        "JOIN architectures a ON a.id = p.arch_id JOIN networks n ON n.id = p.network_id "
-        "JOIN sparsity_profiles s ON s.id = p.sparsity_id "
-        "LEFT JOIN phase_totals st ON st.point_id = p.id AND st.phase = 'step'");
-    while (points.step()) {
-        const bool done = points.int64(4) != 0;
-        const std::int64_t lp = points.int64(5);
-        std::optional<std::int64_t> cycles;
-        std::optional<double> energy;
-        if (!points.is_null(6)) {
-            cycles = points.int64(6);
-            energy = points.real(7);
+
+        void add(bool is_done, std::int64_t lp, const StepTotal* step) {
+            (is_done ? done : failed) += 1;
+            layer_phases += lp;
+            if (step == nullptr) return;
+            if (!min_cycles || step->cycles < *min_cycles) min_cycles = step->cycles;
+            if (!min_energy || step->energy_pj < *min_energy) min_energy = step->energy_pj;
         }
-        add(0, "total", "", done, lp, cycles, energy);
-        add(1, "architecture", points.text(0), done, lp, cycles, energy);
-        add(2, "network", points.text(1), done, lp, cycles, energy);
-        add(3, "sparsity", points.text(2), done, lp, cycles, energy);
-        add(4, "dataflow", points.text(3), done, lp, cycles, energy);
+    };
+    // Plain scans aggregated here: grouping 10^5 points in SQL (a temporary
+    // b-tree per GROUP BY) costs several times more.
+    const SpecNames names = load_spec_names(db);
+    const std::unordered_map<std::int64_t, StepTotal> steps = load_step_totals(db);
+    Group total;
+    std::map<std::int64_t, Group> by_arch;
+    std::map<std::int64_t, Group> by_network;
+    std::map<std::int64_t, Group> by_sparsity;
+    std::map<std::string, Group> by_dataflow;
+    Statement points = db.prepare(
+        "SELECT id, arch_id, network_id, sparsity_id, dataflow, status = 'done', layer_phases "
+        "FROM points");
+    std::string dataflow;
+    Group* dataflow_group = nullptr;
+    while (points.step()) {
+        const auto step = steps.find(points.int64(0));
+        const StepTotal* t = step == steps.end() ? nullptr : &step->second;
+        const bool done = points.int64(5) != 0;
+        const std::int64_t lp = points.int64(6);
+        total.add(done, lp, t);
+        by_arch[points.int64(1)].add(done, lp, t);
+        by_network[points.int64(2)].add(done, lp, t);
+        by_sparsity[points.int64(3)].add(done, lp, t);
+        if (dataflow_group == nullptr || points.text_view(4) != dataflow) {
+            dataflow = points.text_view(4);
+            dataflow_group = &by_dataflow[dataflow];
+        }
+        dataflow_group->add(done, lp, t);
     }
     QueryTable table;
     table.columns = {"group",        "name",       "points_done",  "points_failed",
                      "layer_phases", "min_cycles", "min_energy_pj"};
     // Rows are built value by value: brace lists of variants trip GCC 12's
     // maybe-uninitialized warning.
-    auto push = [&table](const std::string& group, const std::string& name, std::int64_t done,
-                         std::int64_t failed, std::int64_t layer_phases,
-                         const std::optional<std::int64_t>& cycles,
-                         const std::optional<double>& energy) {
+    auto push = [&table](const std::string& group, const std::string& name, const Group& g) {
         std::vector<QueryValue> row;
         row.emplace_back(group);
         row.emplace_back(name);
-        row.emplace_back(done);
-        row.emplace_back(failed);
-        row.emplace_back(layer_phases);
-        if (cycles) {
-            row.emplace_back(*cycles);
+        row.emplace_back(g.done);
+        row.emplace_back(g.failed);
+        row.emplace_back(g.layer_phases);
+        if (g.min_cycles) {
+            row.emplace_back(*g.min_cycles);
         } else {
             row.emplace_back(std::monostate{});
         }
-        if (energy) {
-            row.emplace_back(*energy);
+        if (g.min_energy) {
+            row.emplace_back(*g.min_energy);
         } else {
             row.emplace_back(std::monostate{});
         }
         table.rows.push_back(std::move(row));
     };
-    for (const auto& [key, g] : groups) {
-        push(std::get<1>(key), std::get<2>(key), g.done, g.failed, g.layer_phases, g.min_cycles,
-             g.min_energy);
-    }
-    // Per phase: how many points mapped it, layer-phases, and its lowest totals.
-    Statement phases = db.prepare(
-        "SELECT phase, count(*), sum(layer_phases), min(cycles), min(energy_pj) "
-        "FROM phase_totals WHERE phase <> 'step' GROUP BY phase ORDER BY " +
-        phase_order("phase"));
-    while (phases.step()) {
-        push("phase", phases.text(0), phases.int64(1), 0, phases.int64(2), phases.int64(3),
-             phases.real(4));
+    // Groups by name (two specs may share a name), in name order.
+    auto push_named = [&](const std::string& group, const std::map<std::int64_t, Group>& groups,
+                          const std::unordered_map<std::int64_t, std::string>& spec_names) {
+        std::map<std::string, Group> named;
+        for (const auto& [id, g] : groups) {
+            Group& n = named[spec_names.at(id)];
+            n.done += g.done;
+            n.failed += g.failed;
+            n.layer_phases += g.layer_phases;
+            if (g.min_cycles && (!n.min_cycles || *g.min_cycles < *n.min_cycles)) {
+                n.min_cycles = g.min_cycles;
+            }
+            if (g.min_energy && (!n.min_energy || *g.min_energy < *n.min_energy)) {
+                n.min_energy = g.min_energy;
+            }
+        }
+        for (const auto& [name, g] : named) push(group, name, g);
+    };
+    push("total", "", total);
+    push_named("architecture", by_arch, names.arch);
+    push_named("network", by_network, names.network);
+    push_named("sparsity", by_sparsity, names.sparsity);
+    for (const auto& [name, g] : by_dataflow) push("dataflow", name, g);
+    // Per phase: how many points mapped it, layer-phases, and its lowest
+    // totals (a range scan of the covering index phase_totals_by_phase).
+    for (const char* phase : {"fw", "bw", "wu"}) {
+        Statement s = db.prepare(
+            "SELECT count(*), sum(layer_phases), min(cycles), min(energy_pj) FROM phase_totals "
+            "WHERE phase = ?");
+        s.bind(1, phase);
+        s.step();
+        if (s.int64(0) == 0) continue;
+        Group g;
+        g.done = s.int64(0);
+        g.layer_phases = s.int64(1);
+        g.min_cycles = s.int64(2);
+        g.min_energy = s.real(3);
+        push("phase", phase, g);
     }
     return table;
 }
@@ -280,7 +464,7 @@ QueryTable query_pareto(Database& db, const QueryArgs& args) {
         "p.batch, a.name AS arch, s.name AS sparsity, p.dataflow, p.objective, t.cycles, "
         "t.energy_pj, a.area_um2";
     const std::string from =
-        "FROM points p JOIN phase_totals t ON t.point_id = p.id AND t.phase = ? "
+        "FROM points p CROSS JOIN phase_totals t ON t.point_id = p.id AND t.phase = ? "
         "JOIN architectures a ON a.id = p.arch_id "
         "JOIN sparsity_profiles s ON s.id = p.sparsity_id ";
     if (phase == "step") {  // kept as a flag when results are written
@@ -326,26 +510,36 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
     filter.dataflow.reset();
     PointFilter f = point_filter(db, filter);
     add_phase_filter(db, f, args);
-    Statement s = db.prepare(fmt::format(
-        "SELECT a.name AS arch, s.name AS sparsity, p.batch, t.phase, p.dataflow, t.cycles, "
-        "t.energy_pj, min(t.energy_pj * t.cycles) AS edp "
-        "FROM points p JOIN phase_totals t ON t.point_id = p.id "
-        "JOIN architectures a ON a.id = p.arch_id "
-        "JOIN sparsity_profiles s ON s.id = p.sparsity_id "
-        "WHERE {} GROUP BY p.arch_id, p.sparsity_id, p.batch, t.phase, p.dataflow "
-        "ORDER BY a.name, p.arch_id, s.name, p.batch, {}, edp, p.dataflow",
-        f.where(), phase_order("t.phase")));
-    f.bind(s);
-    QueryTable table = collect_rows(s);
-    table.columns.push_back("edp_vs_best");
-    // Rows of one (arch, sparsity, batch, phase) are adjacent, best first.
-    double best = 0;
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-        auto& row = table.rows[i];
-        const bool first =
-            i == 0 || !std::equal(row.begin(), row.begin() + 4, table.rows[i - 1].begin());
-        if (first) best = as_double(row[7]);
-        row.push_back(best > 0 ? as_double(row[7]) / best : 1.0);
+    const SpecNames names = load_spec_names(db);
+    const PhaseRows all = phase_rows(db, f, names);
+    auto group = [](const PhaseRow& r) {
+        return std::tuple(r.arch_rank, r.sparsity_rank, r.batch, r.phase);
+    };
+    std::vector<PhaseRow> rows = best_per_group(all.rows, [&group](const PhaseRow& r) {
+        return std::tuple_cat(group(r), std::tuple(r.dataflow));
+    });
+    std::sort(rows.begin(), rows.end(), [&](const PhaseRow& a, const PhaseRow& b) {
+        return std::tuple(group(a), a.edp(), a.dataflow) <
+               std::tuple(group(b), b.edp(), b.dataflow);
+    });
+    QueryTable table;
+    table.columns = {"arch",   "sparsity",  "batch", "phase",      "dataflow",
+                     "cycles", "energy_pj", "edp",   "edp_vs_best"};
+    double best_edp = 0;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const PhaseRow& r = rows[i];
+        if (i == 0 || group(r) != group(rows[i - 1])) best_edp = r.edp();  // rows sort best first
+        std::vector<QueryValue> row;
+        row.emplace_back(names.arch.at(r.arch));
+        row.emplace_back(names.sparsity.at(r.sparsity));
+        row.emplace_back(r.batch);
+        row.emplace_back(std::string(kPhaseNames[std::size_t(r.phase)]));
+        row.emplace_back(all.texts[std::size_t(r.dataflow)]);
+        row.emplace_back(r.cycles);
+        row.emplace_back(r.energy_pj);
+        row.emplace_back(r.edp());
+        row.emplace_back(best_edp > 0 ? r.edp() / best_edp : 1.0);
+        table.rows.push_back(std::move(row));
     }
     return table;
 }
@@ -356,41 +550,56 @@ QueryTable query_compare_archs(Database& db, const QueryArgs& args) {
                   "SELECT DISTINCT name FROM architectures ORDER BY 1");
     PointFilter f = point_filter(db, args);
     add_phase_filter(db, f, args);
-    Statement s = db.prepare(fmt::format(
-        "SELECT n.name AS network, p.batch, t.phase, a.name AS arch, s.name AS sparsity, "
-        "p.dataflow, t.cycles, t.energy_pj, a.area_um2, min(t.energy_pj * t.cycles) AS edp "
-        "FROM points p JOIN phase_totals t ON t.point_id = p.id "
-        "JOIN architectures a ON a.id = p.arch_id JOIN networks n ON n.id = p.network_id "
-        "JOIN sparsity_profiles s ON s.id = p.sparsity_id "
-        "WHERE {} GROUP BY p.network_id, p.batch, t.phase, p.arch_id, p.sparsity_id "
-        "ORDER BY n.name, p.batch, {}, a.name = ? DESC, edp, a.name, s.name",
-        f.where(), phase_order("t.phase")));
-    f.bind(s);
-    s.bind(static_cast<int>(f.values.size()) + 1, *args.baseline);
-    QueryTable table = collect_rows(s);
-    table.columns.push_back("speedup");
-    table.columns.push_back("energy_ratio");
-    // The baseline's rows sort first in each (network, batch, phase), best first.
+    const SpecNames names = load_spec_names(db);
+    const PhaseRows all = phase_rows(db, f, names);
+    auto group = [](const PhaseRow& r) { return std::tuple(r.network_rank, r.batch, r.phase); };
+    std::vector<PhaseRow> rows = best_per_group(all.rows, [&group](const PhaseRow& r) {
+        return std::tuple_cat(group(r), std::tuple(r.arch_rank, r.sparsity_rank));
+    });
+    // In each group the baseline's rows first, then by EDP.
+    std::vector<bool> is_baseline_rank(names.arch_rank.size());
+    for (const auto& [id, rank] : names.arch_rank) {
+        is_baseline_rank[std::size_t(rank)] = names.arch.at(id) == *args.baseline;
+    }
+    auto order = [&](const PhaseRow& r) {
+        return std::tuple(group(r), !is_baseline_rank[std::size_t(r.arch_rank)], r.edp(),
+                          r.arch_rank, r.sparsity_rank);
+    };
+    std::sort(rows.begin(), rows.end(),
+              [&](const PhaseRow& a, const PhaseRow& b) { return order(a) < order(b); });
+    QueryTable table;
+    table.columns = {"network", "batch",     "phase",    "arch", "sparsity", "dataflow",
+                     "cycles",  "energy_pj", "area_um2", "edp",  "speedup",  "energy_ratio"};
     bool have_base = false;
     double base_cycles = 0;
     double base_energy = 0;
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-        auto& row = table.rows[i];
-        const bool first =
-            i == 0 || !std::equal(row.begin(), row.begin() + 3, table.rows[i - 1].begin());
-        if (first) {
-            have_base = std::get<std::string>(row[3]) == *args.baseline;
-            base_cycles = as_double(row[6]);
-            base_energy = as_double(row[7]);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const PhaseRow& r = rows[i];
+        if (i == 0 || group(r) != group(rows[i - 1])) {
+            have_base = is_baseline_rank[std::size_t(r.arch_rank)];
+            base_cycles = double(r.cycles);
+            base_energy = r.energy_pj;
         }
-        if (have_base && as_double(row[6]) > 0 && as_double(row[7]) > 0) {
+        std::vector<QueryValue> row;
+        row.emplace_back(names.network.at(r.network));
+        row.emplace_back(r.batch);
+        row.emplace_back(std::string(kPhaseNames[std::size_t(r.phase)]));
+        row.emplace_back(names.arch.at(r.arch));
+        row.emplace_back(names.sparsity.at(r.sparsity));
+        row.emplace_back(all.texts[std::size_t(r.dataflow)]);
+        row.emplace_back(r.cycles);
+        row.emplace_back(r.energy_pj);
+        row.emplace_back(names.area.at(r.arch));
+        row.emplace_back(r.edp());
+        if (have_base && r.cycles > 0 && r.energy_pj > 0) {
             // Speed-up = baseline cycles / cycles; energy ratio = energy / baseline energy.
-            row.emplace_back(base_cycles / as_double(row[6]));
-            row.emplace_back(as_double(row[7]) / base_energy);
+            row.emplace_back(base_cycles / double(r.cycles));
+            row.emplace_back(r.energy_pj / base_energy);
         } else {
             row.emplace_back(std::monostate{});
             row.emplace_back(std::monostate{});
         }
+        table.rows.push_back(std::move(row));
     }
     return table;
 }

@@ -109,6 +109,7 @@ CREATE TABLE phase_totals (
   imbalance_cycles INTEGER NOT NULL,
   PRIMARY KEY (point_id, phase)
 ) WITHOUT ROWID;
+CREATE INDEX phase_totals_by_phase ON phase_totals (phase, layer_phases, cycles, energy_pj);
 )sql",
 };
 

@@ -223,6 +223,13 @@ std::string Statement::text(int column) const {
             static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
 }
 
+std::string_view Statement::text_view(int column) const {
+    const auto* p = sqlite3_column_text(stmt_, column);
+    if (p == nullptr) return {};
+    return {reinterpret_cast<const char*>(p),
+            static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
+}
+
 bool Statement::read_only() const { return sqlite3_stmt_readonly(stmt_) != 0; }
 
 Transaction::Transaction(Database& db) : db_(db) { db_.execute("BEGIN IMMEDIATE"); }

@@ -96,6 +96,8 @@ class Statement {
     std::int64_t int64(int column) const;
     double real(int column) const;
     std::string text(int column) const;
+    // Valid until the next step() or reset().
+    std::string_view text_view(int column) const;
 
     // Whether the statement leaves the database unchanged.
     bool read_only() const;
