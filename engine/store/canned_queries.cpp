@@ -172,16 +172,20 @@ SpecNames load_spec_names(Database& db) {
 }
 
 struct StepTotal {
+    bool present = false;
     std::int64_t cycles = 0;
     double energy_pj = 0;
 };
 
-// Training-step totals by point id (a range scan of phase_totals_by_phase).
-std::unordered_map<std::int64_t, StepTotal> load_step_totals(Database& db) {
-    std::unordered_map<std::int64_t, StepTotal> steps;
+// Training-step totals indexed by point id (ids are dense: rows are only
+// ever appended or replaced), from a range scan of phase_totals_by_phase.
+std::vector<StepTotal> load_step_totals(Database& db) {
+    Statement max_id = db.prepare("SELECT coalesce(max(id), 0) FROM points");
+    max_id.step();
+    std::vector<StepTotal> steps(static_cast<std::size_t>(max_id.int64(0)) + 1);
     Statement s =
         db.prepare("SELECT point_id, cycles, energy_pj FROM phase_totals WHERE phase = 'step'");
-    while (s.step()) steps[s.int64(0)] = {s.int64(1), s.real(2)};
+    while (s.step()) steps[static_cast<std::size_t>(s.int64(0))] = {true, s.int64(1), s.real(2)};
     return steps;
 }
 
@@ -322,11 +326,11 @@ QueryTable query_summary(Database& db) {
     // Plain scans aggregated here: grouping 10^5 points in SQL (a temporary
     // b-tree per GROUP BY) costs several times more.
     const SpecNames names = load_spec_names(db);
-    const std::unordered_map<std::int64_t, StepTotal> steps = load_step_totals(db);
+    const std::vector<StepTotal> steps = load_step_totals(db);
     Group total;
-    std::map<std::int64_t, Group> by_arch;
-    std::map<std::int64_t, Group> by_network;
-    std::map<std::int64_t, Group> by_sparsity;
+    std::unordered_map<std::int64_t, Group> by_arch;
+    std::unordered_map<std::int64_t, Group> by_network;
+    std::unordered_map<std::int64_t, Group> by_sparsity;
     std::map<std::string, Group> by_dataflow;
     Statement points = db.prepare(
         "SELECT id, arch_id, network_id, sparsity_id, dataflow, status = 'done', layer_phases "
@@ -334,8 +338,8 @@ QueryTable query_summary(Database& db) {
     std::string dataflow;
     Group* dataflow_group = nullptr;
     while (points.step()) {
-        const auto step = steps.find(points.int64(0));
-        const StepTotal* t = step == steps.end() ? nullptr : &step->second;
+        const StepTotal& step = steps[static_cast<std::size_t>(points.int64(0))];
+        const StepTotal* t = step.present ? &step : nullptr;
         const bool done = points.int64(5) != 0;
         const std::int64_t lp = points.int64(6);
         total.add(done, lp, t);
@@ -373,7 +377,8 @@ QueryTable query_summary(Database& db) {
         table.rows.push_back(std::move(row));
     };
     // Groups by name (two specs may share a name), in name order.
-    auto push_named = [&](const std::string& group, const std::map<std::int64_t, Group>& groups,
+    auto push_named = [&](const std::string& group,
+                          const std::unordered_map<std::int64_t, Group>& groups,
                           const std::unordered_map<std::int64_t, std::string>& spec_names) {
         std::map<std::string, Group> named;
         for (const auto& [id, g] : groups) {
