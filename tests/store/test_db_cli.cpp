@@ -104,6 +104,33 @@ TEST(DbCli, SweepWithABadShardOrFileFailsBeforeWriting) {
     EXPECT_FALSE(std::filesystem::exists(db));
 }
 
+TEST(DbCli, APointWithoutAValidMappingIsRecordedAsFailedAndTheSweepGoesOn) {
+    const std::string sweep = testing::temp_file("failing.yaml", R"(sweep: failing
+architectures:
+  - file: procrustes_baseline_16x16
+    name: starved
+    set: {storage.RF.capacity: 4 B, storage.GLB.capacity: 8 B}
+  - procrustes_baseline_16x16
+networks: [mlp_mnist]
+dataflows: ["K,N"]
+search: {budget: 200, bypass: false}
+)");
+    const std::string db = fresh_db("failing.db");
+    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("2 run (1 failed)"), std::string::npos) << r.output;
+    const auto points = run_trainloop("query --db " + db +
+                                      " -f csv --sql \"SELECT idx, status, failure FROM points "
+                                      "ORDER BY idx\"");
+    EXPECT_EQ(points.output, "idx,status,failure\n0,failed,no valid mapping for fc1 fw\n1,done,\n");
+    const auto summary = run_trainloop("query --db " + db + " summary -f csv");
+    EXPECT_NE(summary.output.find("architecture,starved,0,1,0,,"), std::string::npos)
+        << summary.output;
+    // A rerun does not retry a failed point (the mapper would fail the same way).
+    const auto again = run_trainloop("sweep " + sweep + " --db " + db + " -q");
+    EXPECT_NE(again.output.find("2 already recorded, 0 run"), std::string::npos) << again.output;
+}
+
 TEST(DbCli, MapDbRecordsARunOnceAndTheSameRunAgainReplacesIt) {
     const std::string db = fresh_db("map.db");
     const std::string map =
