@@ -424,6 +424,9 @@ void run_map(const MapOptions& o) {
     options.search.seed = o.seed;
     options.search.threads = o.threads;
     options.time_budget_seconds = o.time_budget;
+    // Opened before the search, so a locked or broken database fails fast.
+    std::optional<ResultsStore> store;
+    if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
     ProgressLine progress(!o.quiet);
     const NetworkMapResult result =
         map_network(model, training, plan, options,
@@ -439,9 +442,8 @@ void run_map(const MapOptions& o) {
         std::cout << "\n" << map_to_text(run);
     }
     if (!o.export_to.empty()) export_all(run, json ? std::cerr : std::cout);
-    if (!o.db.empty()) {
-        ResultsStore store = ResultsStore::open_for_writing(o.db);
-        write_map_run(store,
+    if (store) {
+        write_map_run(*store,
                       {o.arch, o.workload, o.batch, selected_phases(o.phase),
                        dataflow ? to_string(*dataflow) : "any", options.search.objective,
                        options.search.strategy, o.budget, o.seed, !o.no_bypass},

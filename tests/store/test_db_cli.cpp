@@ -15,15 +15,12 @@ const std::string kTiny = std::string(TRAINLOOP_SOURCE_DIR) + "/examples/sweeps/
 const std::string kArch =
     std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_baseline_16x16.yaml";
 
-// One tiny sweep shared by the read-only tests of this file.
-const std::string& tiny_db() {
-    static const std::string path = [] {
-        const std::string p = ::testing::TempDir() + "db_cli_tiny.db";
-        for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(p + suffix);
-        const auto r = run_trainloop("sweep " + kTiny + " --db " + p + " -q -j1");
-        EXPECT_EQ(r.exit_code, 0) << r.output;
-        return p;
-    }();
+// The tiny sweep, run into a database of the running test's own (ctest runs
+// each test as a separate process, in parallel).
+std::string tiny_db() {
+    const std::string path = fresh_db("tiny.db");
+    const auto r = run_trainloop("sweep " + kTiny + " --db " + path + " -q -j1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
     return path;
 }
 
@@ -44,22 +41,24 @@ TEST(DbCli, QueryOnAFileThatIsNotADatabase) {
 }
 
 TEST(DbCli, SqlWritesAreRefusedAndLeaveTheDataAlone) {
-    const auto r = run_trainloop("query --db " + tiny_db() + " --sql \"DELETE FROM results\"");
+    const std::string db = tiny_db();
+    const auto r = run_trainloop("query --db " + db + " --sql \"DELETE FROM results\"");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("`DELETE` would change the database; --sql is read-only"),
               std::string::npos)
         << r.output;
-    const auto n = run_trainloop("query --db " + tiny_db() +
+    const auto n = run_trainloop("query --db " + db +
                                  " --format csv --sql \"SELECT count(*) AS n FROM points\"");
     EXPECT_EQ(n.output, "n\n40\n");
-    const auto bad = run_trainloop("query --db " + tiny_db() + " --sql \"SELEC 1\"");
+    const auto bad = run_trainloop("query --db " + db + " --sql \"SELEC 1\"");
     EXPECT_EQ(bad.exit_code, 2) << bad.output;
     EXPECT_NE(bad.output.find("cannot prepare the statement"), std::string::npos) << bad.output;
 }
 
 TEST(DbCli, ErrorsAreJsonUnderFormatJson) {
+    const std::string db = tiny_db();
     const auto r = run_trainloop(
-        "query --db " + tiny_db() + " best --arch nope --network mlp_mnist --dataflow K,N -f json",
+        "query --db " + db + " best --arch nope --network mlp_mnist --dataflow K,N -f json",
         testing::Capture::stdout_only);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.output.find("\"key\": \"--arch\""), std::string::npos) << r.output;
@@ -67,15 +66,17 @@ TEST(DbCli, ErrorsAreJsonUnderFormatJson) {
 }
 
 TEST(DbCli, QueryNeedsANameOrSqlButNotBoth) {
-    const auto none = run_trainloop("query --db " + tiny_db());
+    const std::string db = tiny_db();
+    const auto none = run_trainloop("query --db " + db);
     EXPECT_EQ(none.exit_code, 2) << none.output;
     EXPECT_NE(none.output.find("nothing to run"), std::string::npos) << none.output;
-    const auto both = run_trainloop("query --db " + tiny_db() + " summary --sql \"SELECT 1\"");
+    const auto both = run_trainloop("query --db " + db + " summary --sql \"SELECT 1\"");
     EXPECT_EQ(both.exit_code, 2) << both.output;
 }
 
 TEST(DbCli, CanonicalQueriesRenderAsCsvAndJson) {
-    const auto csv = run_trainloop("query --db " + tiny_db() +
+    const std::string db = tiny_db();
+    const auto csv = run_trainloop("query --db " + db +
                                    " compare-archs --baseline procrustes_baseline_16x16 "
                                    "--network mlp_mnist --batch 16 --phase step -f csv");
     ASSERT_EQ(csv.exit_code, 0) << csv.output;
@@ -86,7 +87,7 @@ TEST(DbCli, CanonicalQueriesRenderAsCsvAndJson) {
     const std::string first = csv.output.substr(csv.output.find('\n') + 1);
     EXPECT_EQ(first.substr(0, first.find(',', first.find("dense"))),
               "mlp_mnist,16,step,procrustes_baseline_16x16,dense");
-    const auto json = run_trainloop("query --db " + tiny_db() + " summary -f json");
+    const auto json = run_trainloop("query --db " + db + " summary -f json");
     EXPECT_NE(json.output.find("\"group\": \"total\""), std::string::npos) << json.output;
     EXPECT_NE(json.output.find("\"points_done\": 40"), std::string::npos) << json.output;
 }
