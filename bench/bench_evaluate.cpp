@@ -32,6 +32,32 @@ void BM_EvaluateOne(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateOne);
 
+// The same evaluation on a sparse architecture (Procrustes-like: weights in
+// CSB at the GLB, MACs skip zero weights and inputs, half-tile pairing along
+// y) with ResNet-18 densities (weights 1/11.7, inputs 0.5): the closed-form
+// load imbalance and the format sizes on top of the dense evaluation.
+void BM_EvaluateOneSparse(benchmark::State& state) {
+    ArchModel arch = baseline();
+    arch.levels[1].format[std::size_t(DataSpace::weights)] = CompressedFormat::csb;
+    arch.compute_skip.insert(DataSpace::weights);
+    arch.compute_skip.insert(DataSpace::inputs);
+    arch.load_balancing = {LoadBalancingScheme::half_tile_pairing, ArrayAxis::y};
+    arch.has_sparse_features = true;
+    PhaseDensities densities;
+    densities.spaces[std::size_t(DataSpace::weights)].density = 1.0 / 11.7;
+    densities.spaces[std::size_t(DataSpace::inputs)].density = 0.5;
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
+    const Mapping mapping = testing::timeloop_golden_mapping();
+    const std::int64_t before = bench::allocations_so_far();
+    for (auto _ : state) {
+        const Evaluation e = evaluate(arch, fw, mapping, densities);
+        benchmark::DoNotOptimize(e.energy_pj);
+    }
+    state.counters["allocs_per_eval"] =
+        double(bench::allocations_so_far() - before) / double(state.iterations());
+}
+BENCHMARK(BM_EvaluateOneSparse);
+
 // 10^5 distinct valid mappings (drawn at random, invalid draws discarded),
 // each evaluated in turn for fw, bw and wu; the mappings (~3 KB each) stream
 // from memory, so this also measures the cost of not being in cache.

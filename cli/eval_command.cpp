@@ -10,6 +10,9 @@
 #include "eval_report.hpp"
 #include "json_errors.hpp"
 #include "mapping_overrides.hpp"
+#include "sparse/mask_check.hpp"
+#include "sparse/phase_densities.hpp"
+#include "sparsity_options.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop::cli {
@@ -24,6 +27,7 @@ struct EvalOptions {
     std::optional<std::int64_t> batch;
     std::vector<std::string> timeloop;
     std::string format = "text";
+    SparsityOptions sparsity;
 };
 
 // timeloop-model's own inputs: read, convert, evaluate, and report with
@@ -65,7 +69,15 @@ void run_eval(const EvalOptions& o) {
             "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
     }
     const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
-    const Evaluation e = evaluate_case(c);
+    std::optional<PhaseDensities> densities;
+    if (!o.sparsity.profile.empty()) {
+        const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);
+        check_masks_against(profile, c.network->name(), c.training);
+        densities = phase_densities(profile, c.network->name(), c.problem->layer, c.problem->phase,
+                                    o.sparsity.iteration_or_final());
+    }
+    const Evaluation e =
+        densities ? evaluate_case(c, *densities, o.sparsity.imbalance_options()) : evaluate_case(c);
     if (o.format == "json") {
         std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2)
                   << "\n";
@@ -93,6 +105,8 @@ void add_eval_command(CLI::App& app) {
         ->check(CLI::ExistingFile)
         ->excludes(mapping);
     add_mapping_override_options(eval, *o);
+    add_sparsity_profile_options(eval, o->sparsity);
+    add_imbalance_options(eval, o->sparsity);
     eval->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/count_format.hpp"
 #include "eval/evaluation_json.hpp"
@@ -21,6 +22,49 @@ std::string energy(double pj) {
     if (pj >= 1e3) return fmt::format("{:.3f} nJ", pj / 1e3);
     return fmt::format("{:.3f} pJ", pj);
 }
+
+std::string sparse_section(const Evaluation& e, const PhaseProblem& problem) {
+    std::string out = "sparsity     densities";
+    for (DataSpace s : kAllDataSpaces) {
+        out += fmt::format(" {} {:.3g}", tensor_name(tensor_in_phase(problem.phase, s)),
+                           e.densities[std::size_t(s)]);
+    }
+    const double macs = double(e.nest.macs);
+    out += fmt::format("\n  effectual MACs {} ({}), performed {} ({})\n",
+                       group_thousands(std::int64_t(std::llround(e.counts.effectual_macs))),
+                       percent(e.counts.effectual_macs, macs),
+                       group_thousands(std::int64_t(std::llround(e.counts.macs_performed))),
+                       percent(e.counts.macs_performed, macs));
+    const LoadImbalance& li = e.imbalance;
+    if (!li.applies) {
+        out += "  load imbalance: none (the MACs do not skip zeros)\n";
+        return out;
+    }
+    out += fmt::format(
+        "  load imbalance: {} waves; balanced {} cycles, slowest PE {} cycles: +{} cycles "
+        "({:.1f} %)",
+        group_thousands(li.waves), group_thousands(std::int64_t(std::llround(li.balanced_cycles))),
+        group_thousands(std::int64_t(std::llround(li.cycles))),
+        group_thousands(std::int64_t(std::llround(li.imbalance_cycles))), li.imbalance_pct);
+    if (li.balancing_cycles > 0 || li.balancing_words > 0) {
+        out += fmt::format("; balancing itself {} cycles, {} words moved",
+                           group_thousands(std::int64_t(std::llround(li.balancing_cycles))),
+                           group_thousands(std::int64_t(std::llround(li.balancing_words))));
+    }
+    out += "\n";
+    if (!li.histogram.empty()) {
+        out += "  per-wave overhead (slowest PE vs mean)   share of waves\n";
+        for (const OverheadBin& bin : li.histogram) {
+            const int bar = int(std::lround(bin.fraction_of_waves * 40));
+            out += fmt::format("    {:>6.1f} – {:<6.1f} %   {:>6.1f} %  {}\n", bin.lower_pct,
+                               bin.upper_pct, 100.0 * bin.fraction_of_waves,
+                               std::string(std::size_t(std::max(bar, 0)), '#'));
+        }
+    }
+    return out;
+}
+
+std::int64_t rounded(double count) { return std::int64_t(std::llround(count)); }
 
 }  // namespace
 
@@ -49,6 +93,7 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     }
     out += fmt::format("utilization  {:.1f} % ({} of {} MAC units busy)\n", 100.0 * e.utilization,
                        e.nest.utilized_macs, arch.pe_array.num_macs());
+    if (e.sparse) out += sparse_section(e, problem);
     out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),
                        e.energy_pj / double(e.nest.macs));
 
@@ -86,20 +131,28 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
 
     std::size_t width = 10;
     for (const StorageLevel& level : arch.levels) width = std::max(width, level.name.size());
-    out += fmt::format("{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}\n", "level", width, "tensor",
-                       "tile/inst", "instances", "reads", "fills", "updates");
-    out += "  (reads, fills and updates are totals over all instances)\n";
+    out += fmt::format("{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}{}\n", "level", width,
+                       "tensor", "tile/inst", "instances", "reads", "fills", "updates",
+                       e.sparse ? fmt::format(" {:>16}", "metadata reads") : "");
+    out += e.sparse ? "  (totals over all instances; expected values after the sparse adjustment)\n"
+                    : "  (reads, fills and updates are totals over all instances)\n";
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         const LevelAccesses& level = e.nest.levels[i];
         for (DataSpace s : kAllDataSpaces) {
             const SpaceAccesses& acc = level.space(s);
             if (!acc.kept) continue;
+            const SpaceCounts& c = e.counts.levels[i].space(s);
             const std::int64_t n = level.utilized_instances;
-            out +=
-                fmt::format("{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}\n", arch.levels[i].name,
-                            width, tensor_name(tensor_in_phase(problem.phase, s)),
-                            group_thousands(acc.tile), n, group_thousands(acc.reads * n),
-                            group_thousands(acc.fills * n), group_thousands(acc.updates * n));
+            const double instances = double(n);
+            out += fmt::format(
+                "{:<{}} {:<7} {:>12} {:>9} {:>16} {:>16} {:>16}{}\n", arch.levels[i].name, width,
+                tensor_name(tensor_in_phase(problem.phase, s)), group_thousands(acc.tile), n,
+                group_thousands(rounded(c.reads * instances)),
+                group_thousands(rounded(c.fills * instances)),
+                group_thousands(rounded(c.updates * instances)),
+                e.sparse
+                    ? fmt::format(" {:>16}", group_thousands(rounded(c.metadata_reads * instances)))
+                    : "");
         }
     }
     return out;

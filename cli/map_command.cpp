@@ -20,6 +20,8 @@
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "network/network_mapper.hpp"
+#include "sparse/mask_check.hpp"
+#include "sparsity_options.hpp"
 #include "sweep/map_run_record.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
@@ -45,6 +47,7 @@ struct MapOptions {
     std::vector<std::string> export_to;  // {"timeloop", DIR}
     bool force = false;
     bool quiet = false;
+    SparsityOptions sparsity;
     std::string db;  // also write the results to this database
 };
 
@@ -206,6 +209,11 @@ nlohmann::json map_to_json(const MapRun& run) {
                                     {"evaluations", search.evaluations},
                                     {"valid", search.valid},
                                     {"reused", lp.reused}};
+            if (!o.sparsity.profile.empty()) {
+                entry["effectual_macs"] = best.effectual_macs;
+                entry["imbalance_cycles"] = best.imbalance_cycles;
+                entry["imbalance_pct"] = best.imbalance_pct;
+            }
             if (o.objective == "pareto") {
                 nlohmann::json front = nlohmann::json::array();
                 for (const Candidate& c : search.pareto) {
@@ -277,18 +285,22 @@ std::string map_to_text(const MapRun& run) {
     for (const LayerResult& layer : run.result.layers) {
         name_width = std::max(name_width, layer.name.size());
     }
-    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}  {}\n", "layer",
+    // With a sparsity profile: the compute cycles lost to load imbalance, in %.
+    const bool sparse = !o.sparsity.profile.empty();
+    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{}  {}\n", "layer",
                                   name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
+                                  sparse ? fmt::format(" {:>6}", "imbal") : "",
                                   "mapping (`= `: the same problem as a layer above)");
-    out += std::string(name_width + 53, '-') + "\n";
+    out += std::string(name_width + 53 + (sparse ? 7 : 0), '-') + "\n";
     for (const LayerResult& layer : run.result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const Candidate& best = *lp.best;
-            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%  {}{}\n", layer.name,
-                               name_width, phase_name(lp.phase), group_thousands(best.cycles),
-                               microjoules(best.energy_pj), best.energy_pj / double(lp.macs),
-                               lp.utilization * 100, lp.reused ? "= " : "",
-                               mapping_to_text(best.mapping, run.arch));
+            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{}  {}{}\n",
+                               layer.name, name_width, phase_name(lp.phase),
+                               group_thousands(best.cycles), microjoules(best.energy_pj),
+                               best.energy_pj / double(lp.macs), lp.utilization * 100,
+                               sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
+                               lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
         }
     }
     out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
@@ -310,10 +322,15 @@ std::string map_to_text(const MapRun& run) {
     if (all_phases) out += total_line("step", run.result.step);
     out += fmt::format(
         "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, budget {} "
-        "evaluations per problem, seed {}{}\n",
+        "evaluations per problem, seed {}{}{}\n",
         run.network.name(), run.arch.name, o.batch, run.dataflow ? to_string(*run.dataflow) : "any",
         o.objective, o.search, o.budget == 0 ? std::string("unlimited") : group_thousands(o.budget),
-        o.seed, o.no_bypass ? ", no bypass" : "");
+        o.seed, o.no_bypass ? ", no bypass" : "",
+        sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
+                             o.sparsity.iteration
+                                 ? fmt::format(" at iteration {}", *o.sparsity.iteration)
+                                 : "")
+               : "");
     out += summary_line(run);
     return out;
 }
@@ -398,8 +415,14 @@ void run_map(const MapOptions& o) {
     const ArchModel model = build_arch_model(arch);
     const Network network = load_network(o.workload);
     const NetworkTraining training = derive_training_problems(network, o.batch);
-    const NetworkMapPlan plan =
-        plan_network_mapping(model, training, selected_phases(o.phase), {dataflow, !o.no_bypass});
+    std::optional<SparsityProfile> sparsity;
+    if (!o.sparsity.profile.empty()) {
+        sparsity = load_sparsity_profile_named(o.sparsity.profile);
+        check_masks_against(*sparsity, network.name(), training);
+    }
+    const NetworkMapPlan plan = plan_network_mapping(
+        model, training, selected_phases(o.phase), {dataflow, !o.no_bypass},
+        sparsity ? &*sparsity : nullptr, network.name(), o.sparsity.iteration_or_final());
     if (plan.layer_phases.empty()) {
         throw SpecError({}, "--phase",
                         fmt::format("{} has no {} phase to map", network.name(), o.phase),
@@ -446,8 +469,9 @@ void run_map(const MapOptions& o) {
         write_map_run(*store,
                       {o.arch, o.workload, o.batch, selected_phases(o.phase),
                        dataflow ? to_string(*dataflow) : "any", options.search.objective,
-                       options.search.strategy, o.budget, o.seed, !o.no_bypass},
-                      arch, model, network, training, result);
+                       options.search.strategy, o.budget, o.seed, !o.no_bypass,
+                       o.sparsity.profile, o.sparsity.iteration_or_final()},
+                      arch, model, network, training, plan, result);
         (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
     }
 }
@@ -503,6 +527,7 @@ void add_map_command(CLI::App& app) {
     map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
     map->add_flag("--no-bypass", o->no_bypass,
                   "Every level keeps every tensor it may hold (do not explore bypass)");
+    add_sparsity_profile_options(map, o->sparsity);
     map->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

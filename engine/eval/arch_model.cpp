@@ -117,6 +117,7 @@ ArchModel build_arch_model(const Architecture& arch) {
             out.mesh_y = level.instances / out.mesh_x;
         }
         out.capacity_words = level.capacity_words().value_or(-1);
+        out.word_bits = level.word_bits;
         out.read_bandwidth = level.read_bandwidth.value_or(0.0);
         out.write_bandwidth = level.write_bandwidth.value_or(0.0);
         out.may_hold = level.data_spaces;

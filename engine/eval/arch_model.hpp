@@ -24,6 +24,7 @@ struct LevelModel {
     std::int64_t mesh_x = 1;
     std::int64_t mesh_y = 1;
     std::int64_t capacity_words = -1;  // per instance; -1 = unbounded
+    std::int64_t word_bits = 0;        // bits of one word (one datum)
     double read_bandwidth = 0;         // words/cycle per instance; 0 = no limit
     double write_bandwidth = 0;
     DataSpaceSet may_hold;

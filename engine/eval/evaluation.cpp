@@ -6,21 +6,22 @@
 namespace trainloop {
 namespace {
 
-std::int64_t cycles_at(std::int64_t words, double bandwidth) {
+std::int64_t cycles_at(double words, double bandwidth) {
     if (bandwidth <= 0 || words == 0) return 0;
-    return std::int64_t(std::ceil(double(words) / bandwidth));
+    return std::int64_t(std::ceil(words / bandwidth));
 }
 
 void add_latency(const ArchModel& arch, Evaluation& e) {
-    e.compute_cycles = e.nest.compute_cycles;
+    e.compute_cycles =
+        e.imbalance.applies ? std::int64_t(std::ceil(e.imbalance.cycles)) : e.nest.compute_cycles;
     e.cycles = e.compute_cycles;
     e.bottleneck = -1;
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
-        std::int64_t reads = 0;
-        std::int64_t writes = 0;
-        for (const SpaceAccesses& acc : e.nest.levels[i].spaces) {
-            reads += acc.reads;
-            writes += acc.fills + acc.updates;
+        double reads = 0;
+        double writes = 0;
+        for (const SpaceCounts& c : e.counts.levels[i].spaces) {
+            reads += c.timed_reads + c.metadata_reads;
+            writes += c.fills + c.timed_updates + c.metadata_fills;
         }
         const LevelModel& level = arch.levels[i];
         e.level_cycles[i] = std::max(cycles_at(reads, level.read_bandwidth),
@@ -30,7 +31,7 @@ void add_latency(const ArchModel& arch, Evaluation& e) {
             e.bottleneck = int(i);
         }
     }
-    e.utilization = double(e.nest.macs) / (double(e.cycles) * double(arch.num_macs()));
+    e.utilization = e.counts.macs_performed / (double(e.cycles) * double(arch.num_macs()));
 }
 
 // Per level, the dimensions its spatial loops spread along x and along y.
@@ -71,6 +72,21 @@ AxisMask shared_axes(const SpatialDims& spread, const Projection& space, std::si
                     ((y & irrelevant).empty() ? 0 : kAxisY));
 }
 
+// The words a balancing scheme moves between PEs ride the network that
+// delivers the balanced operand to the PEs: priced as its hops.
+void add_balancing_energy(const ArchModel& arch, Evaluation& e) {
+    if (!e.imbalance.applies || e.imbalance.balancing_words == 0) return;
+    const std::size_t pe_parent = arch.num_levels >= 2 ? arch.num_levels - 2 : 0;
+    for (DataSpace s : kAllDataSpaces) {
+        if (!arch.compute_skip.contains(s)) continue;
+        const int n = arch.network_for(pe_parent, s, DeliveryKind::unicast, 0);
+        if (n < 0) continue;
+        e.energy.network[std::size_t(n)][std::size_t(s)] +=
+            e.imbalance.balancing_words * arch.networks[std::size_t(n)].hop_pj;
+        return;
+    }
+}
+
 void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
                 Evaluation& e) {
     const DataSpace output = problem.output();
@@ -86,12 +102,13 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
         const double instances = double(e.nest.levels[i].utilized_instances);
         for (DataSpace s : kAllDataSpaces) {
             const SpaceAccesses& acc = e.nest.levels[i].space(s);
+            const SpaceCounts& c = e.counts.levels[i].space(s);
             const std::size_t si = std::size_t(s);
-            b.level[i][si] = {double(acc.reads) * level.read_pj * instances,
-                              double(acc.fills) * level.write_pj * instances,
-                              double(acc.updates) * level.update_pj * instances};
+            b.level[i][si] = {(c.reads + c.metadata_reads) * level.read_pj * instances,
+                              (c.fills + c.metadata_fills) * level.write_pj * instances,
+                              c.updates * level.update_pj * instances};
             // Words that cross into the PE array ride a network from this level.
-            if (!acc.kept || acc.child_side_words == 0) continue;
+            if (!acc.kept || c.child_side_words == 0) continue;
             const bool is_output = s == output;
             const std::size_t child = acc.child < 0 ? arch.num_levels : std::size_t(acc.child);
             const AxisMask axes = shared_axes(spread, problem.projection(s), i, child);
@@ -101,11 +118,12 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
             const int n = arch.network_for(i, s, kind, axes);
             if (n < 0) continue;
             b.network[std::size_t(n)][si] +=
-                double(acc.child_side_words) * instances * arch.networks[std::size_t(n)].hop_pj;
+                c.child_side_words * instances * arch.networks[std::size_t(n)].hop_pj;
         }
         b.level_leak[i] = level.leakage_mw * double(level.instances) * leak_factor;
     }
-    b.mac = double(e.nest.macs) * arch.mac_pj;
+    b.mac = e.counts.macs_performed * arch.mac_pj;
+    add_balancing_energy(arch, e);
     b.mac_leak = arch.mac_leakage_mw * double(arch.num_macs()) * leak_factor;
     e.energy_pj = b.total_pj();
 }
@@ -180,8 +198,27 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     e.violation = check_mapping_structure(arch, problem.space, mapping);
     if (e.violation) return e;
     analyze_nest(problem, mapping, e.nest);
+    dense_action_counts(e.nest, e.counts);
     e.violation = check_capacity(arch, e.nest);
     if (e.violation) return e;
+    add_latency(arch, e);
+    add_energy(arch, problem, mapping, e);
+    e.area_um2 = arch.area_um2();
+    return e;
+}
+
+Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
+                    const PhaseDensities& densities, const ImbalanceOptions& imbalance) {
+    Evaluation e;
+    e.sparse = true;
+    for (DataSpace s : kAllDataSpaces) e.densities[std::size_t(s)] = densities.of(s).density;
+    e.violation = check_mapping_structure(arch, problem.space, mapping);
+    if (e.violation) return e;
+    analyze_nest(problem, mapping, e.nest);
+    sparse_action_counts(arch, problem, e.nest, densities, e.counts);
+    e.violation = check_capacity(arch, e.counts);
+    if (e.violation) return e;
+    e.imbalance = estimate_load_imbalance(arch, problem, mapping, e.nest, densities, imbalance);
     add_latency(arch, e);
     add_energy(arch, problem, mapping, e);
     e.area_um2 = arch.area_um2();

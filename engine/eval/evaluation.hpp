@@ -1,17 +1,20 @@
 // evaluate(): the pure function from (architecture, phase problem, mapping)
-// to metrics — accesses (nest_analysis), latency with its bottleneck,
-// utilization, Accelergy-style energy (action counts × energy per action,
-// plus leakage × time) broken down by component, data space and action, and
-// area. Allocation-free; safe to call from many threads on one ArchModel.
+// (and, for sparse evaluation, the phase's densities) to metrics — accesses (nest_analysis),
+// latency with its bottleneck, utilization, Accelergy-style energy (action counts × energy per
+// action, plus leakage × time) broken down by component, data space and action, and area.
+// Allocation-free; safe to call from many threads on one ArchModel.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
 
+#include "eval/action_counts.hpp"
 #include "eval/arch_model.hpp"
 #include "eval/mapping_check.hpp"
 #include "eval/nest_analysis.hpp"
+#include "sparse/load_imbalance.hpp"
+#include "sparse/phase_densities.hpp"
 
 namespace trainloop {
 
@@ -52,7 +55,10 @@ struct EnergyBreakdown {
 
 struct Evaluation {
     NestAnalysis nest;
-    std::optional<MappingViolation> violation;  // when set, the metrics below are not computed
+    ActionCounts counts;  // the nest's counts, after the sparse adjustment when sparse
+    bool sparse = false;  // evaluated with the phase's densities
+    std::array<double, 3> densities{1.0, 1.0, 1.0};  // by DataSpace, as evaluated
+    std::optional<MappingViolation> violation;       // when set, the metrics below are not computed
     std::int64_t cycles = 0;
     std::int64_t compute_cycles = 0;
     std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level
@@ -61,10 +67,18 @@ struct Evaluation {
     EnergyBreakdown energy;
     double energy_pj = 0;
     double area_um2 = 0;
+    // With skipping at the MACs: the slowest-PE compute cycles and what the
+    // imbalance costs (`applies` is false otherwise).
+    LoadImbalance imbalance;
 
     bool valid() const { return !violation.has_value(); }
 };
 
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping);
+// The same with the densities of the phase's tensors (sparse evaluation:
+// action_counts.hpp, load_imbalance.hpp). With every density 1 and no
+// compressed format it equals the dense evaluation.
+Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
+                    const PhaseDensities& densities, const ImbalanceOptions& imbalance = {});
 
 }  // namespace trainloop

@@ -1,8 +1,35 @@
 #include "eval/evaluation_json.hpp"
 
+#include <cmath>
+
 #include "mapping/mapping_json.hpp"
 
 namespace trainloop {
+namespace {
+
+// A count: an integer when it is one (every dense count), else the expected
+// value a sparse evaluation gives.
+nlohmann::json count_json(double value) {
+    if (value == std::floor(value) && std::fabs(value) < 9.0e15) return std::int64_t(value);
+    return value;
+}
+
+nlohmann::json imbalance_json(const LoadImbalance& li) {
+    nlohmann::json histogram = nlohmann::json::array();
+    for (const OverheadBin& bin : li.histogram) {
+        histogram.push_back({{"lower_pct", bin.lower_pct},
+                             {"upper_pct", bin.upper_pct},
+                             {"fraction_of_waves", bin.fraction_of_waves}});
+    }
+    return {{"waves", li.waves},
+            {"balanced_cycles", li.balanced_cycles},
+            {"cycles", li.cycles},
+            {"balancing_cycles", li.balancing_cycles},
+            {"balancing_words", li.balancing_words},
+            {"histogram", histogram}};
+}
+
+}  // namespace
 
 std::string component_name(const Architecture& arch, std::size_t component) {
     if (component < arch.levels.size()) return arch.levels[component].name;
@@ -43,33 +70,53 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         for (DataSpace s : kAllDataSpaces) {
             const SpaceAccesses& acc = level.space(s);
             if (!acc.kept) continue;
+            const SpaceCounts& c = e.counts.levels[i].space(s);
             const std::int64_t n = level.utilized_instances;
+            const double instances = double(n);
             tensors[tensor_of(s)] = {{"tile", acc.tile},
+                                     {"stored_words", count_json(c.footprint_words)},
                                      {"instances", n},
-                                     {"reads", acc.reads * n},
-                                     {"fills", acc.fills * n},
-                                     {"updates", acc.updates * n}};
+                                     {"reads", count_json(c.reads * instances)},
+                                     {"fills", count_json(c.fills * instances)},
+                                     {"updates", count_json(c.updates * instances)},
+                                     {"metadata_reads", count_json(c.metadata_reads * instances)},
+                                     {"metadata_fills", count_json(c.metadata_fills * instances)}};
         }
         accesses[arch.levels[i].name] = tensors;
         level_cycles[arch.levels[i].name] = e.level_cycles[i];
     }
-    return {{"layer", problem.layer},
-            {"phase", std::string(phase_name(problem.phase))},
-            {"macs", e.nest.macs},
-            {"cycles", e.cycles},
-            {"compute_cycles", e.compute_cycles},
-            {"bottleneck", e.bottleneck < 0 ? std::string("compute")
-                                            : arch.levels[std::size_t(e.bottleneck)].name},
-            {"utilization", e.utilization},
-            {"energy_pj", e.energy_pj},
-            {"area_um2", e.area_um2},
-            {"area_breakdown", area},
-            {"energy_breakdown", by_component},
-            {"energy_by_tensor", by_tensor},
-            {"energy_by_action", by_action},
-            {"level_cycles", level_cycles},
-            {"accesses", accesses},
-            {"mapping", mapping_to_json(mapping, arch)}};
+    nlohmann::json metadata_reads = nlohmann::json::object();
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        double words = 0;
+        for (const SpaceCounts& c : e.counts.levels[i].spaces) words += c.metadata_reads;
+        metadata_reads[arch.levels[i].name] =
+            count_json(words * double(e.nest.levels[i].utilized_instances));
+    }
+    nlohmann::json out = {
+        {"layer", problem.layer},
+        {"phase", std::string(phase_name(problem.phase))},
+        {"macs", e.nest.macs},
+        {"effectual_macs", count_json(e.counts.effectual_macs)},
+        {"performed_macs", count_json(e.counts.macs_performed)},
+        {"imbalance_cycles", count_json(e.imbalance.imbalance_cycles)},
+        {"imbalance_pct", e.imbalance.imbalance_pct},
+        {"metadata_reads", metadata_reads},
+        {"cycles", e.cycles},
+        {"compute_cycles", e.compute_cycles},
+        {"bottleneck",
+         e.bottleneck < 0 ? std::string("compute") : arch.levels[std::size_t(e.bottleneck)].name},
+        {"utilization", e.utilization},
+        {"energy_pj", e.energy_pj},
+        {"area_um2", e.area_um2},
+        {"area_breakdown", area},
+        {"energy_breakdown", by_component},
+        {"energy_by_tensor", by_tensor},
+        {"energy_by_action", by_action},
+        {"level_cycles", level_cycles},
+        {"accesses", accesses},
+        {"mapping", mapping_to_json(mapping, arch)}};
+    if (e.imbalance.applies) out["imbalance"] = imbalance_json(e.imbalance);
+    return out;
 }
 
 }  // namespace trainloop

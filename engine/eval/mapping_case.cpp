@@ -75,8 +75,10 @@ MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTa
     return c;
 }
 
-Evaluation evaluate_case(const MappingCase& c) {
-    Evaluation e = evaluate(c.arch_model, *c.problem, c.mapping);
+namespace {
+
+// Turns an invalid evaluation into a SpecError at the file's entry for the level at fault.
+Evaluation valid_or_throw(const MappingCase& c, Evaluation e) {
     if (e.valid()) return e;
     const MappingViolation& v = *e.violation;
     const SpecNode root = SpecNode::load_file(c.file);
@@ -86,6 +88,17 @@ Evaluation evaluate_case(const MappingCase& c) {
     at.fail(fmt::format("invalid mapping ({}): {}", violation_kind_name(v.kind),
                         describe(v, c.arch, *c.problem)),
             "a mapping that fits the problem and the architecture", fix_for(v.kind));
+}
+
+}  // namespace
+
+Evaluation evaluate_case(const MappingCase& c) {
+    return valid_or_throw(c, evaluate(c.arch_model, *c.problem, c.mapping));
+}
+
+Evaluation evaluate_case(const MappingCase& c, const PhaseDensities& densities,
+                         const ImbalanceOptions& imbalance) {
+    return valid_or_throw(c, evaluate(c.arch_model, *c.problem, c.mapping, densities, imbalance));
 }
 
 }  // namespace trainloop

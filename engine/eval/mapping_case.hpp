@@ -35,5 +35,8 @@ MappingCase load_mapping_case(const std::filesystem::path& file,
 // Evaluates; an invalid mapping throws SpecError located at the file's entry
 // for the level at fault, naming the level, tensors, sizes and limit.
 Evaluation evaluate_case(const MappingCase& c);
+// The same with the phase's densities (sparse evaluation).
+Evaluation evaluate_case(const MappingCase& c, const PhaseDensities& densities,
+                         const ImbalanceOptions& imbalance);
 
 }  // namespace trainloop

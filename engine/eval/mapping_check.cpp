@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace trainloop {
 
 std::string_view violation_kind_name(ViolationKind kind) {
@@ -75,6 +77,24 @@ std::optional<MappingViolation> check_capacity(const ArchModel& arch, const Nest
             v.tiles[std::size_t(s)] = acc.tile;
             v.actual += acc.tile;
         }
+        if (v.actual > capacity) return v;
+    }
+    return std::nullopt;
+}
+
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts) {
+    for (std::size_t i = 0; i < counts.num_levels; ++i) {
+        const std::int64_t capacity = arch.levels[i].capacity_words;
+        if (capacity < 0) continue;
+        MappingViolation v{
+            ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
+        double used = 0;
+        for (DataSpace s : kAllDataSpaces) {
+            const double words = counts.levels[i].space(s).footprint_words;
+            v.tiles[std::size_t(s)] = std::int64_t(std::ceil(words));
+            used += words;
+        }
+        v.actual = std::int64_t(std::ceil(used));
         if (v.actual > capacity) return v;
     }
     return std::nullopt;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "arch/architecture.hpp"
+#include "eval/action_counts.hpp"
 #include "eval/arch_model.hpp"
 #include "eval/nest_analysis.hpp"
 
@@ -45,6 +46,9 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
 
 // Whether each level's kept tiles fit its capacity.
 std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest);
+// The same for the footprints of (sparse) action counts: a compressed tile
+// needs its expected compressed size, metadata included (rounded up).
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts);
 
 // A sentence for users: names the level, the tensor(s), the sizes and the limit.
 std::string describe(const MappingViolation& violation, const Architecture& arch,

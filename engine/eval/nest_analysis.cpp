@@ -164,6 +164,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
     for (std::size_t i = 0; i < num_levels; ++i) {
         temporal_above[i + 1] = times(temporal_above[i], nest.temporal[i]);
         out.levels[i].utilized_instances = instances;
+        out.tile_box[i] = nest.tile[i];
         instances *= product(nest.spatial[i]);
     }
     out.compute_cycles = product(temporal_above[num_levels]);

@@ -59,6 +59,9 @@ struct LevelAccesses {
 
 struct NestAnalysis {
     std::array<LevelAccesses, kMaxLevels> levels{};
+    // Per level: the extent of its tile along each dimension (Π of the factors
+    // at the level and inside it); tile_of(projection, box) gives its tensor tile.
+    std::array<DimBounds, kMaxLevels> tile_box{};
     std::size_t num_levels = 0;
     std::int64_t macs = 0;            // Π of every factor
     std::int64_t compute_cycles = 0;  // Π of the temporal factors

@@ -8,7 +8,9 @@
 // and data space of every evaluation. Sizes are expected values under the
 // density model (tile_occupancy.hpp). A format sees a tile as rows() rows of
 // row_length() elements (tensor_tile.hpp). `uncompressed` keeps every
-// element and no metadata, whatever the density.
+// element and no metadata, whatever the density. Every other format's size
+// is nondecreasing in density (tests/sparse pin it; crossover_density()
+// relies on it).
 #pragma once
 
 #include <cstdint>
@@ -30,9 +32,24 @@ struct CompressedSize {
 };
 
 // The expected size of one tile of `space`'s tensor (`word_bits` per value)
-// stored in `format`.
+// stored in `format`. Field widths and layouts: format_layout.hpp and
+// docs/sparse_formats.md.
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model, std::int64_t word_bits);
+
+// What a transfer of the tile moves per word it would move uncompressed
+// (docs/sparse_formats.md, "Using it in the evaluator"): data words and
+// metadata words (metadata packed into `word_bits`-bit words).
+struct TransferRatio {
+    double data = 1;
+    double metadata = 0;
+    double total() const { return data + metadata; }
+};
+inline TransferRatio transfer_ratio(const CompressedSize& size, std::int64_t elements,
+                                    std::int64_t word_bits) {
+    return {size.data_words / double(elements),
+            size.metadata_bits / double(word_bits) / double(elements)};
+}
 
 // The density below which `format` stores such a tile in fewer words than
 // `uncompressed` does (1.0 when it always does, 0.0 when it never does):

@@ -21,9 +21,25 @@ struct TensorTile {
         for (std::uint8_t a = 0; a < rank; ++a) n *= extent[a];
         return n;
     }
-    // The innermost axis (a "row" of a compressed format runs along it).
-    std::int64_t row_length() const { return extent[rank - 1]; }
+    // The axis a "row" of a compressed format runs along: the innermost axis
+    // longer than 1 (an FC layer's weight tile [1, k, c, 1, 1] has rows
+    // along c, not rows of one element along s); the innermost axis when
+    // every extent is 1.
+    std::uint8_t row_axis() const {
+        for (std::uint8_t a = rank; a-- > 0;) {
+            if (extent[a] > 1) return a;
+        }
+        return std::uint8_t(rank - 1);
+    }
+    std::int64_t row_length() const { return extent[row_axis()]; }
     std::int64_t rows() const { return elements() / row_length(); }
+    // One row of this tile (extent 1 on every other axis).
+    TensorTile one_row() const {
+        TensorTile row;
+        row.rank = rank;
+        row.extent[row_axis()] = row_length();
+        return row;
+    }
     friend bool operator==(const TensorTile&, const TensorTile&) = default;
 };
 

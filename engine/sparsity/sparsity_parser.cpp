@@ -4,9 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 
 #include "common/did_you_mean.hpp"
 #include "sparsity/glob.hpp"
+#include "sparsity/npy_mask.hpp"
 #include "sparsity/sparsity_profile.hpp"
 #include "sparsity/tensor_phases.hpp"
 
@@ -111,47 +114,168 @@ DensitySchedule read_schedule(const SpecNode& node) {
     return schedule;
 }
 
+std::vector<std::string> names_of(std::initializer_list<std::string_view> names) {
+    return {names.begin(), names.end()};
+}
+
+DensityModel read_n_m(MapReader& params) {
+    NMModel m;
+    const SpecNode n = params.required("n");
+    const SpecNode mm = params.required("m");
+    m.n = n.as_positive_int();
+    m.m = mm.as_positive_int();
+    if (m.n > m.m) {
+        n.fail(fmt::format("n = {} exceeds m = {}", m.n, m.m),
+               "n <= m (n nonzeros in every m elements)", "2:4 sparsity is `n: 2, m: 4`");
+    }
+    if (auto a = params.optional("axis")) {
+        const std::string axis =
+            a->as_choice(names_of({"n", "g", "k", "c", "r", "s", "h", "w", "p", "q"}));
+        m.axis = axis[0];
+    }
+    return m;
+}
+
+DensityModel read_clustered(MapReader& params) {
+    ClusteredModel m;
+    if (auto d = params.optional("distribution")) {
+        const std::string name = d->as_choice(names_of({kClusterDistributionNames[0]}));
+        static_cast<void>(name);
+        m.distribution = ClusterDistribution::beta;
+    }
+    const SpecNode cv = params.required("cv");
+    m.cv = cv.as_double();
+    if (!(m.cv >= 0) || m.cv > 100) {
+        cv.fail(fmt::format("coefficient of variation {} out of range", m.cv),
+                "a number >= 0 (standard deviation / mean of the cluster densities), e.g. 0.6");
+    }
+    if (auto u = params.optional("unit")) {
+        const std::string unit = u->as_choice(
+            names_of({kClusterUnitNames[0], kClusterUnitNames[1], kClusterUnitNames[2]}));
+        for (std::size_t i = 0; i < 3; ++i) {
+            if (unit == kClusterUnitNames[i]) m.unit = ClusterUnit(i);
+        }
+    }
+    return m;
+}
+
+DensityModel read_mask(MapReader& params, const SpecNode& model_node) {
+    const SpecNode file = params.required("file");
+    std::filesystem::path path = file.as_string();
+    if (path.is_relative()) {
+        path = std::filesystem::path(model_node.file()).parent_path() / path;
+    }
+    try {
+        return MaskModel{std::make_shared<const MaskTensor>(read_npy_mask(path))};
+    } catch (const SpecError& e) {
+        // Point at the rule's `file:` key, and name the mask file in the message.
+        file.fail(fmt::format("mask file {}: {}", path.string(), e.message()), e.expected(),
+                  e.hint());
+    }
+}
+
+// A model's parameters sit either inline (`{name: n_m, n: 2, m: 4}`) or
+// under `parameters:` (`{name: n_m, parameters: {n: 2, m: 4}}`), not both.
 DensityModel read_model(const SpecNode& node) {
     std::optional<SpecNode> name_node;
-    std::optional<SpecNode> parameters;
+    std::optional<MapReader> map;
     if (node.is_scalar()) {
         name_node = node;
     } else if (node.is_map()) {
-        MapReader map(node);
-        map.allow({"name", "parameters"});
-        map.finish();
-        name_node = map.required("name");
-        parameters = map.optional("parameters");
+        map.emplace(node);
+        name_node = map->required("name");
     } else {
-        node.fail("expected a model name or a mapping with `name:` and `parameters:`",
-                  "e.g. `model: uniform` or `model: {name: uniform}`");
+        node.fail("expected a model name or a mapping with `name:` and the model's parameters",
+                  "e.g. `model: uniform` or `model: {name: clustered, cv: 0.6, unit: filter}`");
     }
     const std::string name = name_node->as_string();
     const auto& implemented = implemented_density_models();
-    const auto& planned = planned_density_models();
-    if (std::find(planned.begin(), planned.end(), name) != planned.end()) {
-        name_node->fail(fmt::format("density model `{}` is not implemented yet", name),
-                        fmt::format("one of {}", fmt::join(implemented, ", ")),
-                        fmt::format("planned models: {}", fmt::join(planned, ", ")));
-    }
     if (std::find(implemented.begin(), implemented.end(), name) == implemented.end()) {
-        std::vector<std::string> all = implemented;
-        all.insert(all.end(), planned.begin(), planned.end());
         name_node->fail(fmt::format("unknown density model `{}`", name),
                         fmt::format("one of {}", fmt::join(implemented, ", ")),
-                        suggestion_hint(name, all));
+                        suggestion_hint(name, implemented));
     }
-    // uniform: the only model so far, and it takes no parameters.
-    if (parameters && !parameters->is_null()) {
-        static_cast<void>(MapReader(*parameters));  // fails unless it is a mapping
-        for (const auto& entry : parameters->raw()) {
+    // The parameters: inline beside `name:`, or in a `parameters:` map (not both).
+    std::optional<SpecNode> nested = map ? map->optional("parameters") : std::nullopt;
+    if (nested && !nested->is_null() && node.raw().size() > 2) {
+        nested->fail(
+            "give the model's parameters either beside `name:` or under `parameters:`, not both",
+            "one place for the parameters");
+    }
+    std::optional<MapReader> params;
+    if (nested && !nested->is_null()) {
+        params.emplace(*nested);
+    } else if (map) {
+        map->allow({"parameters"});
+        params.emplace(node);
+        params->allow({"name", "parameters"});
+    }
+    DensityModel model = UniformModel{};
+    if (name == "uniform" && params) {
+        const SpecNode& holder = params->node();
+        static_cast<void>(MapReader(holder));  // fails unless it is a mapping
+        for (const auto& entry : holder.raw()) {
             const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<key>";
-            parameters->sibling(entry.first, fmt::format("{}.{}", parameters->path(), key))
-                .fail(fmt::format("density model `{}` takes no parameters, got `{}`", name, key),
-                      "an empty `parameters:` map, or none");
+            if (!nested && (key == "name" || key == "parameters")) continue;
+            holder.sibling(entry.first, fmt::format("{}.{}", holder.path(), key))
+                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`", key),
+                      "no parameters", "models with parameters: n_m, clustered, mask");
         }
+        return model;
     }
-    return UniformModel{};
+    if (name == "n_m") {
+        if (!params)
+            node.fail("model `n_m` needs `n:` and `m:`", "{name: n_m, n: 2, m: 4, axis: c}");
+        model = read_n_m(*params);
+    } else if (name == "clustered") {
+        if (!params)
+            node.fail("model `clustered` needs `cv:`", "{name: clustered, cv: 0.6, unit: filter}");
+        model = read_clustered(*params);
+    } else if (name == "mask") {
+        if (!params) node.fail("model `mask` needs `file:`", "{name: mask, file: conv1_w.npy}");
+        model = read_mask(*params, node);
+    }
+    if (params) params->finish();  // unknown parameters get a did-you-mean
+    return model;
+}
+
+// The checks of a rule's model that need the rule's tensors: the axis or
+// cluster unit must exist in each tensor, a mask belongs to one tensor, and
+// the density follows from n_m and mask models.
+void check_model_against_tensors(const SpecNode& model_node, const SparsityRule& rule) {
+    struct Check {
+        const SpecNode& node;
+        const SparsityRule& rule;
+        void operator()(const UniformModel&) const {}
+        void operator()(const NMModel& m) const {
+            for (TensorName t : rule.tensors) {
+                const DataSpace s = data_space_of(t);
+                if (tensor_axis_index(s, m.axis) >= 0) continue;
+                node.fail(fmt::format("tensor `{}` has no axis `{}` for the n_m blocks",
+                                      tensor_name(t), m.axis),
+                          fmt::format("an axis of `{}`: one of {}", tensor_name(t),
+                                      fmt::join(tensor_axis_letters(s), ", ")),
+                          "weights are [g,k,c,r,s], inputs [n,g,c,h,w], outputs [n,g,k,p,q]");
+            }
+        }
+        void operator()(const ClusteredModel& m) const {
+            if (m.unit != ClusterUnit::filter) return;
+            for (TensorName t : rule.tensors) {
+                if (data_space_of(t) == DataSpace::weights) continue;
+                node.fail(fmt::format("tensor `{}` has no filters (unit `filter` is for w and dw)",
+                                      tensor_name(t)),
+                          "unit `channel` or `row` for activations and gradients");
+            }
+        }
+        void operator()(const MaskModel&) const {
+            if (rule.tensors.size() != 1) {
+                node.fail("a mask file belongs to one tensor, this rule lists several",
+                          "one tensor in `tensors:`",
+                          "give each tensor its own rule and mask file");
+            }
+        }
+    };
+    std::visit(Check{model_node, rule}, rule.model);
 }
 
 SparsityRule read_rule(const SpecNode& node, const DensityModel& default_model) {
@@ -165,8 +289,31 @@ SparsityRule read_rule(const SpecNode& node, const DensityModel& default_model) 
     rule.tensors = read_tensors(map.required("tensors"));
     if (auto n = map.optional("phases")) rule.phases = read_phases(*n, rule.tensors);
 
+    auto model = map.optional("model");
+    rule.model = model ? read_model(*model) : default_model;
+    check_model_against_tensors(model ? *model : node, rule);
     auto density = map.optional("density");
     auto schedule = map.optional("schedule");
+    // A mask gives its own density; n_m fixes it to n/m.
+    if (const auto* mask = std::get_if<MaskModel>(&rule.model)) {
+        if (density || schedule) {
+            (density ? *density : *schedule)
+                .fail("a rule with a `mask` model takes its density from the mask",
+                      "no `density:` or `schedule:` beside `model: {name: mask, ...}`");
+        }
+        rule.schedule = constant_schedule(mask->mask->density);
+        return rule;
+    }
+    if (const auto* nm = std::get_if<NMModel>(&rule.model)) {
+        if (schedule) schedule->fail("an n_m model has the constant density n/m", "no `schedule:`");
+        if (density && std::abs(density->as_fraction() - nm->density()) > 1e-9) {
+            density->fail(fmt::format("density {} contradicts the n_m model ({}:{} = {})",
+                                      density->as_fraction(), nm->n, nm->m, nm->density()),
+                          fmt::format("density {} or no `density:`", nm->density()));
+        }
+        rule.schedule = constant_schedule(nm->density());
+        return rule;
+    }
     if (density && schedule) {
         schedule->fail("a rule gives either `density:` or `schedule:`, not both",
                        "one of `density:` or `schedule:`",
@@ -179,8 +326,6 @@ SparsityRule read_rule(const SpecNode& node, const DensityModel& default_model) 
     }
     rule.schedule = density ? constant_schedule(map.required("density").as_fraction())
                             : read_schedule(*schedule);
-    auto model = map.optional("model");
-    rule.model = model ? read_model(*model) : default_model;
     return rule;
 }
 
@@ -197,7 +342,13 @@ SparsityProfile parse_sparsity_profile(const SpecNode& root) {
     if (profile.name.empty()) name.fail("empty profile name", "a name, e.g. `procrustes`");
     if (auto n = top.optional("description")) profile.description = n->as_string();
     if (auto n = top.optional("source")) profile.source = n->as_string();
-    if (auto n = top.optional("model")) profile.default_model = read_model(*n);
+    if (auto n = top.optional("model")) {
+        profile.default_model = read_model(*n);
+        if (std::holds_alternative<MaskModel>(profile.default_model)) {
+            n->fail("a mask cannot be the default model (it belongs to one tensor)",
+                    "uniform, n_m or clustered", "give the mask in the rule of its tensor");
+        }
+    }
     for (const SpecNode& rule : top.required("rules").items()) {
         profile.rules.push_back(read_rule(rule, profile.default_model));
     }

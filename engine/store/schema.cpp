@@ -88,8 +88,8 @@ CREATE TABLE results (
   cycles           INTEGER NOT NULL,
   energy_pj        REAL NOT NULL,
   utilization      REAL NOT NULL,
-  effectual_macs   INTEGER NOT NULL,
-  imbalance_cycles INTEGER NOT NULL,
+  effectual_macs   REAL NOT NULL,
+  imbalance_cycles REAL NOT NULL,
   imbalance_pct    REAL NOT NULL,
   energy_breakdown TEXT NOT NULL,
   reused           INTEGER NOT NULL,
@@ -105,8 +105,8 @@ CREATE TABLE phase_totals (
   cycles           INTEGER NOT NULL,
   energy_pj        REAL NOT NULL,
   macs             INTEGER NOT NULL,
-  effectual_macs   INTEGER NOT NULL,
-  imbalance_cycles INTEGER NOT NULL,
+  effectual_macs   REAL NOT NULL,
+  imbalance_cycles REAL NOT NULL,
   PRIMARY KEY (point_id, phase)
 ) WITHOUT ROWID;
 CREATE INDEX phase_totals_by_phase ON phase_totals (phase, layer_phases, cycles, energy_pj);

@@ -45,8 +45,11 @@ struct LayerPhaseRecord {
     std::int64_t cycles = 0;
     double energy_pj = 0;
     double utilization = 0;
-    std::int64_t effectual_macs = 0;    // MACs not skipped or gated (= macs when dense)
-    std::int64_t imbalance_cycles = 0;  // cycles lost waiting for the slowest PE (0 when dense)
+    // Sparse evaluation (expected values): MACs not skipped or gated (= macs
+    // when dense), and compute cycles lost waiting for the slowest PE (0 when
+    // dense) and their share of the compute cycles in %.
+    double effectual_macs = 0;
+    double imbalance_cycles = 0;
     double imbalance_pct = 0;
     std::string energy_breakdown;  // JSON object: component -> pJ
     bool reused = false;           // copied from an identical problem searched earlier
@@ -59,8 +62,8 @@ struct PhaseTotalRecord {
     std::int64_t cycles = 0;
     double energy_pj = 0;
     std::int64_t macs = 0;
-    std::int64_t effectual_macs = 0;
-    std::int64_t imbalance_cycles = 0;
+    double effectual_macs = 0;
+    double imbalance_cycles = 0;
 };
 
 // One point of a sweep: its coordinates, and either its results or why it

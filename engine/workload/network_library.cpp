@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
 
@@ -15,23 +13,11 @@ std::filesystem::path workloads_directory() { return data_directory() / "workloa
 }  // namespace
 
 std::vector<std::string> shipped_network_names() {
-    std::vector<std::string> names;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(workloads_directory(), error)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
-            names.push_back(entry.path().stem().string());
-        }
-    }
-    std::sort(names.begin(), names.end());
-    return names;
+    return shipped_yaml_stems(workloads_directory());
 }
 
 std::filesystem::path resolve_network(std::string_view name_or_path) {
-    const std::filesystem::path as_path(name_or_path);
-    if (std::filesystem::is_regular_file(as_path)) return as_path;
-    const std::filesystem::path shipped =
-        workloads_directory() / (std::string(name_or_path) + ".yaml");
-    if (std::filesystem::is_regular_file(shipped)) return shipped;
+    if (auto path = resolve_shipped_yaml(name_or_path, workloads_directory())) return *path;
     const std::vector<std::string> names = shipped_network_names();
     std::string hint = suggestion_hint(name_or_path, names);
     if (names.empty()) {

@@ -14,21 +14,41 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+bool same_densities(const std::optional<PhaseDensities>& a,
+                    const std::optional<PhaseDensities>& b) {
+    if (!a || !b) return !a && !b;
+    for (std::size_t s = 0; s < 3; ++s) {
+        if (a->spaces[s].density != b->spaces[s].density ||
+            !(a->spaces[s].model == b->spaces[s].model))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
                                     const std::vector<Phase>& phases,
-                                    const MapspaceConstraints& constraints) {
+                                    const MapspaceConstraints& constraints,
+                                    const SparsityProfile* sparsity, std::string_view network,
+                                    std::int64_t iteration) {
     NetworkMapPlan plan;
     std::vector<IterationSpace> spaces;  // per mapspace
     for (std::size_t l = 0; l < training.layers.size(); ++l) {
         const LayerTraining& layer = training.layers[l];
         for (const PhaseProblem& problem : layer.phases) {
             if (std::find(phases.begin(), phases.end(), problem.phase) == phases.end()) continue;
-            // Same iteration space (bounds, stride, dilation) and phase: same problem.
+            std::optional<PhaseDensities> densities;
+            if (sparsity != nullptr) {
+                densities = phase_densities(*sparsity, network, layer_name(layer), problem.phase,
+                                            iteration);
+            }
+            // Same iteration space (bounds, stride, dilation), phase and
+            // densities: same problem.
             auto same = std::find_if(
                 plan.problems.begin(), plan.problems.end(), [&](const PlannedProblem& p) {
-                    return p.problem.phase == problem.phase && p.problem.space == problem.space;
+                    return p.problem.phase == problem.phase && p.problem.space == problem.space &&
+                           same_densities(p.densities, densities);
                 });
             if (same == plan.problems.end()) {
                 auto space = std::find(spaces.begin(), spaces.end(), problem.space);
@@ -45,7 +65,7 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
                     space = spaces.end() - 1;
                 }
                 plan.problems.push_back(
-                    {problem, static_cast<std::size_t>(space - spaces.begin()), 0});
+                    {problem, densities, static_cast<std::size_t>(space - spaces.begin()), 0});
                 same = plan.problems.end() - 1;
             }
             ++same->layer_phases;
@@ -89,6 +109,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
     for (std::size_t i = 0; i < plan.problems.size(); ++i) {
         const PlannedProblem& planned = plan.problems[i];
         SearchOptions search = options.search;
+        search.densities = planned.densities;
         if (options.time_budget_seconds > 0) {
             // The time left, shared evenly by the problems left; never 0 (no limit).
             const double left = options.time_budget_seconds - seconds_since(start);
@@ -127,9 +148,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         r.best = result.searches[lp.problem].result.best;
         r.reused = seen[lp.problem];
         seen[lp.problem] = true;
-        if (r.best && r.best->cycles > 0) {
-            r.utilization = double(r.macs) / (double(r.best->cycles) * double(arch.num_macs()));
-        }
+        if (r.best) r.utilization = r.best->utilization;
         if (last_layer != lp.layer) {
             result.layers.push_back({layer_name(layer), lp.layer, {}});
             last_layer = lp.layer;

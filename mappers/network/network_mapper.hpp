@@ -4,8 +4,8 @@
 // Two steps, both pure (no printing):
 //   plan_network_mapping  lists the layer-phases to map and groups identical
 //                         problems — the same iteration space (bounds, stride,
-//                         dilation) in the same phase gives the same search
-//                         result, so ResNet's repeated blocks are searched
+//                         dilation) in the same phase with the same densities
+//                         gives the same search result, so ResNet's repeated blocks are searched
 //                         once; builds one Mapspace per distinct iteration
 //                         space (it does not depend on the phase);
 //   map_network           searches every distinct problem once, in the order
@@ -26,6 +26,7 @@
 #include "mapspace/mapspace.hpp"
 #include "problem/training_problems.hpp"
 #include "search/search.hpp"
+#include "sparse/phase_densities.hpp"
 
 namespace trainloop {
 
@@ -41,6 +42,8 @@ struct PlannedLayerPhase {
 // and how many layer-phases share it.
 struct PlannedProblem {
     PhaseProblem problem;
+    // The phase's densities, when the network is mapped with a sparsity profile.
+    std::optional<PhaseDensities> densities;
     std::size_t mapspace = 0;  // index into NetworkMapPlan::mapspaces
     std::size_t layer_phases = 0;
 };
@@ -56,9 +59,15 @@ struct NetworkMapPlan {
 // Throws SpecError when a layer's mapspace cannot be built (e.g. the dataflow
 // spreads a dimension the layer does not have); the message names the layer.
 // `phases`: the phases to map (a layer without a bw phase has none to map).
+// `sparsity` (may be null: dense) gives each layer-phase its densities, read
+// for network `network` at training iteration `iteration`; identical
+// problems are then also those with the same densities and density models.
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
                                     const std::vector<Phase>& phases,
-                                    const MapspaceConstraints& constraints);
+                                    const MapspaceConstraints& constraints,
+                                    const SparsityProfile* sparsity = nullptr,
+                                    std::string_view network = {},
+                                    std::int64_t iteration = kFinalIteration);
 
 struct NetworkMapOptions {
     SearchOptions search;  // per distinct problem; its progress callback is not used

@@ -55,7 +55,9 @@ struct Context {
 // Evaluates one mapping into the unit's result; returns its objective value
 // (infinity when invalid).
 double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
-    const Evaluation e = evaluate(ctx.arch, ctx.problem, mapping);
+    const Evaluation e = ctx.options.densities
+                             ? evaluate(ctx.arch, ctx.problem, mapping, *ctx.options.densities)
+                             : evaluate(ctx.arch, ctx.problem, mapping);
     ++r.evaluations;
     if (!e.valid()) {
         ++r.rejected[std::size_t(e.violation->kind)];
@@ -68,7 +70,13 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
     const double value = objective_value(ctx.options.objective, e.cycles, e.energy_pj);
     const bool better = value < r.best_value;
     if (better || ctx.options.objective == Objective::pareto) {
-        const Candidate c{mapping, e.cycles, e.energy_pj};
+        const Candidate c{mapping,
+                          e.cycles,
+                          e.energy_pj,
+                          e.counts.effectual_macs,
+                          e.imbalance.imbalance_cycles,
+                          e.imbalance.imbalance_pct,
+                          e.utilization};
         if (better) {
             r.best = c;
             r.best_value = value;
@@ -314,12 +322,13 @@ class Exhaustive {
             for (const Loop& l : s.x[i]) tile[l.dim] *= l.factor;
             for (const Loop& l : s.y[i]) tile[l.dim] *= l.factor;
         }
-        std::int64_t words = 0;
+        double words = 0;
         for (DataSpace space : kAllDataSpaces) {
-            if (p.keep[level].contains(space))
-                words += footprint(ctx_.problem.projection(space), tile);
+            if (!p.keep[level].contains(space)) continue;
+            words += stored_tile_words(ctx_.arch.levels[level], ctx_.problem, space, tile,
+                                       ctx_.options.densities ? &*ctx_.options.densities : nullptr);
         }
-        if (words <= capacity) return true;
+        if (std::ceil(words) <= double(capacity)) return true;
         ++pruned_[level];
         return false;
     }

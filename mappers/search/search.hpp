@@ -51,6 +51,9 @@ struct SearchOptions {
     SearchBudget budget;
     std::uint64_t seed = 1;
     int threads = 0;  // 0: all cores
+    // The phase's densities: mappings are evaluated sparse (with the closed-form
+    // load imbalance); nullopt: dense.
+    std::optional<PhaseDensities> densities;
     // Called from the calling thread now and then; may be empty.
     std::function<void(const SearchProgress&)> progress;
 };
@@ -59,6 +62,11 @@ struct Candidate {
     Mapping mapping;
     std::int64_t cycles = 0;
     double energy_pj = 0;
+    // Sparse evaluation only (dense: effectual = all MACs, no imbalance).
+    double effectual_macs = 0;
+    double imbalance_cycles = 0;
+    double imbalance_pct = 0;
+    double utilization = 0;  // as evaluate() computes it
     double edp() const { return energy_pj * double(cycles); }
 };
 

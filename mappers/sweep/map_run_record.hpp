@@ -1,8 +1,9 @@
 // `trainloop map ... --db FILE`: one map run written to the results store
 // as a sweep of one point. The sweep's text is a description of the run
 // (arch file, network, batch, phases, dataflow, objective, search, budget,
-// seed, bypass), so running the same command again rewrites the same point
-// instead of adding a copy; the specs are stored with their texts.
+// seed, bypass, sparsity profile and iteration), so running the same command
+// again rewrites the same point instead of adding a copy; the specs are
+// stored with their texts.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "network/network_mapper.hpp"
+#include "sparsity/density_schedule.hpp"
 #include "store/results_store.hpp"
 
 namespace trainloop {
@@ -25,11 +27,13 @@ struct MapRunDescription {
     std::int64_t budget = 0;
     std::uint64_t seed = 1;
     bool bypass = true;
+    std::string sparsity;  // the profile as given (name or file); empty: dense
+    std::int64_t iteration = kFinalIteration;
 };
 
 // Precondition: `result` has no failure.
 void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
                    const ArchModel& model, const Network& network, const NetworkTraining& training,
-                   const NetworkMapResult& result);
+                   const NetworkMapPlan& plan, const NetworkMapResult& result);
 
 }  // namespace trainloop

@@ -15,7 +15,10 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
                                     const LayerPhaseResult& lp, const Candidate& candidate,
                                     std::int64_t choice) {
     const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
-    const Evaluation e = evaluate(c.model, problem, candidate.mapping);
+    // Searches are per planned problem, in plan order.
+    const std::optional<PhaseDensities>& densities = c.plan.problems[lp.problem].densities;
+    const Evaluation e = densities ? evaluate(c.model, problem, candidate.mapping, *densities)
+                                   : evaluate(c.model, problem, candidate.mapping);
     nlohmann::json breakdown = nlohmann::json::object();
     for (std::size_t component = 0; component < e.energy.num_components(); ++component) {
         breakdown[component_name(c.arch, component)] = e.energy.component_pj(component);
@@ -29,11 +32,10 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.macs = lp.macs;
     r.cycles = candidate.cycles;
     r.energy_pj = candidate.energy_pj;
-    r.utilization = e.utilization;
-    // Dense evaluation: every MAC is effectual and no PE waits for another.
-    r.effectual_macs = lp.macs;
-    r.imbalance_cycles = 0;
-    r.imbalance_pct = 0;
+    r.utilization = candidate.utilization;
+    r.effectual_macs = candidate.effectual_macs;
+    r.imbalance_cycles = candidate.imbalance_cycles;
+    r.imbalance_pct = candidate.imbalance_pct;
     r.energy_breakdown = breakdown.dump();
     r.reused = lp.reused;
     return r;
@@ -66,6 +68,15 @@ void fill_point_results(PointRecord& record, const PointContext& c,
             }
         }
     }
+    // Sums over the best mapping of each layer-phase.
+    std::array<double, 3> effectual{};
+    std::array<double, 3> imbalance{};
+    for (const LayerPhaseRecord& r : record.results) {
+        if (r.choice != 0) continue;
+        const auto i = static_cast<std::size_t>(*phase_from_name(r.phase));
+        effectual[i] += r.effectual_macs;
+        imbalance[i] += r.imbalance_cycles;
+    }
     bool all_phases = true;
     for (Phase phase : kAllPhases) {
         const auto& t = result.total(phase);
@@ -73,14 +84,15 @@ void fill_point_results(PointRecord& record, const PointContext& c,
             all_phases = false;
             continue;
         }
-        const std::int64_t n = layer_phases[static_cast<std::size_t>(phase)];
-        record.totals.push_back(
-            {std::string(phase_name(phase)), n, t->cycles, t->energy_pj, t->macs, t->macs, 0});
+        const auto i = static_cast<std::size_t>(phase);
+        record.totals.push_back({std::string(phase_name(phase)), layer_phases[i], t->cycles,
+                                 t->energy_pj, t->macs, effectual[i], imbalance[i]});
     }
     if (all_phases) {
-        const std::int64_t n = layer_phases[0] + layer_phases[1] + layer_phases[2];
-        record.totals.push_back({"step", n, result.step.cycles, result.step.energy_pj,
-                                 result.step.macs, result.step.macs, 0});
+        record.totals.push_back({"step", layer_phases[0] + layer_phases[1] + layer_phases[2],
+                                 result.step.cycles, result.step.energy_pj, result.step.macs,
+                                 effectual[0] + effectual[1] + effectual[2],
+                                 imbalance[0] + imbalance[1] + imbalance[2]});
     }
 }
 

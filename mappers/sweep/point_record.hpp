@@ -1,7 +1,9 @@
 // From a whole-network mapping to the record the results store writes: per
 // layer-phase the best mapping (and, for the pareto objective, the other
-// members of its search's front) in the one-line text form, re-evaluated for
-// its energy breakdown by component; per phase and per training step the
+// members of its search's front) in the one-line text form with the search's
+// metrics (sparse ones included: effectual MACs, load imbalance), re-evaluated
+// the way the search evaluated it (dense, or with the problem's densities)
+// for its energy breakdown by component; per phase and per training step the
 // totals. Used by `trainloop sweep` and `trainloop map --db`.
 #pragma once
 
@@ -14,6 +16,7 @@ struct PointContext {
     const Architecture& arch;
     const ArchModel& model;
     const NetworkTraining& training;
+    const NetworkMapPlan& plan;  // the plan `result` was mapped from
     Objective objective = Objective::edp;
 };
 

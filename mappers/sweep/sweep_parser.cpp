@@ -194,6 +194,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         spec.phases = {kAllPhases.begin(), kAllPhases.end()};
     }
 
+    if (auto iteration = r.optional("iteration")) spec.iteration = iteration->as_non_negative_int();
     if (auto search = r.optional("search")) {
         MapReader s(*search);
         if (auto v = s.optional("strategy")) {

@@ -6,11 +6,14 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "eval/arch_model.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
+#include "sparse/mask_check.hpp"
 #include "sparsity/sparsity_profile.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -57,15 +60,6 @@ LoadedSweep load_everything(const SweepSpec& spec) {
     for (const std::string& p : spec.sparsity) {
         s.profiles.push_back(load_sparsity_profile(p));
         s.profile_texts.push_back(read_text(p));
-        if (!s.profiles.back().rules.empty()) {
-            throw SpecError({spec.file, 0, 0}, "sparsity",
-                            fmt::format("sparsity profile `{}` is not dense, and this build "
-                                        "evaluates dense training only",
-                                        s.profiles.back().name),
-                            "a dense profile (no rules), e.g. `dense`",
-                            "sparse evaluation arrives with plan_network_mapping's sparsity "
-                            "parameter");
-        }
     }
     return s;
 }
@@ -111,8 +105,10 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         }
     }
 
-    // Training problems per (network, batch), built on first use.
+    // Training problems per (network, batch), built on first use; each
+    // profile's masks checked against them once.
     std::map<std::pair<std::size_t, std::size_t>, NetworkTraining> trainings;
+    std::set<std::tuple<std::size_t, std::size_t, std::size_t>> masks_checked;
     SweepProgress state;
     state.to_run = static_cast<std::int64_t>(pending.size());
     state.skipped = summary.skipped;
@@ -128,6 +124,10 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         auto [it, fresh] = trainings.try_emplace({p.network, p.batch});
         if (fresh) it->second = derive_training_problems(network, batch);
         const NetworkTraining& training = it->second;
+        const SparsityProfile& profile = loaded.profiles[p.sparsity];
+        if (masks_checked.insert({p.sparsity, p.network, p.batch}).second) {
+            check_masks_against(profile, network.name(), training);
+        }
         const Objective objective = *objective_from_name(spec.objectives[p.objective]);
 
         PointRecord record;
@@ -143,8 +143,11 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         record.seed = static_cast<std::int64_t>(spec.seed);
         record.phases = phases_text(spec.phases);
         try {
+            // Every point is evaluated with its profile (the dense one gives
+            // the dense evaluation's results).
             const NetworkMapPlan plan = plan_network_mapping(
-                model, training, spec.phases, {parse_dataflow(record.dataflow), spec.bypass});
+                model, training, spec.phases, {parse_dataflow(record.dataflow), spec.bypass},
+                &profile, network.name(), spec.iteration);
             NetworkMapOptions map_options;
             map_options.search.objective = objective;
             map_options.search.strategy = spec.strategy;
@@ -153,7 +156,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             map_options.search.seed = spec.seed;
             map_options.search.threads = options.threads;
             const NetworkMapResult result = map_network(model, training, plan, map_options);
-            fill_point_results(record, {variant.arch, model, training, objective}, result);
+            fill_point_results(record, {variant.arch, model, training, plan, objective}, result);
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.
             record.failure = e.message();

@@ -14,6 +14,7 @@
 #include "common/spec_error.hpp"
 #include "problem/phase.hpp"
 #include "search/search.hpp"
+#include "sparsity/density_schedule.hpp"
 
 namespace trainloop {
 
@@ -55,6 +56,9 @@ struct SweepSpec {
     std::vector<std::string> dataflows;
     std::vector<std::string> objectives;
     std::vector<Phase> phases;
+    // The training iteration at which the profiles' density schedules are
+    // read (kFinalIteration: after every schedule).
+    std::int64_t iteration = kFinalIteration;
     SearchStrategy strategy = SearchStrategy::anneal;
     std::int64_t budget = 2000;
     std::int64_t patience = 0;

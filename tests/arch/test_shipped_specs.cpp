@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -60,6 +61,29 @@ TEST(ShippedArchitectures, Procrustes32x32Has1024PesAndADoubledGlb) {
     EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, 2 * 131072);
     EXPECT_EQ(arch.find_level("RF")->capacity_bytes, 1024);
     EXPECT_EQ(arch.find_level("RF")->instances, 1024);
+}
+
+TEST(ShippedArchitectures, ProcrustesSparseIsTheBaselinePlusItsSparseFeatures) {
+    for (const char* size : {"16x16", "32x32"}) {
+        SCOPED_TRACE(size);
+        const Architecture base =
+            load_architecture(kSpecs / fmt::format("procrustes_baseline_{}.yaml", size));
+        const Architecture arch =
+            load_architecture(kSpecs / fmt::format("procrustes_sparse_{}.yaml", size));
+        EXPECT_EQ(arch.pe_array.num_pes(), base.pe_array.num_pes());
+        EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, base.find_level("GLB")->capacity_bytes);
+        // §IV-B: weights in CSB off chip and in the global buffer.
+        EXPECT_EQ(arch.sparse.format_of("DRAM", DataSpace::weights), CompressedFormat::csb);
+        EXPECT_EQ(arch.sparse.format_of("GLB", DataSpace::weights), CompressedFormat::csb);
+        EXPECT_EQ(arch.sparse.format_of("RF", DataSpace::weights), CompressedFormat::uncompressed);
+        ASSERT_EQ(arch.sparse.skipping.size(), 1u);
+        EXPECT_EQ(arch.sparse.skipping[0].level, kComputeLevel);
+        EXPECT_TRUE(arch.sparse.skipping[0].condition_on.contains(DataSpace::weights));
+        EXPECT_TRUE(arch.sparse.skipping[0].condition_on.contains(DataSpace::inputs));
+        // §IV-C: half-tile pairing along the axis K is spread over in K,N (x).
+        EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::half_tile_pairing);
+        EXPECT_EQ(arch.sparse.load_balancing.axis, ArrayAxis::x);
+    }
 }
 
 TEST(ShippedArchitectures, EveryArchitectureFileLoads) {

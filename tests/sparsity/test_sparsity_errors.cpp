@@ -196,14 +196,14 @@ rules:
     EXPECT_EQ(e.hint(), "did you mean `uniform`?");
 }
 
-TEST(SparsityErrors, PlannedModelIsNotImplementedYet) {
+TEST(SparsityErrors, ClusteredModelNeedsItsCoefficientOfVariation) {
     const SpecError e = error_of(R"(sparsity_profile: p
 model: clustered
 rules: []
 )");
     EXPECT_EQ(e.where().line, 2);
     EXPECT_EQ(e.key_path(), "model");
-    EXPECT_CONTAINS(e.message(), "`clustered` is not implemented yet");
+    EXPECT_CONTAINS(e.message(), "model `clustered` needs `cv:`");
 }
 
 TEST(SparsityErrors, UniformModelTakesNoParameters) {

@@ -58,6 +58,7 @@ inline LevelModel level(std::int64_t instances, std::int64_t mesh_x, std::int64_
     l.mesh_y = mesh_y;
     l.capacity_words = capacity_words;
     l.may_hold = DataSpaceSet::all();
+    l.word_bits = 32;
     l.read_pj = read_pj;
     l.write_pj = write_pj;
     l.update_pj = update_pj;

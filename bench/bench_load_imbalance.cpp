@@ -1,0 +1,94 @@
+// The closed-form load-imbalance estimate per call (it runs in the mapper's
+// inner loop beside evaluate(), ~700 ns), for each density model and scheme,
+// on the golden ResNet-18 conv3_x mapping (C along x, K along y, 16×16), and
+// one Monte-Carlo reference run for scale. Allocations per call are counted.
+// Run: build/bench/bench_load_imbalance   (record results in bench/RESULTS.md)
+#include <benchmark/benchmark.h>
+
+#include "eval/nest_analysis.hpp"
+#include "sparse/load_imbalance.hpp"
+#include "support/allocation_counter.hpp"
+#include "support/eval_fixtures.hpp"
+
+namespace trainloop {
+namespace {
+
+struct Setup {
+    ArchModel arch = testing::three_level(16, 16, 65536, 512);
+    PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, testing::resnet18_conv3x());
+    Mapping mapping = testing::timeloop_golden_mapping();
+    NestAnalysis nest = analyze_nest(fw, mapping);
+    PhaseDensities densities;
+};
+
+// range(0): the density model; range(1): the balancing scheme.
+Setup setup(std::int64_t model, std::int64_t scheme) {
+    Setup s;
+    s.arch.compute_skip.insert(DataSpace::weights);
+    s.arch.load_balancing.scheme = LoadBalancingScheme(scheme);
+    s.arch.load_balancing.axis = ArrayAxis::y;
+    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    w.density = 0.1;
+    switch (model) {
+        case 0:
+            w.model = UniformModel{};
+            break;
+        case 1:
+            w.model = NMModel{1, 8, 'c'};
+            w.density = 0.125;
+            break;
+        case 2:
+            w.model = ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter};
+            break;
+        default:  // two condition operands: sparse weights and inputs
+            s.arch.compute_skip.insert(DataSpace::inputs);
+            s.densities.spaces[std::size_t(DataSpace::inputs)].density = 0.5;
+            break;
+    }
+    return s;
+}
+
+void BM_ClosedForm(benchmark::State& state) {
+    const Setup s = setup(state.range(0), state.range(1));
+    const std::int64_t before = bench::allocations_so_far();
+    for (auto _ : state) {
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+    state.counters["allocs_per_call"] =
+        double(bench::allocations_so_far() - before) / double(state.iterations());
+}
+// Models: 0 uniform, 1 n_m, 2 clustered (per filter), 3 two operands; schemes 0..3.
+BENCHMARK(BM_ClosedForm)->ArgsProduct({{0, 1, 2, 3}, {0}})->ArgsProduct({{2}, {1, 2, 3}});
+
+// The same with a new density every call, so the per-thread cache of small-
+// count results never hits: the cost of a first sight of a (tile, spread).
+void BM_ClosedFormUncached(benchmark::State& state) {
+    Setup s = setup(state.range(0), 0);
+    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    const double base = w.density;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        w.density = base * (1.0 + 1e-9 * double(++i % 100000));
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+}
+BENCHMARK(BM_ClosedFormUncached)->Arg(0)->Arg(2);
+
+void BM_MonteCarlo256Waves(benchmark::State& state) {
+    const Setup s = setup(2, 0);
+    ImbalanceOptions o;
+    o.method = ImbalanceMethod::monte_carlo;
+    for (auto _ : state) {
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities, o);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+}
+BENCHMARK(BM_MonteCarlo256Waves)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace trainloop

@@ -1,0 +1,76 @@
+// Action counts: what each storage level and the MACs actually do, the input
+// of the latency and energy models. From the dense nest analysis they are its
+// counts; with a sparsity profile they are the sparse adjustment of them
+// (DESIGN.md, "Evaluating a mapping", step 2; Sparseloop's terms):
+//   - a compressed format at a level keeps a tile in compressed_size() words
+//     (sparse/compressed_format.hpp): the tile's footprint (capacity), and
+//     every transfer of the tile (fills, reads serving the child, the words
+//     crossing the network) moves data_words / elements of the dense words
+//     plus metadata in the same proportion (docs/sparse_formats.md);
+//   - skipping at a level: reads of the target (updates, for the phase's
+//     output) that meet a zero of a condition operand are not done and take no
+//     cycle; gating: not done (no energy) but the cycle is spent;
+//   - skipping (gating) at `compute`: the MACs with a zero condition operand
+//     are not done (no energy); skipping also removes their cycles, with the
+//     load imbalance that causes (sparse/load_imbalance.hpp).
+// Operands are independent: the probability that a MAC (an access) meets no
+// zero is the product of the condition operands' densities. The phase's
+// output is never a condition (its values are being computed), and a target
+// whose own format is compressed already moves only its nonzeros.
+//
+// Every count is per instance of the level and a double (expected values).
+// With every density 1, no format and no metadata, the counts equal the
+// dense ones exactly, so the evaluation is unchanged.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "eval/arch_model.hpp"
+#include "eval/nest_analysis.hpp"
+#include "sparse/phase_densities.hpp"
+
+namespace trainloop {
+
+struct SpaceCounts {
+    double reads = 0;             // words read (energy): skipped and gated reads removed
+    double timed_reads = 0;       // words read that take a cycle (gated reads still do)
+    double fills = 0;             // words written in from the parent
+    double updates = 0;           // output: partial sums written in (energy)
+    double timed_updates = 0;     // output: the updates that take a cycle
+    double drains = 0;            // output: words written back to the parent
+    double metadata_reads = 0;    // words of format metadata read
+    double metadata_fills = 0;    // words of format metadata written in from the parent
+    double child_side_words = 0;  // words crossing the network to (from) the children
+    double footprint_words = 0;   // the tile's storage, metadata included (capacity)
+};
+
+struct LevelCounts {
+    std::array<SpaceCounts, 3> spaces{};  // by DataSpace
+    const SpaceCounts& space(DataSpace s) const { return spaces[std::size_t(s)]; }
+};
+
+struct ActionCounts {
+    std::array<LevelCounts, kMaxLevels> levels{};
+    std::size_t num_levels = 0;
+    double macs_performed = 0;  // MACs the datapath does (skipped and gated ones removed)
+    double effectual_macs = 0;  // MACs whose operands are all nonzero
+};
+
+// The words `level` needs for the tile of `space` over the iteration-space
+// box `box`: its format's expected compressed size (metadata included) when
+// `densities` is given and the format is not `uncompressed`, else the dense
+// footprint. The capacity check and the mapper's pruning both use it.
+double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                         const DimBounds& box, const PhaseDensities* densities);
+
+// The dense counts of a nest analysis.
+void dense_action_counts(const NestAnalysis& nest, ActionCounts& out);
+
+// The sparse adjustment. Precondition: `nest` analyzes `problem` under a
+// mapping that passed check_mapping_structure.
+void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
+                          const NestAnalysis& nest, const PhaseDensities& densities,
+                          ActionCounts& out);
+
+}  // namespace trainloop

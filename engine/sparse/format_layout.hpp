@@ -1,0 +1,73 @@
+// FormatLayout: the widths of every metadata field of the compressed formats
+// (compressed_format.hpp) for one tile, derived from the tile's extents: a
+// field is as wide as the largest value it must hold, no wider. The sizes of
+// docs/sparse_formats.md are these widths times the field counts.
+//
+// Contract: pure, allocation-free.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "sparse/tensor_tile.hpp"
+
+namespace trainloop {
+
+// Bits to tell apart `values` distinct values (0..values-1): ceil(log2(values)),
+// 0 when there is only one.
+constexpr std::int64_t bits_for_values(std::int64_t values) {
+    return values <= 1 ? 0 : std::int64_t(std::bit_width(std::uint64_t(values - 1)));
+}
+
+struct FormatLayout {
+    std::int64_t elements = 1;    // E: elements of the tile
+    std::int64_t rows = 1;        // R: rows (tensor_tile.hpp)
+    std::int64_t row_length = 1;  // L: elements per row
+    // CSR (Sparseloop's UOP over rows + CP within a row): a column index per
+    // nonzero picks one of L positions; R+1 row pointers hold offsets 0..E.
+    std::int64_t column_index_bits = 0;
+    std::int64_t row_pointer_bits = 0;
+    // COO (Sparseloop's CP at every rank): one coordinate per axis per
+    // nonzero, plus one count 0..E of the tile's nonzeros to delimit it.
+    std::int64_t coordinate_bits = 0;
+    std::int64_t count_bits = 0;
+    // RLE (Sparseloop's RLE over the flattened tile): the run of zeros before
+    // each kept value; a field spans up to a row (0..L-1), at least 1 bit.
+    std::int64_t run_length_bits = 1;
+    // CSB (Procrustes §IV-B): a block is the innermost two axes longer than 1
+    // (a conv kernel R×S for weights, a square-ish fragment of an FC weight
+    // matrix); one pointer per block into the packed values (0..E-1), one
+    // mask bit per element.
+    std::int64_t block_elements = 1;
+    std::int64_t block_pointer_bits = 0;
+    // RP-CSR (seed 003 §IV-C, fig. 5): each row starts with a header, which
+    // we read as the row's nonzero count 0..L (it delimits the self-contained
+    // row; eq. 7 charges it once per row), then a column index per nonzero.
+    std::int64_t row_header_bits = 0;
+};
+
+inline FormatLayout format_layout(const TensorTile& tile) {
+    FormatLayout f;
+    f.elements = tile.elements();
+    f.row_length = tile.row_length();
+    f.rows = f.elements / f.row_length;
+    f.column_index_bits = bits_for_values(f.row_length);
+    f.row_pointer_bits = bits_for_values(f.elements + 1);
+    for (std::uint8_t a = 0; a < tile.rank; ++a)
+        f.coordinate_bits += bits_for_values(tile.extent[a]);
+    f.count_bits = bits_for_values(f.elements + 1);
+    f.run_length_bits = bits_for_values(f.row_length) > 0 ? bits_for_values(f.row_length) : 1;
+    // The block: the innermost two axes longer than 1 (fewer when there are none).
+    int found = 0;
+    for (std::uint8_t a = tile.rank; a-- > 0 && found < 2;) {
+        if (tile.extent[a] > 1) {
+            f.block_elements *= tile.extent[a];
+            ++found;
+        }
+    }
+    f.block_pointer_bits = bits_for_values(f.elements);
+    f.row_header_bits = bits_for_values(f.row_length + 1);
+    return f;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,225 @@
+// The sparse adjustment of evaluate() (eval/action_counts.hpp): dense results
+// are unchanged when every density is 1; skipping and gating at the MACs and
+// at a level, and compressed formats, change exactly what they should.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "eval/evaluation.hpp"
+#include "sparse/compressed_format.hpp"
+#include "support/eval_fixtures.hpp"
+#include "support/random_mapping.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::space_of;
+
+IterationSpace conv() {
+    return space_of({{Dim::N, 4},
+                     {Dim::K, 8},
+                     {Dim::C, 8},
+                     {Dim::P, 6},
+                     {Dim::Q, 6},
+                     {Dim::R, 3},
+                     {Dim::S, 3}});
+}
+
+PhaseDensities densities(double w, double x, double y) {
+    PhaseDensities d;
+    d.spaces[0].density = w;
+    d.spaces[1].density = x;
+    d.spaces[2].density = y;
+    return d;
+}
+
+// A weight-stationary mapping on three_level(4, 4, ...): C on x, K on y.
+Mapping ws_mapping() {
+    using testing::loops;
+    Mapping m;
+    m.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+    m.level(0).temporal = loops({{Dim::N, 4}, {Dim::K, 2}, {Dim::C, 2}});
+    m.level(1).temporal = loops({{Dim::P, 6}});
+    m.level(1).spatial_x = loops({{Dim::C, 4}});
+    m.level(1).spatial_y = loops({{Dim::K, 4}});
+    m.level(2).temporal = loops({{Dim::Q, 6}, {Dim::R, 3}, {Dim::S, 3}});
+    return m;
+}
+
+void expect_same_metrics(const Evaluation& dense, const Evaluation& sparse) {
+    ASSERT_TRUE(dense.valid());
+    ASSERT_TRUE(sparse.valid());
+    EXPECT_EQ(sparse.cycles, dense.cycles);
+    EXPECT_EQ(sparse.compute_cycles, dense.compute_cycles);
+    EXPECT_EQ(sparse.level_cycles, dense.level_cycles);
+    EXPECT_EQ(sparse.energy_pj, dense.energy_pj);  // exactly: × 1.0 changes nothing
+    EXPECT_EQ(sparse.utilization, dense.utilization);
+    for (std::size_t c = 0; c < dense.energy.num_components(); ++c) {
+        EXPECT_EQ(sparse.energy.component_pj(c), dense.energy.component_pj(c)) << "component " << c;
+    }
+    EXPECT_FALSE(sparse.imbalance.applies);
+}
+
+TEST(SparseEvaluation, EveryDensityOneEqualsTheDenseEvaluatorOnRandomMappings) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    // Sparse features that only act on zeros: with no zeros nothing changes.
+    arch.compute_skip.insert(DataSpace::weights);
+    arch.compute_gate.insert(DataSpace::inputs);
+    arch.levels[2].skip_when_zero[std::size_t(DataSpace::inputs)].insert(DataSpace::weights);
+    arch.levels[1].gate_when_zero[std::size_t(DataSpace::weights)].insert(DataSpace::inputs);
+    arch.has_sparse_features = true;
+    std::mt19937_64 rng(11);
+    int valid = 0;
+    for (int n = 0; n < 300; ++n) {
+        const Mapping m = testing::random_mapping(arch, conv(), rng);
+        for (Phase phase : kAllPhases) {
+            const PhaseProblem problem = make_phase_problem("conv", phase, conv());
+            const Evaluation dense = evaluate(arch, problem, m);
+            const Evaluation sparse = evaluate(arch, problem, m, densities(1, 1, 1));
+            ASSERT_EQ(dense.valid(), sparse.valid());
+            if (!dense.valid()) continue;
+            ++valid;
+            expect_same_metrics(dense, sparse);
+        }
+    }
+    EXPECT_GT(valid, 100);
+}
+
+TEST(SparseEvaluation, ADenseArchitectureOnlyCountsEffectualMacs) {
+    const ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 0.5, 1));
+    expect_same_metrics(dense, sparse);
+    EXPECT_DOUBLE_EQ(sparse.counts.effectual_macs, double(dense.nest.macs) * 0.25 * 0.5);
+    EXPECT_EQ(sparse.counts.macs_performed, double(dense.nest.macs));
+}
+
+TEST(SparseEvaluation, GatingTheMacsScalesMacEnergyButNotCycles) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_gate.insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.3, 0.5, 1));
+    EXPECT_EQ(sparse.compute_cycles, dense.compute_cycles);
+    EXPECT_DOUBLE_EQ(sparse.energy.mac, dense.energy.mac * 0.3);
+    EXPECT_FALSE(sparse.imbalance.applies);
+}
+
+TEST(SparseEvaluation, SkippingTheMacsScalesMacEnergyAndTakesCyclesFromTheImbalanceModel) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.3, 0.5, 1));
+    // MAC energy scales with the effectual fraction of the condition operand.
+    EXPECT_DOUBLE_EQ(sparse.energy.mac, dense.energy.mac * 0.3);
+    ASSERT_TRUE(sparse.imbalance.applies);
+    EXPECT_EQ(sparse.compute_cycles, std::int64_t(std::ceil(sparse.imbalance.cycles)));
+    EXPECT_LT(sparse.compute_cycles, dense.compute_cycles);
+    EXPECT_GE(sparse.imbalance.cycles, sparse.imbalance.balanced_cycles);
+    EXPECT_NEAR(sparse.imbalance.balanced_cycles, 0.3 * double(dense.compute_cycles),
+                1e-9 * double(dense.compute_cycles));
+}
+
+TEST(SparseEvaluation, ThePhasesOutputIsNeverASkippingCondition) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::outputs);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(1, 1, 0.1));
+    EXPECT_EQ(sparse.counts.macs_performed, double(sparse.nest.macs));
+    EXPECT_FALSE(sparse.imbalance.applies);
+}
+
+TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheirEnergy) {
+    ArchModel skip = testing::three_level(4, 4, 1 << 14, 256);
+    skip.levels[1].read_bandwidth = 1;  // make the GLB's reads count in latency
+    ArchModel gate = skip;
+    const std::size_t x = std::size_t(DataSpace::inputs);
+    skip.levels[1].skip_when_zero[x].insert(DataSpace::weights);
+    gate.levels[1].gate_when_zero[x].insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(skip, fw, ws_mapping());
+    const Evaluation skipped = evaluate(skip, fw, ws_mapping(), densities(0.25, 1, 1));
+    const Evaluation gated = evaluate(gate, fw, ws_mapping(), densities(0.25, 1, 1));
+    const double dense_reads = double(dense.nest.levels[1].space(DataSpace::inputs).reads);
+    EXPECT_DOUBLE_EQ(skipped.counts.levels[1].space(DataSpace::inputs).reads, dense_reads * 0.25);
+    EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(DataSpace::inputs).reads, dense_reads * 0.25);
+    EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(DataSpace::inputs).timed_reads, dense_reads);
+    EXPECT_LT(skipped.level_cycles[1], dense.level_cycles[1]);
+    EXPECT_EQ(gated.level_cycles[1], dense.level_cycles[1]);
+    EXPECT_EQ(skipped.energy.level[1][x][0], gated.energy.level[1][x][0]);
+    // Weights' own reads are not conditioned on anything here.
+    EXPECT_EQ(skipped.counts.levels[1].space(DataSpace::weights).reads,
+              double(dense.nest.levels[1].space(DataSpace::weights).reads));
+}
+
+TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    const std::size_t w = std::size_t(DataSpace::weights);
+    arch.levels[1].format[w] = CompressedFormat::bitmap;
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+    const SpaceAccesses& acc = dense.nest.levels[1].space(DataSpace::weights);
+    const SpaceCounts& c = sparse.counts.levels[1].space(DataSpace::weights);
+    // Bitmap: the nonzeros plus one bit per element, in 32-bit words.
+    const double per_word = 0.25 + 1.0 / 32.0;
+    EXPECT_DOUBLE_EQ(c.footprint_words, double(acc.tile) * per_word);
+    EXPECT_DOUBLE_EQ(c.reads, double(acc.reads) * 0.25);
+    EXPECT_DOUBLE_EQ(c.metadata_reads, double(acc.reads) / 32.0);
+    EXPECT_DOUBLE_EQ(c.fills, double(acc.fills) * 0.25);
+    EXPECT_DOUBLE_EQ(c.metadata_fills, double(acc.fills) / 32.0);
+    // Other levels and spaces keep their dense counts.
+    EXPECT_EQ(sparse.counts.levels[2].space(DataSpace::weights).reads,
+              double(dense.nest.levels[2].space(DataSpace::weights).reads));
+}
+
+TEST(SparseEvaluation, ATileThatOverflowsDenseFitsWhenCompressed) {
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Mapping m = ws_mapping();
+    ArchModel probe = testing::three_level(4, 4, 1 << 20, 256);
+    const Evaluation roomy = evaluate(probe, fw, m);
+    std::int64_t glb_words = 0;
+    for (const SpaceAccesses& acc : roomy.nest.levels[1].spaces) glb_words += acc.tile;
+    ArchModel arch = testing::three_level(4, 4, glb_words - 1, 256);
+    arch.levels[1].format[std::size_t(DataSpace::weights)] = CompressedFormat::bitmap;
+    const Evaluation dense = evaluate(arch, fw, m);
+    ASSERT_FALSE(dense.valid());
+    EXPECT_EQ(dense.violation->kind, ViolationKind::capacity);
+    EXPECT_TRUE(evaluate(arch, fw, m, densities(0.5, 1, 1)).valid());
+    // At density 1 the bitmap costs more than the dense tile: still too big.
+    const Evaluation full = evaluate(arch, fw, m, densities(1, 1, 1));
+    ASSERT_FALSE(full.valid());
+    EXPECT_GT(full.violation->actual, glb_words);
+}
+
+TEST(SparseEvaluation, CompressedTrafficEnergyCrossesUncompressedAtTheFormatsCrossover) {
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Mapping m = ws_mapping();
+    const ArchModel plain = testing::three_level(4, 4, 1 << 16, 256);
+    const std::size_t w = std::size_t(DataSpace::weights);
+    for (CompressedFormat f : {CompressedFormat::bitmap, CompressedFormat::csr,
+                               CompressedFormat::coo, CompressedFormat::rle}) {
+        ArchModel compressed = plain;
+        compressed.levels[1].format[w] = f;
+        const Evaluation probe = evaluate(plain, fw, m);
+        const TensorTile tile = tile_of(fw.projection(DataSpace::weights), probe.nest.tile_box[1]);
+        const double cross =
+            crossover_density(f, tile, DataSpace::weights, UniformModel{}, 32);
+        ASSERT_GT(cross, 0.05) << compressed_format_name(f);
+        ASSERT_LT(cross, 0.99) << compressed_format_name(f);
+        const auto glb_weight_pj = [&](const ArchModel& arch, double d) {
+            const Evaluation e = evaluate(arch, fw, m, densities(d, 1, 1));
+            return e.energy.level[1][w][0] + e.energy.level[1][w][1];
+        };
+        EXPECT_LT(glb_weight_pj(compressed, cross - 0.03), glb_weight_pj(plain, cross - 0.03))
+            << compressed_format_name(f) << " below its crossover " << cross;
+        EXPECT_GT(glb_weight_pj(compressed, cross + 0.03), glb_weight_pj(plain, cross + 0.03))
+            << compressed_format_name(f) << " above its crossover " << cross;
+    }
+}
+
+}  // namespace
+}  // namespace trainloop

@@ -1,0 +1,215 @@
+// The load-imbalance model: the dense case, the wave shape, the schemes, and
+// the shapes of Procrustes figs. 5 and 13.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "imbalance_fixtures.hpp"
+#include "sparse/expected_maximum.hpp"
+#include "sparse/wave_shape.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::Dataflow;
+using testing::weight_sparse_case;
+
+const ClusteredModel kPerFilter{ClusterDistribution::beta, 0.5, ClusterUnit::filter};
+
+TEST(LoadImbalance, DenseOperandsDoNotApplyAndGiveTheDenseCycles) {
+    const auto c = weight_sparse_case(Dataflow::CK, 8, 8, 4, 4, 10, UniformModel{}, 1.0);
+    for (auto method : {ImbalanceMethod::closed_form, ImbalanceMethod::monte_carlo}) {
+        const LoadImbalance r = c.run(method);
+        EXPECT_FALSE(r.applies);
+        EXPECT_EQ(r.cycles, double(c.nest.compute_cycles));
+        EXPECT_EQ(r.imbalance_cycles, 0.0);
+        EXPECT_EQ(r.waves, 10);
+    }
+}
+
+TEST(LoadImbalance, NoComputeSkippingMeansNoImbalance) {
+    auto c = weight_sparse_case(Dataflow::CK, 8, 8, 4, 4, 10, UniformModel{}, 0.1);
+    c.arch.compute_skip = {};
+    const LoadImbalance r = c.run(ImbalanceMethod::closed_form);
+    EXPECT_FALSE(r.applies);
+    EXPECT_EQ(r.cycles, double(c.nest.compute_cycles));
+}
+
+TEST(LoadImbalance, OutputDensityNeverSkips) {
+    // In wu the weights' data space is the output dw: its density is irrelevant.
+    auto c = weight_sparse_case(Dataflow::CK, 4, 4, 2, 2, 3, UniformModel{}, 0.1);
+    c.problem = make_phase_problem("l", Phase::wu, c.problem.space);
+    c.nest = analyze_nest(c.problem, c.mapping);
+    EXPECT_FALSE(c.run(ImbalanceMethod::closed_form).applies);
+}
+
+TEST(LoadImbalance, WaveShapeOfACKMapping) {
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 8, 3, 5, 7, UniformModel{}, 0.5);
+    const WaveShape w = wave_shape(c.arch, c.problem, c.mapping, c.densities);
+    EXPECT_EQ(w.pe_level, 1u);
+    EXPECT_EQ(w.waves, 7);
+    EXPECT_EQ(w.pes_x, 16);
+    EXPECT_EQ(w.pes_y, 8);
+    EXPECT_EQ(w.pe_macs, 2 * 3 * 5);
+    ASSERT_EQ(w.num_operands, 1u);
+    EXPECT_EQ(w.operands[0].tile.elements(), 15);
+    EXPECT_EQ(w.distinct_x, 16);  // C indexes the weights
+    EXPECT_EQ(w.distinct_y, 8);
+}
+
+TEST(LoadImbalance, DenseMinibatchAxisGivesIdenticalWork) {
+    // K,N: N along x does not index the weights, so the 16 columns hold copies.
+    const auto c = weight_sparse_case(Dataflow::KN, 16, 8, 3, 5, 7, kPerFilter, 0.2);
+    const WaveShape w = wave_shape(c.arch, c.problem, c.mapping, c.densities);
+    EXPECT_EQ(w.distinct_x, 1);
+    EXPECT_EQ(w.distinct_y, 8);
+    EXPECT_EQ(w.operands[0].cluster_groups(), 8);
+}
+
+TEST(LoadImbalance, SharedFiltersAreOneClusterGroup) {
+    // C,K with per-filter clusters: the 16 PEs of a row share their filters.
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 8, 3, 5, 7, kPerFilter, 0.2);
+    const WaveShape w = wave_shape(c.arch, c.problem, c.mapping, c.densities);
+    EXPECT_EQ(w.operands[0].distinct(), 128);
+    EXPECT_EQ(w.operands[0].clusters_x, 1);
+    EXPECT_EQ(w.operands[0].clusters_y, 8);
+}
+
+TEST(LoadImbalance, OneWeightPerPEIsExact) {
+    // Each PE holds one weight used twice: its work is 0 or 2; the slowest of
+    // 64 PEs does 2 unless all weights are zero.
+    const double d = 0.03;
+    const auto c = weight_sparse_case(Dataflow::CK, 8, 8, 1, 1, 5, UniformModel{}, d);
+    const LoadImbalance r = c.run(ImbalanceMethod::closed_form);
+    EXPECT_TRUE(r.applies);
+    EXPECT_NEAR(r.cycles, 5 * 2 * (1 - std::pow(1 - d, 64)), 1e-9);
+    EXPECT_NEAR(r.balanced_cycles, 5 * 2 * d, 1e-12);
+    EXPECT_NEAR(r.imbalance_pct, 100 * (r.cycles / r.balanced_cycles - 1), 1e-9);
+}
+
+TEST(LoadImbalance, MonteCarloIsSeededAndDeterministic) {
+    const auto c = weight_sparse_case(Dataflow::CK, 8, 8, 4, 4, 50, kPerFilter, 0.2);
+    ImbalanceOptions o;
+    o.method = ImbalanceMethod::monte_carlo;
+    const auto run = [&](std::uint64_t seed) {
+        o.seed = seed;
+        return estimate_load_imbalance(c.arch, c.problem, c.mapping, c.nest, c.densities, o).cycles;
+    };
+    EXPECT_EQ(run(3), run(3));
+    EXPECT_NE(run(3), run(4));
+}
+
+TEST(LoadImbalance, HistogramFractionsSumToOne) {
+    const auto c = weight_sparse_case(Dataflow::CK, 8, 8, 4, 4, 50, kPerFilter, 0.2);
+    const LoadImbalance r = c.run(ImbalanceMethod::closed_form, 256, true);
+    ASSERT_EQ(r.histogram.size(), 11u);
+    double sum = 0;
+    for (const OverheadBin& b : r.histogram) sum += b.fraction_of_waves;
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+    EXPECT_EQ(r.histogram[0].lower_pct, 0.0);
+    EXPECT_EQ(r.histogram[0].upper_pct, 10.0);
+    EXPECT_TRUE(c.run(ImbalanceMethod::closed_form).histogram.empty());
+}
+
+double fraction_below(const LoadImbalance& r, double pct) {
+    double f = 0;
+    for (const OverheadBin& b : r.histogram) f += b.upper_pct <= pct ? b.fraction_of_waves : 0.0;
+    return f;
+}
+
+// Procrustes fig. 5: C,K, no balancing, ~10 %-dense clustered weights — typical
+// per-wave overheads of tens of percent.
+TEST(LoadImbalanceSanity, CKWithoutBalancingLosesTensOfPercent) {
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 16, 16, 200, kPerFilter, 0.1,
+                                      LoadBalancingScheme::none, 3);
+    const LoadImbalance cf = c.run(ImbalanceMethod::closed_form);
+    const LoadImbalance mc = c.run(ImbalanceMethod::monte_carlo, 200, true);
+    EXPECT_GT(cf.imbalance_pct, 20.0);
+    EXPECT_LT(cf.imbalance_pct, 150.0);
+    EXPECT_LT(fraction_below(mc, 10.0), 0.1) << "most waves should lose more than 10 %";
+}
+
+// Procrustes fig. 13: K,N with half-tile pairing along K — most waves within 10 %.
+TEST(LoadImbalanceSanity, KNWithHalfTilePairingIsMostlyWithinTenPercent) {
+    const auto none = weight_sparse_case(Dataflow::KN, 16, 16, 16, 16, 200, kPerFilter, 0.1,
+                                         LoadBalancingScheme::none, 3);
+    const auto paired = weight_sparse_case(Dataflow::KN, 16, 16, 16, 16, 200, kPerFilter, 0.1,
+                                           LoadBalancingScheme::half_tile_pairing, 3);
+    const LoadImbalance mc = paired.run(ImbalanceMethod::monte_carlo, 200, true);
+    const LoadImbalance cf = paired.run(ImbalanceMethod::closed_form);
+    EXPECT_GT(fraction_below(mc, 10.0), 0.5);
+    EXPECT_LT(cf.cycles, none.run(ImbalanceMethod::closed_form).cycles);
+    EXPECT_NEAR(cf.cycles, mc.cycles, 0.05 * mc.cycles);
+    EXPECT_GT(cf.balancing_words, 0.0);
+    EXPECT_EQ(cf.balancing_cycles, 0.0);
+}
+
+TEST(LoadImbalanceSchemes, PairingAlongADenseAxisChangesNothing) {
+    auto c = weight_sparse_case(Dataflow::KN, 16, 16, 4, 16, 20, kPerFilter, 0.1,
+                                LoadBalancingScheme::half_tile_pairing, 3);
+    c.arch.load_balancing.axis = ArrayAxis::x;  // N: identical tiles along it
+    auto none = c;
+    none.arch.load_balancing = {};
+    EXPECT_DOUBLE_EQ(c.run(ImbalanceMethod::closed_form).cycles,
+                     none.run(ImbalanceMethod::closed_form).cycles);
+}
+
+TEST(LoadImbalanceSchemes, EachSchemeBeatsNoneAndReportsItsCosts) {
+    const auto none = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1,
+                                         LoadBalancingScheme::none, 3);
+    const double base = none.run(ImbalanceMethod::closed_form).cycles;
+    for (auto scheme :
+         {LoadBalancingScheme::half_tile_pairing, LoadBalancingScheme::two_level_work_stealing,
+          LoadBalancingScheme::flexible_allocation}) {
+        SCOPED_TRACE(std::string(load_balancing_scheme_name(scheme)));
+        const auto c =
+            weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1, scheme, 3);
+        const LoadImbalance cf = c.run(ImbalanceMethod::closed_form);
+        const LoadImbalance mc = c.run(ImbalanceMethod::monte_carlo, 50);
+        EXPECT_LT(cf.cycles, base);
+        EXPECT_GT(cf.balancing_words, 0.0);
+        EXPECT_NEAR(cf.cycles, mc.cycles, 0.05 * mc.cycles);
+        EXPECT_NEAR(cf.balanced_cycles, mc.balanced_cycles, 0.03 * mc.balanced_cycles);
+    }
+}
+
+TEST(LoadImbalanceSchemes, FlexibleAllocationCostsTheAdderTreeDepth) {
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1,
+                                      LoadBalancingScheme::flexible_allocation, 3);
+    const LoadImbalance r = c.run(ImbalanceMethod::closed_form);
+    EXPECT_DOUBLE_EQ(r.balancing_cycles, 50 * 8.0);  // log2(256) per wave
+    EXPECT_NEAR(r.cycles - r.balancing_cycles, r.balanced_cycles + 50 * 0.5, 1e-9);
+}
+
+TEST(LoadImbalanceSchemes, TwoLevelStealingCapsTheExcess) {
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 16, 50, kPerFilter, 0.1,
+                                      LoadBalancingScheme::two_level_work_stealing, 3);
+    const LoadImbalance r = c.run(ImbalanceMethod::closed_form);
+    // Coarse ≤ 10 % over the mean, a fifth of it left after stealing, plus the NoC round trip.
+    EXPECT_LE(r.cycles - r.balancing_cycles, r.balanced_cycles * 1.02 + 50 * 0.5 + 1e-9);
+    EXPECT_DOUBLE_EQ(r.balancing_cycles, 50 * 8.0);
+}
+
+TEST(ExpectedMaximum, NormalTableMatchesKnownValues) {
+    // E[max of 2 standard normals] = 1/√π; of 3 = 3/(2√π).
+    EXPECT_NEAR(normal_max_moments(2).m1, 1 / std::sqrt(std::numbers::pi), 1e-6);
+    EXPECT_NEAR(normal_max_moments(3).m1, 1.5 / std::sqrt(std::numbers::pi), 1e-6);
+    EXPECT_NEAR(normal_max_moments(2).m2, 1.0, 1e-6);
+}
+
+TEST(ExpectedMaximum, SkewedMaximumOfExponentials) {
+    // Exponential(1): mean 1, sd 1, skew 2; E[max of n] = H_n (harmonic number).
+    double h = 0;
+    for (int i = 1; i <= 16; ++i) h += 1.0 / i;
+    EXPECT_NEAR(expected_maximum(16, 1.0, 1.0, 2.0), h, 0.05 * h);
+}
+
+TEST(ExpectedMaximum, BinomialExact) {
+    // Max of 3 Bernoulli(0.5): 1 − 0.5³.
+    EXPECT_NEAR(expected_maximum_binomial(3, 1, 0.5), 0.875, 1e-12);
+    EXPECT_NEAR(expected_maximum_binomial(1, 10, 0.3), 3.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace trainloop
