@@ -469,8 +469,8 @@ void run_map(const MapOptions& o) {
         write_map_run(*store,
                       {o.arch, o.workload, o.batch, selected_phases(o.phase),
                        dataflow ? to_string(*dataflow) : "any", options.search.objective,
-                       options.search.strategy, o.budget, o.seed, !o.no_bypass,
-                       o.sparsity.profile, o.sparsity.iteration_or_final()},
+                       options.search.strategy, o.budget, o.seed, !o.no_bypass, o.sparsity.profile,
+                       o.sparsity.iteration_or_final()},
                       arch, model, network, training, plan, result);
         (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
     }

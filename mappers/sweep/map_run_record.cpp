@@ -7,9 +7,9 @@
 
 #include "common/data_directory.hpp"
 #include "common/yaml_text.hpp"
+#include "sparsity/sparsity_library.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/point_record.hpp"
-#include "sparsity/sparsity_library.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
@@ -38,9 +38,9 @@ void write_map_run(ResultsStore& store, const MapRunDescription& run, const Arch
     record.network = {network.name(), read_text(resolve_network(run.workload))};
     record.batch = run.batch;
     // Without a profile, map evaluates dense training: recorded as the dense profile.
-    const std::filesystem::path profile =
-        run.sparsity.empty() ? data_directory() / "workloads/sparsity/dense.yaml"
-                             : resolve_sparsity_profile(run.sparsity);
+    const std::filesystem::path profile = run.sparsity.empty()
+                                              ? data_directory() / "workloads/sparsity/dense.yaml"
+                                              : resolve_sparsity_profile(run.sparsity);
     record.sparsity = {load_sparsity_profile(profile).name, read_text(profile)};
     record.dataflow = run.dataflow;
     record.objective = std::string(objective_name(run.objective));

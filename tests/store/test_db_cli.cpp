@@ -132,6 +132,34 @@ search: {budget: 200, bypass: false}
     EXPECT_NE(again.output.find("2 already recorded, 0 run"), std::string::npos) << again.output;
 }
 
+TEST(DbCli, SparsePointsStoreEffectualMacsAndLoadImbalance) {
+    const std::string sweep = testing::temp_file("sparse.yaml", R"(sweep: sparse
+architectures: [procrustes_sparse_16x16]
+networks: [vgg_s]
+sparsity: [dense, procrustes]
+dataflows: ["K,N"]
+phases: [fw]
+search: {budget: 200}
+)");
+    const std::string db = fresh_db("sparse.db");
+    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto totals = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT s.name, t.effectual_macs = t.macs AS all_effectual, "
+        "t.imbalance_cycles > 0 AS imbalanced FROM phase_totals t JOIN points p ON p.id = "
+        "t.point_id JOIN sparsity_profiles s ON s.id = p.sparsity_id ORDER BY 1\"");
+    EXPECT_EQ(totals.output, "name,all_effectual,imbalanced\ndense,1,0\nprocrustes,0,1\n");
+    // The layer rows add up to the totals.
+    const auto sums = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT count(*) AS mismatches FROM phase_totals t WHERE "
+        "abs(t.effectual_macs "
+        "- (SELECT sum(r.effectual_macs) FROM results r WHERE r.point_id = t.point_id AND "
+        "r.phase = t.phase AND r.choice = 0)) > 1e-6 * t.macs\"");
+    EXPECT_EQ(sums.output, "mismatches\n0\n");
+}
+
 TEST(DbCli, MapDbRecordsARunOnceAndTheSameRunAgainReplacesIt) {
     const std::string db = fresh_db("map.db");
     const std::string map =
