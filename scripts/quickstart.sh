@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The main job on a built-in default: set up, build, run the sample sweep
-# (examples/sweeps/quickstart.yaml: the Procrustes dense baseline at 8×8,
-# 16×16 and 32×32 PEs on ResNet-18, MobileNet v2 and VGG-S in four dataflows)
-# into a results database, and print the headline comparison — each array
-# against the 16×16 baseline over a whole training step — with a canned query.
+# (examples/sweeps/quickstart.yaml: dense training on the Procrustes baseline
+# against sparse training on the Procrustes architecture, 16×16 and 32×32 PEs,
+# ResNet-18, MobileNet v2 and VGG-S, four dataflows) into a results database,
+# and print the headline comparison — every design against the dense 16×16
+# baseline over a whole training step — with a canned query.
 # Rerunning resumes (finished points are kept); the database stays for more
 # queries: see docs/results_db.md.
 set -euo pipefail
