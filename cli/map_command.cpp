@@ -14,6 +14,7 @@
 
 #include "arch/architecture_parser.hpp"
 #include "common/count_format.hpp"
+#include "constraints/constraints_parser.hpp"
 #include "duration_text.hpp"
 #include "eval/arch_model.hpp"
 #include "json_errors.hpp"
@@ -43,6 +44,7 @@ struct MapOptions {
     int threads = 0;
     std::uint64_t seed = 1;
     bool no_bypass = false;
+    std::string constraints;  // a constraints file; empty: the architecture's only
     std::string format = "text";
     std::vector<std::string> export_to;  // {"timeloop", DIR}
     bool force = false;
@@ -121,8 +123,10 @@ std::string rejection_summary(const SearchResult& r, const Architecture& arch) {
 // every few seconds.
 class ProgressLine {
   public:
-    explicit ProgressLine(bool enabled)
-        : enabled_(enabled), terminal_(enabled && isatty(STDERR_FILENO) != 0) {}
+    ProgressLine(bool enabled, Objective objective)
+        : enabled_(enabled),
+          terminal_(enabled && isatty(STDERR_FILENO) != 0),
+          objective_(objective) {}
 
     void update(const NetworkMapProgress& p) {
         if (!enabled_) return;
@@ -139,6 +143,7 @@ class ProgressLine {
             "map: {}/{} layer-phases ({}/{} problems), {} evaluations, {} evaluations/s",
             p.layer_phases_done, p.layer_phases_total, p.problems_done, p.problems_total,
             si_count(double(p.evaluations)), si_count(rate));
+        if (p.best_objective > 0) line += ", best so far " + best_text(p.best_objective);
         if (p.fraction_done > 0 && p.fraction_done < 1) {
             line += ", ETA " + duration_text(p.seconds * (1 - p.fraction_done) / p.fraction_done);
         }
@@ -159,8 +164,23 @@ class ProgressLine {
     }
 
   private:
+    // The current problem's best objective value, in its unit.
+    std::string best_text(double value) const {
+        switch (objective_) {
+            case Objective::energy:
+                return microjoules(value) + " µJ";
+            case Objective::latency:
+                return si_count(value) + " cycles";
+            case Objective::edp:
+            case Objective::pareto:
+                return fmt::format("EDP {:.3g} pJ·cycles", value);
+        }
+        return fmt::format("{:.3g}", value);
+    }
+
     bool enabled_;
     bool terminal_;
+    Objective objective_;
     bool started_ = false;
     std::size_t width_ = 0;
     std::chrono::steady_clock::time_point last_{};
@@ -175,7 +195,19 @@ struct MapRun {
     const NetworkMapPlan& plan;
     const NetworkMapResult& result;
     std::optional<Dataflow> dataflow;
+    const MappingConstraints& constraints;
 };
+
+// "constraints (architecture + FILE): spatial y: N (N16); keep/bypass 1", or
+// empty when there are none.
+std::string constraints_line(const MapRun& run) {
+    if (run.constraints.empty()) return {};
+    std::string from = run.arch.constraints.empty() ? "" : "architecture";
+    if (!run.options.constraints.empty()) {
+        from += (from.empty() ? "" : " + ") + run.options.constraints;
+    }
+    return fmt::format("constraints ({}): {}\n", from, constraints_summary(run.constraints));
+}
 
 std::string mapspace_line(const MapRun& run) {
     const MapspaceSize size = run.plan.mapspaces[run.plan.largest_mapspace].size();
@@ -254,6 +286,7 @@ nlohmann::json map_to_json(const MapRun& run) {
             {"budget", o.budget},
             {"seed", o.seed},
             {"bypass", !o.no_bypass},
+            {"constraints", constraints_summary(run.constraints)},
             {"mapspace",
              {{"layer", largest.problem.layer},
               {"phase", std::string(phase_name(largest.problem.phase))},
@@ -338,9 +371,26 @@ std::string map_to_text(const MapRun& run) {
 [[noreturn]] void throw_no_mapping(const MapRun& run) {
     const NetworkMapResult::Failure& f = *run.result.failure;
     const SearchResult& r = run.result.searches[f.search].result;
+    // Searches run in plan order: the failed search is the plan's problem f.search.
+    const Mapspace& space = run.plan.mapspaces[run.plan.problems[f.search].mapspace];
+    if (const auto& reason = space.empty_reason()) {
+        throw SpecError(reason->origin.where, reason->origin.key,
+                        fmt::format("no valid mapping for {} {}: the constraints leave its "
+                                    "mapspace empty — {}",
+                                    f.layer, phase_name(f.phase), reason->text),
+                        "constraints that every layer of the network can meet",
+                        "loosen that constraint (factors above a dimension's size already "
+                        "apply as the whole dimension), or move it to a constraints file "
+                        "used only for the layers it fits");
+    }
     std::string message = fmt::format("no valid mapping for {} {}: {}", f.layer,
                                       phase_name(f.phase), rejection_summary(r, run.arch));
     if (r.exhausted) message += " (the whole mapspace was searched)";
+    if (!run.constraints.empty()) {
+        message +=
+            "; no mapping was rejected by a constraint: the mapspace holds only mappings that "
+            "honour them";
+    }
     throw SpecError({run.options.arch, 0, 0}, "", message,
                     "an architecture whose levels can hold some tiling of every layer",
                     r.exhausted ? "a larger level, or another --dataflow"
@@ -413,6 +463,17 @@ void run_map(const MapOptions& o) {
     }
     const Architecture arch = load_architecture(o.arch);
     const ArchModel model = build_arch_model(arch);
+    // The file's constraints add to the architecture's, or override them
+    // entry by entry (docs/mapping_constraints.md).
+    MappingConstraints constraints = arch.constraints;
+    if (!o.constraints.empty()) {
+        constraints = merge_constraints(
+            constraints,
+            load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
+        check_constraints_consistent(constraints);
+    }
+    const MapspaceConstraints mapspace{dataflow, !o.no_bypass, constraints};
+    check_dataflow_against_constraints(mapspace);
     const Network network = load_network(o.workload);
     const NetworkTraining training = derive_training_problems(network, o.batch);
     std::optional<SparsityProfile> sparsity;
@@ -421,8 +482,8 @@ void run_map(const MapOptions& o) {
         check_masks_against(*sparsity, network.name(), training);
     }
     const NetworkMapPlan plan = plan_network_mapping(
-        model, training, selected_phases(o.phase), {dataflow, !o.no_bypass},
-        sparsity ? &*sparsity : nullptr, network.name(), o.sparsity.iteration_or_final());
+        model, training, selected_phases(o.phase), mapspace, sparsity ? &*sparsity : nullptr,
+        network.name(), o.sparsity.iteration_or_final());
     if (plan.layer_phases.empty()) {
         throw SpecError({}, "--phase",
                         fmt::format("{} has no {} phase to map", network.name(), o.phase),
@@ -432,11 +493,11 @@ void run_map(const MapOptions& o) {
 
     const bool json = o.format == "json";
     NetworkMapResult empty;
-    MapRun preview{o, arch, model, network, training, plan, empty, dataflow};
+    MapRun preview{o, arch, model, network, training, plan, empty, dataflow, constraints};
     if (!json) {
-        std::cout << mapspace_line(preview) << std::flush;
+        std::cout << constraints_line(preview) << mapspace_line(preview) << std::flush;
     } else if (!o.quiet) {
-        std::cerr << mapspace_line(preview);
+        std::cerr << constraints_line(preview) << mapspace_line(preview);
     }
 
     NetworkMapOptions options;
@@ -450,13 +511,13 @@ void run_map(const MapOptions& o) {
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
-    ProgressLine progress(!o.quiet);
+    ProgressLine progress(!o.quiet, options.search.objective);
     const NetworkMapResult result =
         map_network(model, training, plan, options,
                     [&progress](const NetworkMapProgress& p) { progress.update(p); });
     progress.finish();
 
-    const MapRun run{o, arch, model, network, training, plan, result, dataflow};
+    const MapRun run{o, arch, model, network, training, plan, result, dataflow, constraints};
     if (result.failure) throw_no_mapping(run);
     if (json) {
         std::cout << map_to_json(run).dump(2) << "\n";
@@ -526,7 +587,13 @@ void add_map_command(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
     map->add_flag("--no-bypass", o->no_bypass,
-                  "Every level keeps every tensor it may hold (do not explore bypass)");
+                  "Every level keeps every tensor it may hold (do not explore bypass; a "
+                  "constraint's required bypasses still apply)");
+    map->add_option("--constraints", o->constraints,
+                    "Mapping constraints YAML (fixed spatial dimensions and factors, factor "
+                    "bounds, loop orders, keep/bypass; docs/mapping_constraints.md). They add to "
+                    "the architecture's `constraints:` and override its entries one by one")
+        ->check(CLI::ExistingFile);
     add_sparsity_profile_options(map, o->sparsity);
     map->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")

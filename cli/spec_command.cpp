@@ -37,8 +37,9 @@ void add_spec_command(CLI::App& app) {
     auto files = std::make_shared<std::vector<std::string>>();
     CLI::App* check = spec->add_subcommand(
         "check",
-        "Check network, architecture, component-library and sparsity-profile files; the kind is "
-        "told by the top-level key. Every error names the file, line, column and key.");
+        "Check network, architecture, component-library, sparsity-profile, mapping and "
+        "mapping-constraints files; the kind is told by the top-level key. Every error names the "
+        "file, line, column and key.");
     check->add_option("files", *files, "YAML files to check")->required();
     check->callback([files] { run_check(*files); });
 }

@@ -19,6 +19,7 @@
 #include "arch/pe_array.hpp"
 #include "arch/sparse_features.hpp"
 #include "arch/storage_level.hpp"
+#include "constraints/mapping_constraints.hpp"
 
 namespace trainloop {
 
@@ -34,6 +35,9 @@ struct Architecture {
     SparseFeatures sparse;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved
+    // The file's `constraints:` section: what every mapping on it must honour
+    // (docs/mapping_constraints.md); empty when there is none.
+    MappingConstraints constraints;
 
     std::optional<std::size_t> level_index(std::string_view level_name) const {
         for (std::size_t i = 0; i < levels.size(); ++i) {

@@ -9,6 +9,7 @@
 #include "arch/component_library_parser.hpp"
 #include "arch/spec_reading.hpp"
 #include "common/did_you_mean.hpp"
+#include "constraints/constraints_parser.hpp"
 
 namespace trainloop {
 namespace {
@@ -442,7 +443,7 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
     top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
-               "component_overrides", "storage", "pe_array", "networks", "sparse"});
+               "component_overrides", "storage", "pe_array", "networks", "sparse", "constraints"});
     top.finish();
     Architecture arch;
     arch.name = read_name(top.required("architecture"));
@@ -463,6 +464,9 @@ Architecture parse_architecture(const SpecNode& root) {
     arch.levels = read_storage(storage, arch.pe_array, arch.components);
     arch.networks = read_networks(top.required("networks"), arch.levels, arch.components);
     if (const auto sparse = top.optional("sparse")) arch.sparse = read_sparse(*sparse, arch.levels);
+    if (const auto constraints = top.optional("constraints")) {
+        arch.constraints = parse_constraints_section(*constraints, arch.levels, arch.pe_array);
+    }
     return arch;
 }
 

@@ -65,39 +65,43 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
     return std::nullopt;
 }
 
-std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest) {
-    for (std::size_t i = 0; i < nest.num_levels; ++i) {
-        const std::int64_t capacity = arch.levels[i].capacity_words;
-        if (capacity < 0) continue;
-        MappingViolation v{
-            ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
-        for (DataSpace s : kAllDataSpaces) {
-            const SpaceAccesses& acc = nest.levels[i].space(s);
-            if (!acc.kept) continue;
-            v.tiles[std::size_t(s)] = acc.tile;
-            v.actual += acc.tile;
-        }
-        if (v.actual > capacity) return v;
-    }
-    return std::nullopt;
-}
+namespace {
 
-std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts) {
-    for (std::size_t i = 0; i < counts.num_levels; ++i) {
+// The first level whose kept tiles overflow it; `words(level, space)` is a
+// kept tile's size in words (0 when the space is not kept there).
+template <typename TileWords>
+std::optional<MappingViolation> first_overflow(const ArchModel& arch, std::size_t num_levels,
+                                               TileWords words) {
+    for (std::size_t i = 0; i < num_levels; ++i) {
         const std::int64_t capacity = arch.levels[i].capacity_words;
         if (capacity < 0) continue;
         MappingViolation v{
             ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
         double used = 0;
         for (DataSpace s : kAllDataSpaces) {
-            const double words = counts.levels[i].space(s).footprint_words;
-            v.tiles[std::size_t(s)] = std::int64_t(std::ceil(words));
-            used += words;
+            const double tile = words(i, s);
+            v.tiles[std::size_t(s)] = std::int64_t(std::ceil(tile));
+            used += tile;
         }
         v.actual = std::int64_t(std::ceil(used));
         if (v.actual > capacity) return v;
     }
     return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest) {
+    return first_overflow(arch, nest.num_levels, [&](std::size_t level, DataSpace s) {
+        const SpaceAccesses& acc = nest.levels[level].space(s);
+        return acc.kept ? double(acc.tile) : 0.0;
+    });
+}
+
+std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts) {
+    return first_overflow(arch, counts.num_levels, [&](std::size_t level, DataSpace s) {
+        return counts.levels[level].space(s).footprint_words;
+    });
 }
 
 std::string describe(const MappingViolation& v, const Architecture& arch,

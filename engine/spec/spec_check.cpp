@@ -5,6 +5,7 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/component_library_parser.hpp"
 #include "common/did_you_mean.hpp"
+#include "constraints/constraints_parser.hpp"
 #include "eval/mapping_case.hpp"
 #include "problem/training_problems.hpp"
 #include "sparsity/sparsity_profile.hpp"
@@ -19,11 +20,13 @@ struct KindKey {
 };
 
 const std::vector<KindKey>& kind_keys() {
-    static const std::vector<KindKey> keys = {{SpecKind::network, "network"},
-                                              {SpecKind::architecture, "architecture"},
-                                              {SpecKind::component_library, "components"},
-                                              {SpecKind::sparsity_profile, "sparsity_profile"},
-                                              {SpecKind::mapping, "mapping"}};
+    static const std::vector<KindKey> keys = {
+        {SpecKind::network, "network"},
+        {SpecKind::architecture, "architecture"},
+        {SpecKind::component_library, "components"},
+        {SpecKind::sparsity_profile, "sparsity_profile"},
+        {SpecKind::mapping, "mapping"},
+        {SpecKind::mapping_constraints, "mapping_constraints"}};
     return keys;
 }
 
@@ -38,9 +41,12 @@ SpecCheckResult check_network(const SpecNode& root) {
 SpecCheckResult check_architecture(const SpecNode& root) {
     const Architecture arch = parse_architecture(root);
     return {SpecKind::architecture, arch.name,
-            fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}",
+            fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}{}",
                         arch.pe_array.rows, arch.pe_array.columns, arch.levels.size(),
-                        arch.networks.size(), arch.components.name)};
+                        arch.networks.size(), arch.components.name,
+                        arch.constraints.empty()
+                            ? ""
+                            : ", mapping constraints: " + constraints_summary(arch.constraints))};
 }
 
 SpecCheckResult check_component_library(const SpecNode& root) {
@@ -55,6 +61,22 @@ SpecCheckResult check_mapping(const std::filesystem::path& path) {
     return {SpecKind::mapping, c.problem->layer,
             fmt::format("{} of {} on {}: {} cycles, {:.4g} pJ", phase_name(c.problem->phase),
                         c.network->name(), c.arch.name, e.cycles, e.energy_pj)};
+}
+
+SpecCheckResult check_constraints(const SpecNode& root) {
+    const auto arch_path = read_constraints_target(root);
+    if (!arch_path) {
+        root.fail("a constraints file without `for: {arch: FILE}`",
+                  "a `for:` block naming the architecture whose level names it uses",
+                  "`trainloop map --constraints` resolves the names in `--arch` instead; "
+                  "`spec check` needs the `for:` block");
+    }
+    const Architecture arch = load_architecture(*arch_path);
+    const ConstraintsFile file = parse_constraints_file(root, arch.levels, arch.pe_array);
+    const MappingConstraints merged = merge_constraints(arch.constraints, file.constraints);
+    check_constraints_consistent(merged);
+    return {SpecKind::mapping_constraints, file.name,
+            fmt::format("for {}: {}", arch.name, constraints_summary(merged))};
 }
 
 SpecCheckResult check_sparsity(const SpecNode& root) {
@@ -77,6 +99,8 @@ std::string_view spec_kind_name(SpecKind kind) {
             return "sparsity profile";
         case SpecKind::mapping:
             return "mapping";
+        case SpecKind::mapping_constraints:
+            return "mapping constraints";
     }
     return "spec";
 }
@@ -99,8 +123,8 @@ SpecKind detect_spec_kind(const SpecNode& root) {
         }
     }
     root.fail("cannot tell what kind of spec this is",
-              "a top-level key `network:`, `architecture:`, `components:`, `sparsity_profile:` or "
-              "`mapping:`");
+              "a top-level key `network:`, `architecture:`, `components:`, `sparsity_profile:`, "
+              "`mapping:` or `mapping_constraints:`");
 }
 
 SpecCheckResult check_spec_file(const std::filesystem::path& path) {
@@ -116,6 +140,8 @@ SpecCheckResult check_spec_file(const std::filesystem::path& path) {
             return check_sparsity(root);
         case SpecKind::mapping:
             return check_mapping(path);
+        case SpecKind::mapping_constraints:
+            return check_constraints(root);
     }
     root.fail("unknown kind of spec");
 }

@@ -14,7 +14,14 @@
 
 namespace trainloop {
 
-enum class SpecKind { network, architecture, component_library, sparsity_profile, mapping };
+enum class SpecKind {
+    network,
+    architecture,
+    component_library,
+    sparsity_profile,
+    mapping,
+    mapping_constraints
+};
 
 std::string_view spec_kind_name(SpecKind kind);
 

@@ -1,6 +1,7 @@
 #include "mapspace/mapspace.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -92,10 +93,109 @@ std::vector<Dataflow> all_dataflows(const DimBounds& bounds) {
     return out;
 }
 
+bool listed(const std::vector<Dim>& dims, Dim d) {
+    return std::find(dims.begin(), dims.end(), d) != dims.end();
+}
+
+// The dataflows to explore: the named one, else the user's spatial
+// constraints (an unconstrained axis takes any one dimension — or two on x —
+// of those left), else all of them.
+std::vector<Dataflow> candidate_dataflows(const DimBounds& bounds,
+                                          const MapspaceConstraints& constraints) {
+    if (constraints.dataflow) return {*constraints.dataflow};
+    const auto& x = constraints.user.axis(ArrayAxis::x);
+    const auto& y = constraints.user.axis(ArrayAxis::y);
+    if (!x && !y) return all_dataflows(bounds);
+    if (x && y) return {{x->dims, y->dims}};
+    const std::vector<Dim>& fixed = x ? x->dims : y->dims;
+    std::vector<Dim> free;
+    for (Dim d : kAllDims) {
+        if (bounds[d] > 1 && !listed(fixed, d)) free.push_back(d);
+    }
+    std::vector<std::vector<Dim>> other;
+    for (std::size_t i = 0; i < free.size(); ++i) {
+        other.push_back({free[i]});
+        if (!x) {  // the free axis is x: it may also split over two dimensions
+            for (std::size_t j = i + 1; j < free.size(); ++j) other.push_back({free[i], free[j]});
+        }
+    }
+    if (other.empty()) other.emplace_back();
+    std::vector<Dataflow> out;
+    for (const std::vector<Dim>& o : other)
+        out.push_back(x ? Dataflow{x->dims, o} : Dataflow{o, y->dims});
+    return out;
+}
+
+std::int64_t factorial(std::size_t n) {
+    std::int64_t f = 1;
+    for (std::size_t k = 2; k <= n; ++k) f *= std::int64_t(k);
+    return f;
+}
+
+std::string bound_text(std::int64_t lo, std::int64_t hi) {
+    if (lo == hi) return fmt::format("= {}", lo);
+    if (hi == kNoFactorLimit) return fmt::format(">= {}", lo);
+    return fmt::format("in {}..{}", lo, hi);
+}
+
 }  // namespace
 
-const std::vector<std::vector<std::int64_t>>& Mapspace::factorizations(std::int64_t bound) const {
-    return factorizations_.at(bound);
+void check_dataflow_against_constraints(const MapspaceConstraints& constraints) {
+    if (!constraints.dataflow) return;
+    for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
+        const auto& c = constraints.user.axis(axis);
+        if (!c) continue;
+        const std::vector<Dim>& named =
+            axis == ArrayAxis::x ? constraints.dataflow->x : constraints.dataflow->y;
+        const bool same =
+            named.size() == c->dims.size() &&
+            std::all_of(named.begin(), named.end(), [&](Dim d) { return listed(c->dims, d); });
+        if (same) continue;
+        std::string dims;
+        for (Dim d : c->dims) dims += dim_name(d);
+        throw SpecError(
+            c->origin.where, c->origin.key,
+            fmt::format("--dataflow {} conflicts with the spatial constraint across {}, which "
+                        "allows {}",
+                        to_string(*constraints.dataflow), array_axis_name(axis),
+                        dims.empty() ? "no dimension" : dims),
+            fmt::format("a --dataflow with {} across {}, or `--dataflow any`",
+                        dims.empty() ? "nothing" : dims, array_axis_name(axis)),
+            "the constraint already fixes the axis: leave out --dataflow");
+    }
+}
+
+const std::vector<std::vector<std::int64_t>>& Mapspace::factorizations(Dim d,
+                                                                       std::int64_t bound) const {
+    return factorizations_.at({d, bound});
+}
+
+void Mapspace::constrain_order(std::size_t level, std::array<Dim, kNumDims>& order) const {
+    const auto& c = orders_[level];
+    if (!c) return;
+    std::size_t next = 0;
+    for (Dim& slot : order) {
+        if (listed(c->dims, slot)) slot = c->dims[next++];
+    }
+}
+
+bool Mapspace::order_allowed(std::size_t level, const std::vector<Dim>& loops) const {
+    return !orders_[level] || order_satisfies(*orders_[level], loops);
+}
+
+std::int64_t Mapspace::order_count(std::size_t level, const std::vector<Dim>& loops) const {
+    const auto& c = orders_[level];
+    if (!c) return factorial(loops.size());
+    std::size_t constrained = 0;
+    for (Dim d : loops) {
+        if (listed(c->dims, d)) {
+            ++constrained;
+        } else if (c->full) {
+            return 0;  // cannot happen: unlisted dimensions have factor 1 here
+        }
+    }
+    // The constrained loops' relative order is fixed: one of their m! orders.
+    return factorial(loops.size()) / factorial(constrained);
 }
 
 Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
@@ -104,10 +204,11 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     m.num_levels_ = arch.num_levels;
     m.bounds_ = space.bounds;
     // Spatial choices: the dataflow at every level that fans out over the array.
-    std::vector<Dataflow> dataflows = constraints.dataflow
-                                          ? std::vector<Dataflow>{*constraints.dataflow}
-                                          : all_dataflows(space.bounds);
+    check_dataflow_against_constraints(constraints);
+    const MappingConstraints& user = constraints.user;
+    const std::vector<Dataflow> dataflows = candidate_dataflows(space.bounds, constraints);
     std::set<std::vector<std::int64_t>> seen;  // canonical form, to drop duplicates
+    std::optional<EmptyMapspaceReason> spatial_reason;
     for (const Dataflow& flow : dataflows) {
         std::vector<SpatialChoice> partial(1);
         for (std::size_t i = 0; i < arch.num_levels; ++i) {
@@ -139,14 +240,58 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                 }
             }
             for (Dim d : kAllDims) fits = fits && space.bounds[d] % c.total[d] == 0;
+            // Fixed spatial factors: the product over the levels on the axis.
+            for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
+                const auto& a = user.axis(axis);
+                if (!a || !fits) continue;
+                for (Dim d : kAllDims) {
+                    if (a->fixed[d] == 0) continue;
+                    std::int64_t product = 1;
+                    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+                        product *= (axis == ArrayAxis::x ? c.x[i] : c.y[i]).factor_of(d);
+                    }
+                    const std::int64_t want = effective_factor(a->fixed[d], space.bounds[d]);
+                    if (product == want) continue;
+                    fits = false;
+                    if (!spatial_reason) {
+                        spatial_reason = EmptyMapspaceReason{
+                            fmt::format(
+                                "the spatial factor {}{} across {} ({}) is not possible here: "
+                                "{} = {} in this problem, and the factor must divide it and fit "
+                                "the array ({} {})",
+                                dim_name(d), want, array_axis_name(axis), origin_text(a->origin),
+                                dim_name(d), space.bounds[d],
+                                axis == ArrayAxis::x ? arch.pe_columns * arch.macs_per_pe
+                                                     : arch.pe_rows,
+                                axis == ArrayAxis::x ? "columns × MACs per PE" : "rows"),
+                            a->origin};
+                    }
+                    break;
+                }
+            }
             if (fits && seen.insert(key).second) m.spatial_.push_back(c);
         }
     }
-    // Keep choices per level.
+    if (m.spatial_.empty() && spatial_reason) m.empty_reason_ = spatial_reason;
+    // Keep choices per level: what the level may hold, less what the
+    // constraints require to bypass, with what they require kept.
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
         const DataSpaceSet may = arch.levels[i].may_hold;
+        const auto& required = user.level(i).keep;
+        auto honours = [&](const DataSpaceSet& keep) {
+            for (DataSpace s : kAllDataSpaces) {
+                const auto& r = required[std::size_t(s)];
+                if (r && keep.contains(s) != r->keep) return false;
+            }
+            return true;
+        };
         if (i == 0 || !constraints.explore_bypass) {
-            m.keeps_[i] = {i == 0 ? DataSpaceSet::all() : may};
+            DataSpaceSet keep = i == 0 ? DataSpaceSet::all() : may;
+            for (DataSpace s : kAllDataSpaces) {
+                const auto& r = required[std::size_t(s)];
+                if (r && !r->keep) keep.members[std::size_t(s)] = false;
+            }
+            m.keeps_[i] = {keep};
             continue;
         }
         for (int bits = 7; bits >= 0; --bits) {
@@ -154,18 +299,58 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
             bool allowed = true;
             for (DataSpace s : kAllDataSpaces)
                 allowed = allowed && (!keep.contains(s) || may.contains(s));
-            if (allowed) m.keeps_[i].push_back(keep);
+            if (allowed && honours(keep)) m.keeps_[i].push_back(keep);
         }
     }
-    // Factorizations of every bound a dimension can have left.
+    // Factor bounds and loop orders per level; a full order leaves the
+    // dimensions it does not list factor 1 at its level.
+    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+        const LevelConstraints& level = user.level(i);
+        m.orders_[i] = level.order;
+        for (Dim d : kAllDims) {
+            m.factor_min_[i][d] = 1;
+            m.factor_max_[i][d] = space.bounds[d];
+            if (const auto& b = level.factors[d]) {
+                m.factor_min_[i][d] = effective_factor(b->min, space.bounds[d]);
+                m.factor_max_[i][d] = effective_factor(b->max, space.bounds[d]);
+            }
+            if (level.order && level.order->full && !listed(level.order->dims, d)) {
+                m.factor_max_[i][d] = 1;
+            }
+            if (m.factor_min_[i][d] > 1 || m.factor_max_[i][d] < space.bounds[d]) {
+                m.bounded_[d] = true;
+            }
+        }
+    }
+    // Factorizations of every bound a dimension can have left, within the
+    // factor bounds; a spatial choice that leaves some dimension none is dropped.
+    std::vector<SpatialChoice> kept;
     for (const SpatialChoice& c : m.spatial_) {
+        bool possible = true;
         for (Dim d : kAllDims) {
             const std::int64_t bound = space.bounds[d] / c.total[d];
-            if (m.factorizations_.count(bound)) continue;
-            std::vector<std::int64_t> prefix;
-            factorize(bound, m.num_levels_, prefix, m.factorizations_[bound]);
+            auto [it, added] = m.factorizations_.try_emplace(std::pair{d, bound});
+            if (added) {
+                std::vector<std::int64_t> prefix;
+                std::vector<std::vector<std::int64_t>> all;
+                factorize(bound, m.num_levels_, prefix, all);
+                for (std::vector<std::int64_t>& f : all) {
+                    bool ok = true;
+                    for (std::size_t i = 0; i < m.num_levels_; ++i) {
+                        ok = ok && m.factor_allowed(i, d, f[i]);
+                    }
+                    if (ok) it->second.push_back(std::move(f));
+                }
+            }
+            if (it->second.empty()) {
+                possible = false;
+                if (!m.empty_reason_) m.empty_reason_ = m.factor_bounds_reason(user, d, bound);
+            }
         }
+        if (possible) kept.push_back(c);
     }
+    m.spatial_ = std::move(kept);
+    if (!m.spatial_.empty()) m.empty_reason_.reset();
     return m;
 }
 
@@ -174,17 +359,47 @@ MapspaceSize Mapspace::size() const {
     s.spatial = double(spatial_.size());
     for (std::uint32_t c = 0; c < spatial_.size(); ++c) {
         double tilings = 1;
-        for (Dim d : kAllDims) tilings *= double(factorizations(temporal_bound(c, d)).size());
+        for (Dim d : kAllDims) tilings *= double(factorizations(d, temporal_bound(c, d)).size());
         s.tilings += tilings;
     }
-    // Orders: levels above the innermost, each with (dimensions with a bound > 1)! at most.
-    int dims = 0;
-    for (Dim d : kAllDims) dims += bounds_[d] > 1 ? 1 : 0;
-    s.orders =
-        std::pow(std::tgamma(double(dims) + 1), double(num_levels_ > 1 ? num_levels_ - 1 : 0));
+    // Orders: levels above the innermost, each with the orders its constraint
+    // allows of the dimensions that may have a factor > 1 there, at most.
+    s.orders = 1;
+    for (std::size_t i = 0; i + 1 < num_levels_; ++i) {
+        std::vector<Dim> loops;
+        for (Dim d : kAllDims) {
+            if (bounds_[d] > 1 && factor_max_[i][d] > 1) loops.push_back(d);
+        }
+        s.orders *= double(order_count(i, loops));
+    }
     s.keeps = 1;
     for (std::size_t i = 0; i < num_levels_; ++i) s.keeps *= double(keeps_[i].size());
     return s;
+}
+
+EmptyMapspaceReason Mapspace::factor_bounds_reason(const MappingConstraints& user, Dim d,
+                                                   std::int64_t bound) const {
+    std::vector<std::string> limits;
+    std::optional<ConstraintOrigin> first;
+    for (std::size_t i = 0; i < num_levels_; ++i) {
+        const LevelConstraints& level = user.level(i);
+        const std::string name =
+            i < user.level_names.size() ? user.level_names[i] : fmt::format("level {}", i);
+        if (const auto& b = level.factors[d]) {
+            if (!first) first = b->origin;
+            limits.push_back(fmt::format("{} {} at {}, set at {}", dim_name(d),
+                                         bound_text(factor_min_[i][d], factor_max_[i][d]), name,
+                                         origin_text(b->origin)));
+        } else if (factor_max_[i][d] == 1 && level.order) {
+            if (!first) first = level.order->origin;
+            limits.push_back(fmt::format("{} = 1 at {}: the full order at {} leaves it out",
+                                         dim_name(d), name, origin_text(level.order->origin)));
+        }
+    }
+    return {fmt::format("the factor bounds leave {} no split over the levels: {} = {} in this "
+                        "problem ({} left for the temporal loops), and the bounds are {}",
+                        dim_name(d), dim_name(d), bounds_[d], bound, fmt::join(limits, "; ")),
+            first.value_or(ConstraintOrigin{})};
 }
 
 Mapping Mapspace::to_mapping(const MapPoint& p) const {
@@ -204,6 +419,12 @@ Mapping Mapspace::to_mapping(const MapPoint& p) const {
 }
 
 void Mapspace::random_factors(MapPoint& p, Dim d, std::mt19937_64& rng) const {
+    if (bounded_[d]) {  // one of the factorizations the bounds allow
+        const auto& choices = factorizations(d, temporal_bound(p.spatial, d));
+        const std::vector<std::int64_t>& f = choices[rng() % choices.size()];
+        for (std::size_t i = 0; i < num_levels_; ++i) p.factors[i][d] = f[i];
+        return;
+    }
     for (std::size_t i = 0; i < num_levels_; ++i) p.factors[i][d] = 1;
     for (std::int64_t prime : prime_factors(temporal_bound(p.spatial, d))) {
         p.factors[rng() % num_levels_][d] *= prime;
@@ -217,6 +438,7 @@ MapPoint Mapspace::random_point(std::mt19937_64& rng) const {
     for (std::size_t i = 0; i < num_levels_; ++i) {
         p.order[i] = kAllDims;
         std::shuffle(p.order[i].begin(), p.order[i].end(), rng);
+        constrain_order(i, p.order[i]);
         p.keep[i] = keeps_[i][rng() % keeps_[i].size()];
     }
     return p;
@@ -239,12 +461,18 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng) const {
             if (to_level >= from_level) ++to_level;
             p.factors[from_level][d] /= prime;
             p.factors[to_level][d] *= prime;
+            if (!factor_allowed(from_level, d, p.factors[from_level][d]) ||
+                !factor_allowed(to_level, d, p.factors[to_level][d])) {
+                random_factors(p, d, rng);  // the move left the bounds: another split
+            }
             break;
         }
         case 1: {  // swap two loops of a level above the innermost
             if (num_levels_ < 2) break;
-            auto& order = p.order[rng() % (num_levels_ - 1)];
+            const std::size_t level = rng() % (num_levels_ - 1);
+            auto& order = p.order[level];
             std::swap(order[rng() % kNumDims], order[rng() % kNumDims]);
+            constrain_order(level, order);
             break;
         }
         case 2: {  // another keep/bypass choice at one level

@@ -8,6 +8,13 @@
 // of loops with factor > 1 matters, and the innermost level's order changes
 // nothing, so it is not explored); keep/bypass of each data space at each
 // level below the outermost.
+//
+// User constraints (engine/constraints, docs/mapping_constraints.md) are
+// honoured by construction: the spatial choices, factorizations, keep
+// choices and loop orders hold only what they allow, so every point the
+// mapspace enumerates, samples or moves to satisfies them, and size() counts
+// only those points. A constraint that leaves a problem no point makes the
+// mapspace empty with empty_reason() saying which constraint and why.
 #pragma once
 
 #include <array>
@@ -15,8 +22,10 @@
 #include <map>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "constraints/mapping_constraints.hpp"
 #include "eval/arch_model.hpp"
 #include "mapping/mapping.hpp"
 #include "mapspace/dataflow.hpp"
@@ -26,14 +35,29 @@ namespace trainloop {
 
 struct MapspaceConstraints {
     std::optional<Dataflow> dataflow;  // nullopt: any
-    bool explore_bypass = true;        // false: every level keeps what it may hold
+    // false: every level keeps what it may hold, except what `user` requires
+    // to bypass
+    bool explore_bypass = true;
+    // The architecture's constraints merged with a constraints file's.
+    MappingConstraints user = {};
 };
+
+// Throws SpecError (at the constraint, key `--dataflow`) when a named
+// dataflow puts other dimensions across an axis than `user` fixes there.
+void check_dataflow_against_constraints(const MapspaceConstraints& constraints);
 
 // The spatial loops of every level.
 struct SpatialChoice {
     std::array<LoopList, kMaxLevels> x{};
     std::array<LoopList, kMaxLevels> y{};
     DimBounds total;  // Π of the spatial factors per dimension
+};
+
+// Why the constraints leave a problem no mapping: the text, and where the
+// constraint that does it was written.
+struct EmptyMapspaceReason {
+    std::string text;
+    ConstraintOrigin origin;
 };
 
 // A point of the mapspace (becomes a Mapping with Mapspace::to_mapping).
@@ -67,9 +91,26 @@ class Mapspace {
     std::int64_t temporal_bound(std::uint32_t spatial, Dim d) const {
         return bounds_[d] / spatial_[spatial].total[d];
     }
-    // Every way to split `bound` into num_levels() ordered factors.
-    const std::vector<std::vector<std::int64_t>>& factorizations(std::int64_t bound) const;
+    // Every way to split `bound` (what dimension `d` has left for the
+    // temporal loops) into num_levels() ordered factors within the factor
+    // bounds of the constraints.
+    const std::vector<std::vector<std::int64_t>>& factorizations(Dim d, std::int64_t bound) const;
+    // Whether factor `f` of `d` at `level` is within the factor bounds.
+    bool factor_allowed(std::size_t level, Dim d, std::int64_t f) const {
+        return f >= factor_min_[level][d] && f <= factor_max_[level][d];
+    }
+    // Rewrites a level's loop order (a permutation of every dimension) into
+    // the nearest one the order constraint allows: the constrained dimensions
+    // take the positions they occupy, in the required order.
+    void constrain_order(std::size_t level, std::array<Dim, kNumDims>& order) const;
+    // Whether the loops with factor > 1 at `level`, in this order, honour it.
+    bool order_allowed(std::size_t level, const std::vector<Dim>& loops) const;
+    // How many orders of `loops` (the loops with factor > 1) it allows.
+    std::int64_t order_count(std::size_t level, const std::vector<Dim>& loops) const;
     MapspaceSize size() const;
+    // Set when the constraints leave this problem no mapping (then
+    // spatial_choices() is empty): which constraint, and why.
+    const std::optional<EmptyMapspaceReason>& empty_reason() const { return empty_reason_; }
 
     Mapping to_mapping(const MapPoint& point) const;
     MapPoint random_point(std::mt19937_64& rng) const;
@@ -80,12 +121,22 @@ class Mapspace {
 
   private:
     void random_factors(MapPoint& point, Dim d, std::mt19937_64& rng) const;
+    // Why `bound` of `d` has no factorization within the factor bounds.
+    EmptyMapspaceReason factor_bounds_reason(const MappingConstraints& user, Dim d,
+                                             std::int64_t bound) const;
 
     std::size_t num_levels_ = 0;
     DimBounds bounds_;
     std::vector<SpatialChoice> spatial_;
     std::array<std::vector<DataSpaceSet>, kMaxLevels> keeps_;
-    std::map<std::int64_t, std::vector<std::vector<std::int64_t>>> factorizations_;
+    std::map<std::pair<Dim, std::int64_t>, std::vector<std::vector<std::int64_t>>> factorizations_;
+    // Effective temporal factor bounds per level and dimension (1..bound
+    // when unconstrained); whether a dimension has any bound below its size.
+    std::array<DimBounds, kMaxLevels> factor_min_{};
+    std::array<DimBounds, kMaxLevels> factor_max_{};
+    PerDim<bool> bounded_{};
+    std::array<std::optional<LoopOrderConstraint>, kMaxLevels> orders_{};
+    std::optional<EmptyMapspaceReason> empty_reason_;
 };
 
 }  // namespace trainloop

@@ -25,6 +25,11 @@ bool same_densities(const std::optional<PhaseDensities>& a,
     return true;
 }
 
+// The objective value of a finished search's best mapping (0: none).
+double searched_best_value(const SearchResult& r, Objective objective) {
+    return r.best ? objective_value(objective, r.best->cycles, r.best->energy_pj) : 0;
+}
+
 }  // namespace
 
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
@@ -92,9 +97,11 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
     NetworkMapProgress state;
     state.layer_phases_total = plan.layer_phases.size();
     state.problems_total = plan.problems.size();
-    auto report = [&](std::int64_t current_evaluations, double current_fraction) {
+    auto report = [&](std::int64_t current_evaluations, double current_fraction,
+                      double best_objective) {
         if (!progress) return;
         NetworkMapProgress p = state;
+        p.best_objective = best_objective;
         p.evaluations = result.evaluations + current_evaluations;
         p.seconds = seconds_since(start);
         p.fraction_done =
@@ -104,7 +111,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
                       double(state.problems_total);
         progress(p);
     };
-    report(0, 0);
+    report(0, 0, 0);
 
     for (std::size_t i = 0; i < plan.problems.size(); ++i) {
         const PlannedProblem& planned = plan.problems[i];
@@ -117,7 +124,9 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
             if (search.budget.max_seconds > 0) share = std::min(share, search.budget.max_seconds);
             search.budget.max_seconds = share;
         }
-        search.progress = [&](const SearchProgress& p) { report(p.evaluations, p.fraction_done); };
+        search.progress = [&](const SearchProgress& p) {
+            report(p.evaluations, p.fraction_done, p.best_objective);
+        };
         ProblemSearch searched{
             planned.problem.layer, planned.problem.phase, planned.layer_phases,
             trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search)};
@@ -126,7 +135,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         result.searches.push_back(std::move(searched));
         state.problems_done = i + 1;
         state.layer_phases_done += planned.layer_phases;
-        report(0, 0);
+        report(0, 0, searched_best_value(result.searches.back().result, options.search.objective));
         if (failed && options.stop_at_failure) {
             result.failure =
                 NetworkMapResult::Failure{planned.problem.layer, planned.problem.phase, i};

@@ -88,6 +88,9 @@ struct NetworkMapProgress {
     std::int64_t evaluations = 0;  // all searches so far, the current one included
     double seconds = 0;            // since map_network started
     double fraction_done = 0;      // of the whole run (each distinct problem weighs the same)
+    // The objective value (SearchProgress::best_objective) of the best valid
+    // mapping found so far for the problem being searched; 0: none yet.
+    double best_objective = 0;
 };
 using NetworkMapProgressFn = std::function<void(const NetworkMapProgress&)>;
 

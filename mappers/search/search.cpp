@@ -273,6 +273,9 @@ class Exhaustive {
     bool tile(MapPoint& p, std::size_t level, const DimBounds& remaining) {
         if (level == 0) {
             p.factors[0] = remaining;
+            for (Dim d : kAllDims) {
+                if (!ctx_.space.factor_allowed(0, d, remaining[d])) return true;
+            }
             if (!fits(p, 0)) return true;
             const std::int64_t orders = order_count(p);
             if (!batch_.empty() && batch_evaluations_ + orders > kBatchEvaluations && !flush()) {
@@ -293,8 +296,12 @@ class Exhaustive {
         std::array<std::vector<std::int64_t>, kNumDims> options;
         for (Dim d : kAllDims) {
             for (std::int64_t f = 1; f <= remaining[d]; ++f) {
-                if (remaining[d] % f == 0) options[std::size_t(d)].push_back(f);
+                if (remaining[d] % f == 0 && ctx_.space.factor_allowed(level, d, f))
+                    options[std::size_t(d)].push_back(f);
             }
+        }
+        for (Dim d : kAllDims) {
+            if (options[std::size_t(d)].empty()) return true;  // the factor bounds allow none
         }
         std::array<std::size_t, kNumDims> index{};
         while (true) {
@@ -363,14 +370,17 @@ class Exhaustive {
         return !ctx_.stop;
     }
 
-    // Loop orders of a tiling: Π over the levels above the innermost of
-    // (loops with factor > 1)!.
+    // Loop orders of a tiling: Π over the levels above the innermost of the
+    // orders of its loops with factor > 1 that the constraints allow (all
+    // (loops)! without an order constraint).
     std::int64_t order_count(const MapPoint& p) const {
         std::int64_t count = 1;
         for (std::size_t i = 0; i + 1 < ctx_.space.num_levels(); ++i) {
-            std::int64_t loops = 0;
-            for (Dim d : kAllDims) loops += p.factors[i][d] > 1 ? 1 : 0;
-            for (std::int64_t k = 2; k <= loops; ++k) count *= k;
+            std::vector<Dim> loops;
+            for (Dim d : kAllDims) {
+                if (p.factors[i][d] > 1) loops.push_back(d);
+            }
+            count *= ctx_.space.order_count(i, loops);
         }
         return count;
     }
@@ -386,6 +396,7 @@ class Exhaustive {
             }
         }
         p.order[levels - 1] = kAllDims;
+        ctx_.space.constrain_order(levels - 1, p.order[levels - 1]);
         std::function<void(std::size_t)> go = [&](std::size_t level) {
             if (r.evaluations >= cap) return;
             if (level + 1 >= levels) {
@@ -394,6 +405,7 @@ class Exhaustive {
             }
             std::vector<Dim> perm = loops[level];
             do {
+                if (!ctx_.space.order_allowed(level, perm)) continue;
                 std::size_t k = 0;
                 for (Dim d : perm) p.order[level][k++] = d;
                 for (Dim d : kAllDims) {
