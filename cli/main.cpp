@@ -9,6 +9,7 @@
 #include "eval_command.hpp"
 #include "import_export_command.hpp"
 #include "map_command.hpp"
+#include "results_db_commands.hpp"
 #include "spec_command.hpp"
 #include "workload_command.hpp"
 
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
         "--dataflow K,N\n"
         "  trainloop map --arch arch_specs/procrustes_baseline_16x16.yaml --workload resnet18 "
         "--constraints examples/constraints/procrustes_KN_batch_on_y.yaml\n"
+        "  trainloop sweep examples/sweeps/tiny.yaml --db tiny.db\n"
+        "  trainloop query --db tiny.db summary\n"
         "  trainloop eval --timeloop arch.yaml problem.yaml map.yaml ERT.yaml ART.yaml\n"
         "  trainloop import timeloop arch.yaml problem.yaml map.yaml ERT.yaml --out my_design\n"
         "\nExit codes: 0 success, 2 bad input, 1 internal error.");
@@ -44,6 +47,9 @@ int main(int argc, char** argv) {
     trainloop::cli::add_eval_command(app);
     trainloop::cli::add_import_export_commands(app);
     trainloop::cli::add_map_command(app);
+    trainloop::cli::add_sweep_command(app);
+    trainloop::cli::add_query_command(app);
+    trainloop::cli::add_db_command(app);
 
     try {
         app.parse(argc, argv);

@@ -15,6 +15,7 @@
 #include "arch/architecture_parser.hpp"
 #include "common/count_format.hpp"
 #include "constraints/constraints_parser.hpp"
+#include "duration_text.hpp"
 #include "eval/arch_model.hpp"
 #include "json_errors.hpp"
 #include "mapping/mapping_json.hpp"
@@ -22,6 +23,7 @@
 #include "network/network_mapper.hpp"
 #include "sparse/mask_check.hpp"
 #include "sparsity_options.hpp"
+#include "sweep/map_run_record.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
 
@@ -48,6 +50,7 @@ struct MapOptions {
     bool force = false;
     bool quiet = false;
     SparsityOptions sparsity;
+    std::string db;  // also write the results to this database
 };
 
 // The files export_timeloop writes into each layer-phase's directory.
@@ -70,14 +73,6 @@ std::string microjoules(double pj) {
     const double uj = pj * 1e-6;
     if (uj >= 1000) return group_thousands(std::llround(uj));
     return fmt::format("{:.4g}", uj);
-}
-
-std::string duration_text(double seconds) {
-    if (seconds < 10) return fmt::format("{:.1f} s", seconds);
-    if (seconds < 60) return fmt::format("{:.0f} s", seconds);
-    const auto s = static_cast<std::int64_t>(seconds);
-    if (s < 3600) return fmt::format("{} min {} s", s / 60, s % 60);
-    return fmt::format("{} h {} min", s / 3600, (s % 3600) / 60);
 }
 
 // Layer names become directory names: keep them readable, drop separators.
@@ -513,6 +508,9 @@ void run_map(const MapOptions& o) {
     options.search.seed = o.seed;
     options.search.threads = o.threads;
     options.time_budget_seconds = o.time_budget;
+    // Opened before the search, so a locked or broken database fails fast.
+    std::optional<ResultsStore> store;
+    if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
     ProgressLine progress(!o.quiet, options.search.objective);
     const NetworkMapResult result =
         map_network(model, training, plan, options,
@@ -528,6 +526,15 @@ void run_map(const MapOptions& o) {
         std::cout << "\n" << map_to_text(run);
     }
     if (!o.export_to.empty()) export_all(run, json ? std::cerr : std::cout);
+    if (store) {
+        write_map_run(*store,
+                      {o.arch, o.workload, o.batch, selected_phases(o.phase),
+                       dataflow ? to_string(*dataflow) : "any", options.search.objective,
+                       options.search.strategy, o.budget, o.seed, !o.no_bypass, o.sparsity.profile,
+                       o.sparsity.iteration_or_final()},
+                      arch, model, network, training, plan, result);
+        (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
+    }
 }
 
 }  // namespace
@@ -597,6 +604,9 @@ void add_map_command(CLI::App& app) {
         ->expected(2);
     map->add_flag("--force", o->force, "With --export: overwrite files that already exist");
     map->add_flag("--quiet,-q", o->quiet, "No progress on standard error");
+    map->add_option("--db", o->db,
+                    "Also write the results to this SQLite results database (created when "
+                    "missing; docs/results_db.md)");
     map->callback([o] { run_reporting_errors(o->format, [o] { run_map(*o); }); });
 }
 

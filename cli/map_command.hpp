@@ -13,7 +13,8 @@
 // No timings in the JSON: the same command gives the same JSON whatever the
 // thread count. Progress goes to standard error (`--quiet` silences it). A
 // layer-phase without a valid mapping is a user error (exit 2) that names it
-// and why the mappings tried were rejected.
+// and why the mappings tried were rejected. `--db FILE` also writes the run to
+// a results database (mappers/sweep/map_run_record.hpp, docs/results_db.md).
 #pragma once
 
 #include <CLI/CLI.hpp>

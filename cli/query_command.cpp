@@ -1,0 +1,88 @@
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "common/spec_error.hpp"
+#include "json_errors.hpp"
+#include "query_render.hpp"
+#include "results_db_commands.hpp"
+#include "store/canned_queries.hpp"
+#include "store/results_store.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+struct QueryOptions {
+    std::string db;
+    std::string name;
+    std::string sql;
+    std::string format = "table";
+    QueryArgs args;
+    std::string arch, network, dataflow, sparsity, layer, phase, baseline;
+    std::int64_t batch = 0;
+};
+
+std::optional<std::string> given(const std::string& value) {
+    if (value.empty()) return std::nullopt;
+    return value;
+}
+
+void run_query(QueryOptions o) {
+    if (o.name.empty() == o.sql.empty()) {
+        throw SpecError({}, "query",
+                        o.name.empty() ? "nothing to run" : "both a query name and --sql given",
+                        "a canned query name (summary, best, pareto, compare-dataflows, "
+                        "compare-archs) or --sql \"SELECT ...\", not both");
+    }
+    ResultsStore store = ResultsStore::open_for_reading(o.db);
+    QueryTable table;
+    if (!o.sql.empty()) {
+        table = run_read_only_sql(store.database(), o.sql);
+    } else {
+        QueryArgs& a = o.args;
+        a.arch = given(o.arch);
+        a.network = given(o.network);
+        a.dataflow = given(o.dataflow);
+        a.sparsity = given(o.sparsity);
+        a.layer = given(o.layer);
+        a.phase = given(o.phase);
+        a.baseline = given(o.baseline);
+        if (o.batch > 0) a.batch = o.batch;
+        table = run_canned_query(store.database(), o.name, a);
+    }
+    std::cout << render_query(table, o.format);
+}
+
+}  // namespace
+
+void add_query_command(CLI::App& app) {
+    auto o = std::make_shared<QueryOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "query",
+        "Query a results database (read-only, also while a sweep writes it): summary, best, "
+        "pareto, compare-dataflows, compare-archs, or --sql \"SELECT ...\". Columns: "
+        "docs/results_db.md.");
+    cmd->add_option("name", o->name,
+                    "summary | best (--arch --network --dataflow) | pareto (--network [--layer "
+                    "L --phase P | --phase P]) | compare-dataflows (--network) | compare-archs "
+                    "(--baseline [--network])");
+    cmd->add_option("--db", o->db, "Results database")->required();
+    cmd->add_option("--sql", o->sql, "Any read-only SQL statement instead of a canned query");
+    cmd->add_option("--arch", o->arch, "Architecture name");
+    cmd->add_option("--network", o->network, "Network name");
+    cmd->add_option("--dataflow", o->dataflow, "Dataflow, e.g. K,N");
+    cmd->add_option("--sparsity", o->sparsity, "Sparsity profile name");
+    cmd->add_option("--batch", o->batch, "Batch size")->check(CLI::PositiveNumber);
+    cmd->add_option("--layer", o->layer, "Layer name (pareto)");
+    cmd->add_option("--phase", o->phase, "fw, bw, wu, or step (pareto)");
+    cmd->add_option("--baseline", o->baseline, "Baseline architecture name (compare-archs)");
+    cmd->add_option("--by", o->args.by, "What `best` minimizes")
+        ->default_val("edp")
+        ->check(CLI::IsMember({"edp", "energy", "latency"}));
+    cmd->add_option("--format,-f", o->format, "Output format")
+        ->default_val("table")
+        ->check(CLI::IsMember({"table", "csv", "json"}));
+    cmd->callback([o] { run_reporting_errors(o->format, [o] { run_query(*o); }); });
+}
+
+}  // namespace trainloop::cli

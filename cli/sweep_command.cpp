@@ -1,0 +1,68 @@
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "progress_bar.hpp"
+#include "results_db_commands.hpp"
+#include "sweep/sweep_parser.hpp"
+#include "sweep/sweep_runner.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+struct SweepOptions {
+    std::string file;
+    std::string db;
+    int threads = 0;
+    std::string shard = "1/1";
+    bool quiet = false;
+};
+
+void run_sweep_command(const SweepOptions& o) {
+    const Shard shard = parse_shard(o.shard);
+    const SweepSpec spec = load_sweep(o.file);
+    ResultsStore store = ResultsStore::open_for_writing(o.db);
+    ProgressBar bar("sweep " + spec.name, "points", !o.quiet);
+    const SweepRunSummary s =
+        run_sweep(spec, store, {shard, o.threads}, [&bar](const SweepProgress& p) {
+            std::string note;
+            if (p.skipped > 0) note = fmt::format("{} recorded earlier", p.skipped);
+            if (p.failed > 0)
+                note += fmt::format("{}{} failed", note.empty() ? "" : ", ", p.failed);
+            bar.update(p.done, p.to_run, p.seconds, note);
+        });
+    bar.finish();
+    std::cout << fmt::format(
+        "sweep {}: {} points{}; {} already recorded, {} run ({} failed) in {:.1f} s -> {}\n",
+        spec.name, s.sweep_points,
+        shard.count > 1
+            ? fmt::format(" (shard {}/{}: {})", shard.index, shard.count, s.shard_points)
+            : "",
+        s.skipped, s.ran, s.failed, s.seconds, o.db);
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app) {
+    auto o = std::make_shared<SweepOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "sweep",
+        "Run a sweep (a cartesian product of architectures, networks, batch sizes, sparsity "
+        "profiles, dataflows and objectives) into a results database. Interrupted (even by kill "
+        "-9), the same command resumes: recorded points are skipped.");
+    cmd->add_option("sweep", o->file, "Sweep YAML file (docs/results_db.md)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--db", o->db, "Results database (SQLite; created when missing)")->required();
+    cmd->add_option("--threads,-j", o->threads, "Worker threads per search (0: all cores)")
+        ->default_val(0)
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--shard", o->shard,
+                    "Run only shard I of N (points numbered I-1 modulo N), e.g. for an array job; "
+                    "combine the shards' databases with `trainloop db merge`")
+        ->default_val("1/1");
+    cmd->add_flag("--quiet,-q", o->quiet, "No progress on standard error");
+    cmd->callback([o] { run_sweep_command(*o); });
+}
+
+}  // namespace trainloop::cli

@@ -1,0 +1,172 @@
+#include "store/results_store.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "store/content_hash.hpp"
+#include "store/pareto_flags.hpp"
+#include "store/schema.hpp"
+
+#ifndef TRAINLOOP_VERSION
+#define TRAINLOOP_VERSION "unknown"
+#endif
+
+namespace trainloop {
+
+ResultsStore::ResultsStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+
+ResultsStore ResultsStore::open_for_writing(const std::filesystem::path& path) {
+    auto db = std::make_unique<Database>(path, OpenMode::create);
+    prepare_for_writing(*db);
+    ResultsStore store(std::move(db));
+    store.db_->execute(
+        fmt::format("INSERT INTO meta (key, value) VALUES ('tool_version', '{}') "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    TRAINLOOP_VERSION));
+    return store;
+}
+
+ResultsStore ResultsStore::open_for_reading(const std::filesystem::path& path) {
+    auto db = std::make_unique<Database>(path, OpenMode::read_only);
+    check_readable(*db);
+    return ResultsStore(std::move(db));
+}
+
+Statement& ResultsStore::cached(const std::string& sql) {
+    auto& slot = statements_[sql];
+    if (!slot) slot = std::make_unique<Statement>(*db_, sql);
+    return *slot;
+}
+
+std::int64_t ResultsStore::ensure_sweep(const SweepRecord& sweep) {
+    const std::string& hash = sweep.hash;
+    Statement& insert = cached(
+        "INSERT INTO sweeps (name, hash, yaml, tool_version, points) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (hash) DO NOTHING");
+    insert.bind(1, sweep.name).bind(2, hash).bind(3, sweep.yaml).bind(4, TRAINLOOP_VERSION);
+    insert.bind(5, sweep.points).run();
+    Statement& find = cached("SELECT id FROM sweeps WHERE hash = ?");
+    find.bind(1, hash);
+    find.step();
+    const std::int64_t id = find.int64(0);
+    find.reset();
+    return id;
+}
+
+std::set<std::int64_t> ResultsStore::recorded_points(std::int64_t sweep_id) {
+    std::set<std::int64_t> done;
+    Statement& s = cached("SELECT idx FROM points WHERE sweep_id = ?");
+    s.bind(1, sweep_id);
+    while (s.step()) done.insert(s.int64(0));
+    s.reset();
+    return done;
+}
+
+std::int64_t ResultsStore::spec_id(const std::string& table, const SpecText& spec,
+                                   const ArchitectureRecord* arch) {
+    const std::string hash = content_hash(spec.yaml);
+    const std::string key = table + ":" + hash;
+    if (const auto it = spec_ids_.find(key); it != spec_ids_.end()) return it->second;
+    if (arch != nullptr) {
+        Statement& insert = cached(
+            "INSERT INTO architectures (name, hash, yaml, area_um2, pe_rows, pe_columns) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING");
+        insert.bind(1, spec.name).bind(2, hash).bind(3, spec.yaml).bind(4, arch->area_um2);
+        insert.bind(5, arch->pe_rows).bind(6, arch->pe_columns).run();
+    } else {
+        Statement& insert = cached(fmt::format(
+            "INSERT INTO {} (name, hash, yaml) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+            table));
+        insert.bind(1, spec.name).bind(2, hash).bind(3, spec.yaml).run();
+    }
+    Statement& find = cached(fmt::format("SELECT id FROM {} WHERE hash = ?", table));
+    find.bind(1, hash);
+    find.step();
+    const std::int64_t id = find.int64(0);
+    find.reset();
+    spec_ids_[key] = id;  // forgotten if the transaction rolls back (write_points)
+    return id;
+}
+
+std::int64_t ResultsStore::mapping_id(const std::string& text) {
+    Statement& insert =
+        cached("INSERT INTO mappings (text) VALUES (?) ON CONFLICT (text) DO NOTHING");
+    insert.bind(1, text).run();
+    Statement& find = cached("SELECT id FROM mappings WHERE text = ?");
+    find.bind(1, text);
+    find.step();
+    const std::int64_t id = find.int64(0);
+    find.reset();
+    return id;
+}
+
+void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const PointRecord& p) {
+    const std::int64_t arch = spec_id("architectures", p.arch.spec, &p.arch);
+    const std::int64_t network = spec_id("networks", p.network, nullptr);
+    const std::int64_t sparsity = spec_id("sparsity_profiles", p.sparsity, nullptr);
+
+    Statement& remove = cached("DELETE FROM points WHERE sweep_id = ? AND idx = ?");
+    remove.bind(1, sweep_id).bind(2, p.index).run();
+    Statement& point = cached(
+        "INSERT INTO points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow, "
+        "objective, search, budget, seed, phases, status, failure, evaluations, layer_phases) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    point.bind(1, sweep_id).bind(2, p.index).bind(3, arch).bind(4, network).bind(5, p.batch);
+    point.bind(6, sparsity).bind(7, p.dataflow).bind(8, p.objective).bind(9, p.search);
+    point.bind(10, p.budget).bind(11, p.seed).bind(12, p.phases);
+    point.bind(13, p.failure ? "failed" : "done");
+    if (p.failure) {
+        point.bind(14, *p.failure);
+    } else {
+        point.bind_null(14);
+    }
+    std::int64_t layer_phases = 0;
+    for (const LayerPhaseRecord& r : p.results) layer_phases += r.choice == 0 ? 1 : 0;
+    point.bind(15, p.evaluations).bind(16, layer_phases).run();
+    const std::int64_t point_id = db_->last_insert_id();
+
+    Statement& result = cached(
+        "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
+        "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
+        "energy_breakdown, reused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const LayerPhaseRecord& r : p.results) {
+        const std::int64_t mapping = mapping_id(r.mapping);
+        result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
+        result.bind(5, r.choice).bind(6, mapping).bind(7, r.macs).bind(8, r.cycles);
+        result.bind(9, r.energy_pj).bind(10, r.utilization).bind(11, r.effectual_macs);
+        result.bind(12, r.imbalance_cycles).bind(13, r.imbalance_pct);
+        result.bind(14, r.energy_breakdown).bind(15, std::int64_t{r.reused ? 1 : 0}).run();
+    }
+    Statement& total = cached(
+        "INSERT INTO phase_totals (point_id, phase, layer_phases, cycles, energy_pj, macs, "
+        "effectual_macs, imbalance_cycles) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const PhaseTotalRecord& t : p.totals) {
+        total.bind(1, point_id).bind(2, t.phase).bind(3, t.layer_phases).bind(4, t.cycles);
+        total.bind(5, t.energy_pj).bind(6, t.macs).bind(7, t.effectual_macs);
+        total.bind(8, t.imbalance_cycles).run();
+    }
+}
+
+void ResultsStore::write_point(std::int64_t sweep_id, const PointRecord& point) {
+    write_points(sweep_id, std::span<const PointRecord>(&point, 1));
+}
+
+void ResultsStore::write_points(std::int64_t sweep_id, std::span<const PointRecord> points) {
+    Transaction t(*db_);
+    try {
+        for (const PointRecord& p : points) write_point_in_transaction(sweep_id, p);
+    } catch (...) {
+        spec_ids_.clear();  // ids inserted in the rolled-back transaction are gone
+        throw;
+    }
+    t.commit();
+}
+
+void ResultsStore::update_pareto_flags() {
+    Transaction t(*db_);
+    trainloop::update_pareto_flags(*db_);
+    t.commit();
+}
+
+}  // namespace trainloop

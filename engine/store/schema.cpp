@@ -1,0 +1,182 @@
+#include "store/schema.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string_view>
+
+#include "common/spec_error.hpp"
+
+namespace trainloop {
+namespace {
+
+// Migration i takes the schema from version i to i + 1. Never edit one that
+// has shipped: add the next.
+constexpr std::array<std::string_view, 1> kMigrations = {
+    // 1: specs, sweeps, points, results, totals and Pareto flags.
+    R"sql(
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE architectures (
+  id         INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL,
+  hash       TEXT NOT NULL UNIQUE,
+  yaml       TEXT NOT NULL,
+  area_um2   REAL NOT NULL,
+  pe_rows    INTEGER NOT NULL,
+  pe_columns INTEGER NOT NULL
+);
+CREATE TABLE networks (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  yaml TEXT NOT NULL
+);
+CREATE TABLE sparsity_profiles (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  yaml TEXT NOT NULL
+);
+CREATE TABLE sweeps (
+  id           INTEGER PRIMARY KEY,
+  name         TEXT NOT NULL,
+  hash         TEXT NOT NULL UNIQUE,
+  yaml         TEXT NOT NULL,
+  tool_version TEXT NOT NULL,
+  points       INTEGER NOT NULL
+);
+CREATE TABLE points (
+  id          INTEGER PRIMARY KEY,
+  sweep_id    INTEGER NOT NULL REFERENCES sweeps(id),
+  idx         INTEGER NOT NULL,
+  arch_id     INTEGER NOT NULL REFERENCES architectures(id),
+  network_id  INTEGER NOT NULL REFERENCES networks(id),
+  batch       INTEGER NOT NULL,
+  sparsity_id INTEGER NOT NULL REFERENCES sparsity_profiles(id),
+  dataflow    TEXT NOT NULL,
+  objective   TEXT NOT NULL,
+  search      TEXT NOT NULL,
+  budget      INTEGER NOT NULL,
+  seed        INTEGER NOT NULL,
+  phases      TEXT NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+  failure     TEXT,
+  evaluations INTEGER NOT NULL,
+  layer_phases INTEGER NOT NULL,
+  pareto_step INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (sweep_id, idx)
+);
+CREATE INDEX points_by_design ON points (arch_id, network_id, dataflow);
+CREATE INDEX points_by_network ON points (network_id, batch);
+CREATE INDEX points_on_step_front ON points (network_id) WHERE pareto_step = 1;
+CREATE TABLE mappings (
+  id   INTEGER PRIMARY KEY,
+  text TEXT NOT NULL UNIQUE
+);
+CREATE TABLE results (
+  id               INTEGER PRIMARY KEY,
+  point_id         INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,
+  layer            TEXT NOT NULL,
+  layer_index      INTEGER NOT NULL,
+  phase            TEXT NOT NULL CHECK (phase IN ('fw', 'bw', 'wu')),
+  choice           INTEGER NOT NULL,
+  mapping_id       INTEGER NOT NULL REFERENCES mappings(id),
+  macs             INTEGER NOT NULL,
+  cycles           INTEGER NOT NULL,
+  energy_pj        REAL NOT NULL,
+  utilization      REAL NOT NULL,
+  effectual_macs   REAL NOT NULL,
+  imbalance_cycles REAL NOT NULL,
+  imbalance_pct    REAL NOT NULL,
+  energy_breakdown TEXT NOT NULL,
+  reused           INTEGER NOT NULL,
+  pareto_arch      INTEGER NOT NULL DEFAULT 0,
+  pareto_layer     INTEGER NOT NULL DEFAULT 0,
+  UNIQUE (point_id, layer_index, phase, choice)
+);
+CREATE INDEX results_on_layer_front ON results (layer, phase) WHERE pareto_layer = 1;
+CREATE TABLE phase_totals (
+  point_id         INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,
+  phase            TEXT NOT NULL CHECK (phase IN ('fw', 'bw', 'wu', 'step')),
+  layer_phases     INTEGER NOT NULL,
+  cycles           INTEGER NOT NULL,
+  energy_pj        REAL NOT NULL,
+  macs             INTEGER NOT NULL,
+  effectual_macs   REAL NOT NULL,
+  imbalance_cycles REAL NOT NULL,
+  PRIMARY KEY (point_id, phase)
+) WITHOUT ROWID;
+CREATE INDEX phase_totals_by_phase ON phase_totals (phase, layer_phases, cycles, energy_pj);
+)sql",
+};
+
+int user_version(Database& db) {
+    Statement s = db.prepare("PRAGMA user_version");
+    s.step();
+    return static_cast<int>(s.int64(0));
+}
+
+std::int64_t table_count(Database& db) {
+    Statement s = db.prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table'");
+    s.step();
+    return s.int64(0);
+}
+
+void check_version(Database& db, int version) {
+    const std::string file = db.path().string();
+    if (version == 0 && table_count(db) > 0) {
+        throw SpecError({file, 0, 0}, "",
+                        "an SQLite database, but not a trainloop results database",
+                        "a database written by `trainloop sweep` or `trainloop map --db`",
+                        "give another --db file");
+    }
+    if (version > current_schema_version()) {
+        throw SpecError(
+            {file, 0, 0}, "",
+            fmt::format("written by a newer trainloop (schema version {}; this build "
+                        "knows up to {})",
+                        version, current_schema_version()),
+            "a results database of schema version <= " + std::to_string(current_schema_version()),
+            "use the trainloop that wrote it");
+    }
+}
+
+}  // namespace
+
+int current_schema_version() { return static_cast<int>(kMigrations.size()); }
+
+void prepare_for_writing(Database& db) {
+    // journal_mode returns a row; execute() ignores it.
+    db.execute("PRAGMA journal_mode = WAL");
+    db.execute("PRAGMA synchronous = NORMAL");
+    db.execute("PRAGMA foreign_keys = ON");
+    const int version = user_version(db);
+    check_version(db, version);
+    for (int v = version; v < current_schema_version(); ++v) {
+        Transaction t(db);
+        db.execute(kMigrations[static_cast<std::size_t>(v)]);
+        db.execute(fmt::format("PRAGMA user_version = {}", v + 1));
+        t.commit();
+    }
+}
+
+void check_readable(Database& db) {
+    const int version = user_version(db);
+    if (version == 0 && table_count(db) == 0) {
+        throw SpecError({db.path().string(), 0, 0}, "", "an empty database: no results yet",
+                        "a database written by `trainloop sweep` or `trainloop map --db`");
+    }
+    check_version(db, version);
+    if (version < current_schema_version()) {
+        throw SpecError({db.path().string(), 0, 0}, "",
+                        fmt::format("schema version {} is older than this build's {}", version,
+                                    current_schema_version()),
+                        "a database of the current schema",
+                        "any write (e.g. `trainloop db merge NEW.db OLD.db`) migrates it");
+    }
+}
+
+}  // namespace trainloop

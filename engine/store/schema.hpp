@@ -1,0 +1,25 @@
+// The results database's schema and its migrations (documented in
+// docs/results_db.md). The schema version is SQLite's `user_version`: a new
+// database gets every migration in order; an older one the missing ones,
+// each in its own transaction; a newer one (written by a later trainloop) is
+// refused rather than misread.
+#pragma once
+
+#include "store/sqlite_database.hpp"
+
+namespace trainloop {
+
+// The version this build writes and reads.
+int current_schema_version();
+
+// Writable connection: WAL mode, normal sync (a killed process loses
+// nothing that was committed), foreign keys; then migrates to the current
+// version. Throws SpecError for a file that is not a trainloop database or
+// is newer than this build.
+void prepare_for_writing(Database& db);
+
+// Read-only connection: checks it is a trainloop database of a version this
+// build reads (SpecError otherwise).
+void check_readable(Database& db);
+
+}  // namespace trainloop

@@ -1,0 +1,142 @@
+#include "store/store_merge.hpp"
+
+#include <fmt/format.h>
+
+#include "common/spec_error.hpp"
+#include "store/schema.hpp"
+
+namespace trainloop {
+namespace {
+
+std::int64_t single_int(Database& db, const std::string& sql) {
+    Statement s = db.prepare(sql);
+    s.step();
+    return s.int64(0);
+}
+
+// Escapes a path for an SQL string literal.
+std::string sql_literal(const std::string& text) {
+    std::string quoted = "'";
+    for (const char c : text) {
+        if (c == '\'') quoted += '\'';
+        quoted += c;
+    }
+    return quoted + "'";
+}
+
+// Copies what `src` (attached) holds that `main` lacks. Inside a transaction.
+MergeSummary copy_attached(Database& db) {
+    MergeSummary summary;
+    const std::int64_t points_before = single_int(db, "SELECT count(*) FROM src.points");
+    const std::int64_t last_point = single_int(db, "SELECT coalesce(max(id), 0) FROM main.points");
+    const std::int64_t last_result =
+        single_int(db, "SELECT coalesce(max(id), 0) FROM main.results");
+    db.execute(R"sql(
+INSERT INTO main.architectures (name, hash, yaml, area_um2, pe_rows, pe_columns)
+  SELECT name, hash, yaml, area_um2, pe_rows, pe_columns FROM src.architectures WHERE true
+  ON CONFLICT (hash) DO NOTHING;
+INSERT INTO main.networks (name, hash, yaml)
+  SELECT name, hash, yaml FROM src.networks WHERE true ON CONFLICT (hash) DO NOTHING;
+INSERT INTO main.sparsity_profiles (name, hash, yaml)
+  SELECT name, hash, yaml FROM src.sparsity_profiles WHERE true ON CONFLICT (hash) DO NOTHING;
+INSERT INTO main.sweeps (name, hash, yaml, tool_version, points)
+  SELECT name, hash, yaml, tool_version, points FROM src.sweeps WHERE true
+  ON CONFLICT (hash) DO NOTHING;
+INSERT INTO main.mappings (text)
+  SELECT text FROM src.mappings WHERE true ON CONFLICT (text) DO NOTHING;
+INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow,
+                         objective, search, budget, seed, phases, status, failure, evaluations,
+                         layer_phases)
+  SELECT ms.id, sp.idx, ma.id, mn.id, sp.batch, mz.id, sp.dataflow, sp.objective, sp.search,
+         sp.budget, sp.seed, sp.phases, sp.status, sp.failure, sp.evaluations, sp.layer_phases
+  FROM src.points sp
+  JOIN src.sweeps ss ON ss.id = sp.sweep_id JOIN main.sweeps ms ON ms.hash = ss.hash
+  JOIN src.architectures sa ON sa.id = sp.arch_id JOIN main.architectures ma ON ma.hash = sa.hash
+  JOIN src.networks sn ON sn.id = sp.network_id JOIN main.networks mn ON mn.hash = sn.hash
+  JOIN src.sparsity_profiles sz ON sz.id = sp.sparsity_id
+  JOIN main.sparsity_profiles mz ON mz.hash = sz.hash
+  WHERE NOT EXISTS (SELECT 1 FROM main.points p WHERE p.sweep_id = ms.id AND p.idx = sp.idx)
+  ORDER BY ss.hash, sp.idx;
+)sql");
+    summary.points_added =
+        single_int(db, fmt::format("SELECT count(*) FROM main.points WHERE id > {}", last_point));
+    summary.points_skipped = points_before - summary.points_added;
+    // The points just added, with their ids in src.
+    const std::string new_points = fmt::format(
+        "SELECT sp.id AS src_id, np.id AS new_id FROM src.points sp "
+        "JOIN src.sweeps ss ON ss.id = sp.sweep_id JOIN main.sweeps ms ON ms.hash = ss.hash "
+        "JOIN main.points np ON np.sweep_id = ms.id AND np.idx = sp.idx WHERE np.id > {}",
+        last_point);
+    db.execute(fmt::format(R"sql(
+INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs, cycles,
+                          energy_pj, utilization, effectual_macs, imbalance_cycles,
+                          imbalance_pct, energy_breakdown, reused)
+  SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
+         r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
+         r.energy_breakdown, r.reused
+  FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
+  JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
+  ORDER BY n.new_id, r.id;
+INSERT INTO main.phase_totals (point_id, phase, layer_phases, cycles, energy_pj, macs,
+                               effectual_macs, imbalance_cycles)
+  SELECT n.new_id, t.phase, t.layer_phases, t.cycles, t.energy_pj, t.macs, t.effectual_macs,
+         t.imbalance_cycles
+  FROM ({0}) n JOIN src.phase_totals t ON t.point_id = n.src_id;
+)sql",
+                           new_points));
+    summary.results_added =
+        single_int(db, fmt::format("SELECT count(*) FROM main.results WHERE id > {}", last_result));
+    return summary;
+}
+
+}  // namespace
+
+MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs) {
+    Database& db = out.database();
+    MergeSummary total;
+    std::error_code ec;
+    for (const std::filesystem::path& input : inputs) {
+        if (std::filesystem::equivalent(input, db.path(), ec)) {
+            throw SpecError({input.string(), 0, 0}, "", "an input is the output database",
+                            "input databases other than OUT");
+        }
+        {
+            // Checks the input the way a query would (missing, corrupt, foreign, version).
+            Database check(input, OpenMode::read_only);
+            check_readable(check);
+        }
+        db.execute("ATTACH DATABASE " + sql_literal(input.string()) + " AS src");
+        try {
+            Transaction t(db);
+            const MergeSummary s = copy_attached(db);
+            t.commit();
+            total.points_added += s.points_added;
+            total.points_skipped += s.points_skipped;
+            total.results_added += s.results_added;
+        } catch (...) {
+            db.execute("DETACH DATABASE src");
+            throw;
+        }
+        db.execute("DETACH DATABASE src");
+    }
+    out.update_pareto_flags();
+    return total;
+}
+
+std::vector<std::string> check_database(Database& db) {
+    std::vector<std::string> problems;
+    check_readable(db);
+    Statement integrity = db.prepare("PRAGMA integrity_check");
+    while (integrity.step()) {
+        const std::string line = integrity.text(0);
+        if (line != "ok") problems.push_back(line);
+    }
+    Statement keys = db.prepare("PRAGMA foreign_key_check");
+    while (keys.step()) {
+        problems.push_back(fmt::format("row {} of {} refers to a missing row of {}", keys.int64(1),
+                                       keys.text(0), keys.text(2)));
+    }
+    return problems;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,89 @@
+// What the results store writes: plain values, filled by whoever ran the
+// search (mappers/sweep converts a network mapping into a PointRecord), so
+// the store does not depend on the mapper.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace trainloop {
+
+// A spec as stored: its name and the exact YAML text that produced the
+// result (content-hashed on write).
+struct SpecText {
+    std::string name;
+    std::string yaml;
+};
+
+struct ArchitectureRecord {
+    SpecText spec;
+    double area_um2 = 0;  // ArchModel::area_um2(): every instance, used or not
+    std::int64_t pe_rows = 0;
+    std::int64_t pe_columns = 0;
+};
+
+struct SweepRecord {
+    std::string name;
+    std::string yaml;  // the sweep file's text (or a `map` run's description)
+    // Identifies the sweep: the content hash of its text and of every spec it
+    // names, so editing an architecture file makes a new sweep, not a resume.
+    std::string hash;
+    std::int64_t points = 0;
+};
+
+// The best mapping of one layer's phase at one point (choice 0), or another
+// member of its search's energy/cycles Pareto front (choice 1, 2, ...).
+struct LayerPhaseRecord {
+    std::string layer;
+    std::int64_t layer_index = 0;
+    std::string phase;  // fw, bw, wu
+    std::int64_t choice = 0;
+    std::string mapping;  // the one-line text form (mapping/mapping_text.hpp)
+    std::int64_t macs = 0;
+    std::int64_t cycles = 0;
+    double energy_pj = 0;
+    double utilization = 0;
+    // Sparse evaluation (expected values): MACs not skipped or gated (= macs
+    // when dense), and compute cycles lost waiting for the slowest PE (0 when
+    // dense) and their share of the compute cycles in %.
+    double effectual_macs = 0;
+    double imbalance_cycles = 0;
+    double imbalance_pct = 0;
+    std::string energy_breakdown;  // JSON object: component -> pJ
+    bool reused = false;           // copied from an identical problem searched earlier
+};
+
+// Sums over the layer-phases of one phase, or `step` (fw + bw + wu).
+struct PhaseTotalRecord {
+    std::string phase;  // fw, bw, wu, step
+    std::int64_t layer_phases = 0;
+    std::int64_t cycles = 0;
+    double energy_pj = 0;
+    std::int64_t macs = 0;
+    double effectual_macs = 0;
+    double imbalance_cycles = 0;
+};
+
+// One point of a sweep: its coordinates, and either its results or why it
+// has none.
+struct PointRecord {
+    std::int64_t index = 0;  // in the sweep's point order
+    ArchitectureRecord arch;
+    SpecText network;
+    std::int64_t batch = 0;
+    SpecText sparsity;
+    std::string dataflow;
+    std::string objective;
+    std::string search;
+    std::int64_t budget = 0;
+    std::int64_t seed = 0;
+    std::string phases;                  // "fw,bw,wu"
+    std::optional<std::string> failure;  // set: status `failed`, no results
+    std::int64_t evaluations = 0;
+    std::vector<LayerPhaseRecord> results;
+    std::vector<PhaseTotalRecord> totals;
+};
+
+}  // namespace trainloop

@@ -1,0 +1,104 @@
+#include "sweep/point_record.hpp"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "eval/evaluation.hpp"
+#include "eval/evaluation_json.hpp"
+#include "mapping/mapping_text.hpp"
+
+namespace trainloop {
+namespace {
+
+LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& layer,
+                                    const LayerPhaseResult& lp, const Candidate& candidate,
+                                    std::int64_t choice) {
+    const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
+    // Searches are per planned problem, in plan order.
+    const std::optional<PhaseDensities>& densities = c.plan.problems[lp.problem].densities;
+    const Evaluation e = densities ? evaluate(c.model, problem, candidate.mapping, *densities)
+                                   : evaluate(c.model, problem, candidate.mapping);
+    nlohmann::json breakdown = nlohmann::json::object();
+    for (std::size_t component = 0; component < e.energy.num_components(); ++component) {
+        breakdown[component_name(c.arch, component)] = e.energy.component_pj(component);
+    }
+    LayerPhaseRecord r;
+    r.layer = layer.name;
+    r.layer_index = static_cast<std::int64_t>(layer.layer);
+    r.phase = std::string(phase_name(lp.phase));
+    r.choice = choice;
+    r.mapping = mapping_to_text(candidate.mapping, c.arch);
+    r.macs = lp.macs;
+    r.cycles = candidate.cycles;
+    r.energy_pj = candidate.energy_pj;
+    r.utilization = candidate.utilization;
+    r.effectual_macs = candidate.effectual_macs;
+    r.imbalance_cycles = candidate.imbalance_cycles;
+    r.imbalance_pct = candidate.imbalance_pct;
+    r.energy_breakdown = breakdown.dump();
+    r.reused = lp.reused;
+    return r;
+}
+
+}  // namespace
+
+void fill_point_results(PointRecord& record, const PointContext& c,
+                        const NetworkMapResult& result) {
+    record.evaluations = result.evaluations;
+    if (result.failure) {
+        record.failure = fmt::format("no valid mapping for {} {}", result.failure->layer,
+                                     phase_name(result.failure->phase));
+        return;
+    }
+    std::array<std::int64_t, 3> layer_phases{};
+    for (const LayerResult& layer : result.layers) {
+        for (const LayerPhaseResult& lp : layer.phases) {
+            ++layer_phases[static_cast<std::size_t>(lp.phase)];
+            record.results.push_back(layer_phase_record(c, layer, lp, *lp.best, 0));
+            if (c.objective != Objective::pareto) continue;
+            // The rest of the search's front, by increasing energy.
+            const std::string best_mapping = record.results.back().mapping;
+            std::int64_t choice = 1;
+            for (const Candidate& member : result.searches[lp.problem].result.pareto) {
+                LayerPhaseRecord r = layer_phase_record(c, layer, lp, member, choice);
+                if (r.mapping == best_mapping) continue;
+                ++choice;
+                record.results.push_back(std::move(r));
+            }
+        }
+    }
+    // Sums over the best mapping of each layer-phase.
+    std::array<double, 3> effectual{};
+    std::array<double, 3> imbalance{};
+    for (const LayerPhaseRecord& r : record.results) {
+        if (r.choice != 0) continue;
+        const auto i = static_cast<std::size_t>(*phase_from_name(r.phase));
+        effectual[i] += r.effectual_macs;
+        imbalance[i] += r.imbalance_cycles;
+    }
+    bool all_phases = true;
+    for (Phase phase : kAllPhases) {
+        const auto& t = result.total(phase);
+        if (!t) {
+            all_phases = false;
+            continue;
+        }
+        const auto i = static_cast<std::size_t>(phase);
+        record.totals.push_back({std::string(phase_name(phase)), layer_phases[i], t->cycles,
+                                 t->energy_pj, t->macs, effectual[i], imbalance[i]});
+    }
+    if (all_phases) {
+        record.totals.push_back({"step", layer_phases[0] + layer_phases[1] + layer_phases[2],
+                                 result.step.cycles, result.step.energy_pj, result.step.macs,
+                                 effectual[0] + effectual[1] + effectual[2],
+                                 imbalance[0] + imbalance[1] + imbalance[2]});
+    }
+}
+
+ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
+                                       const std::string& yaml) {
+    return {{arch.name, yaml}, model.area_um2(), model.pe_rows, model.pe_columns};
+}
+
+}  // namespace trainloop

@@ -1,0 +1,233 @@
+#include "sweep/sweep_parser.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "common/data_directory.hpp"
+#include "common/did_you_mean.hpp"
+#include "mapspace/dataflow.hpp"
+#include "workload/network_library.hpp"
+
+namespace trainloop {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> shipped_stems(const fs::path& dir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// A path relative to the sweep file, or a shipped name in `library`.
+std::string resolve_spec(const SpecNode& node, const fs::path& sweep_dir,
+                         const std::string& library, const std::string& what) {
+    const std::string entry = node.as_string();
+    const fs::path relative = sweep_dir / entry;
+    if (fs::is_regular_file(relative)) return relative.lexically_normal().string();
+    const fs::path shipped = data_directory() / library / (entry + ".yaml");
+    if (entry.find('/') == std::string::npos && fs::is_regular_file(shipped)) {
+        return shipped.string();
+    }
+    node.fail(fmt::format("no {} `{}`", what, entry),
+              fmt::format("a {} file (relative to the sweep file) or a shipped name", what),
+              suggestion_hint(entry, shipped_stems(data_directory() / library)));
+}
+
+template <typename T>
+void reject_duplicates(const std::vector<T>& values, const std::vector<SpecNode>& nodes,
+                       const std::string& what) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (values[i] == values[j]) {
+                nodes[i].fail(fmt::format("{} listed twice", what),
+                              fmt::format("each {} once", what));
+            }
+        }
+    }
+}
+
+// A scalar or a non-empty list of scalars.
+std::vector<SpecNode> axis_items(const SpecNode& node) {
+    if (node.is_scalar()) return {node};
+    std::vector<SpecNode> items = node.items();
+    if (items.empty()) node.fail("an empty list", "at least one value");
+    return items;
+}
+
+SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path& sweep_dir) {
+    SweepArchitecture arch;
+    arch.location = node.location();
+    if (node.is_scalar()) {
+        arch.file = resolve_spec(node, sweep_dir, "arch_specs", "architecture");
+        return arch;
+    }
+    MapReader r(node);
+    arch.file = resolve_spec(r.required("file"), sweep_dir, "arch_specs", "architecture");
+    if (auto name = r.optional("name")) arch.name = name->as_string();
+    if (auto set = r.optional("set")) {
+        if (!set->is_map()) set->fail("not a mapping", "`set: {key.path: value, ...}`");
+        for (const auto& entry : set->raw()) {
+            const std::string path = entry.first.as<std::string>();
+            const SpecNode value =
+                set->sibling(entry.second, set->path() + "." + path, entry.first.Mark());
+            YAML::Emitter out;
+            out << YAML::Flow << entry.second;
+            arch.overrides.push_back({path, out.c_str(), value.location()});
+        }
+        if (arch.overrides.empty()) set->fail("no overrides", "at least one `key.path: value`");
+    }
+    if (!arch.overrides.empty() && !arch.name) {
+        node.fail("an architecture with overrides needs a `name`",
+                  "`name: my_variant` next to `file:` and `set:`",
+                  "the name tells the variant apart from the file's own architecture");
+    }
+    r.finish();
+    return arch;
+}
+
+SweepExclusion parse_exclusion(const SpecNode& node) {
+    MapReader r(node);
+    SweepExclusion e;
+    if (auto v = r.optional("architecture")) e.architecture = v->as_string();
+    if (auto v = r.optional("network")) e.network = v->as_string();
+    if (auto v = r.optional("batch")) e.batch = v->as_positive_int();
+    if (auto v = r.optional("sparsity")) e.sparsity = v->as_string();
+    if (auto v = r.optional("dataflow")) e.dataflow = v->as_string();
+    if (auto v = r.optional("objective")) e.objective = v->as_string();
+    r.finish();
+    return e;
+}
+
+}  // namespace
+
+SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
+    if (!root.is_map()) root.fail("not a sweep file", "a mapping with `sweep: NAME` at the top");
+    MapReader r(root);
+    SweepSpec spec;
+    spec.file = root.file();
+    spec.text = text;
+    spec.name = r.required("sweep").as_string();
+    if (auto d = r.optional("description")) spec.description = d->as_string();
+    const fs::path dir = fs::path(root.file()).parent_path();
+
+    const std::vector<SpecNode> archs = axis_items(r.required("architectures"));
+    for (const SpecNode& a : archs) spec.architectures.push_back(parse_architecture_entry(a, dir));
+
+    const std::vector<SpecNode> networks = axis_items(r.required("networks"));
+    for (const SpecNode& n : networks) {
+        const std::string entry = n.as_string();
+        const fs::path relative = dir / entry;
+        if (fs::is_regular_file(relative)) {
+            spec.networks.push_back(relative.lexically_normal().string());
+            continue;
+        }
+        try {
+            resolve_network(entry);
+        } catch (const SpecError& e) {
+            n.fail(e.message(), "a shipped network name or a network file", e.hint());
+        }
+        spec.networks.push_back(entry);
+    }
+    reject_duplicates(spec.networks, networks, "network");
+
+    if (auto batches = r.optional("batches")) {
+        const std::vector<SpecNode> items = axis_items(*batches);
+        for (const SpecNode& b : items) spec.batches.push_back(b.as_positive_int());
+        reject_duplicates(spec.batches, items, "batch size");
+    } else {
+        spec.batches = {16};
+    }
+    if (auto sparsity = r.optional("sparsity")) {
+        const std::vector<SpecNode> items = axis_items(*sparsity);
+        for (const SpecNode& s : items) {
+            spec.sparsity.push_back(resolve_spec(s, dir, "workloads/sparsity", "sparsity profile"));
+        }
+        reject_duplicates(spec.sparsity, items, "sparsity profile");
+    } else {
+        spec.sparsity = {(data_directory() / "workloads/sparsity/dense.yaml").string()};
+    }
+
+    const std::vector<SpecNode> dataflows = axis_items(r.required("dataflows"));
+    for (const SpecNode& d : dataflows) {
+        const std::string text_form = d.as_string();
+        try {
+            const std::optional<Dataflow> parsed = parse_dataflow(text_form);
+            spec.dataflows.push_back(parsed ? to_string(*parsed) : "any");
+        } catch (const SpecError& e) {
+            d.fail(e.message(), e.expected(), "quote it in a list: [\"C,K\", \"K,N\"]");
+        }
+    }
+    reject_duplicates(spec.dataflows, dataflows, "dataflow");
+
+    if (auto objectives = r.optional("objectives")) {
+        const std::vector<SpecNode> items = axis_items(*objectives);
+        for (const SpecNode& o : items) {
+            spec.objectives.push_back(o.as_choice({"energy", "latency", "edp", "pareto"}));
+        }
+        reject_duplicates(spec.objectives, items, "objective");
+    } else {
+        spec.objectives = {"edp"};
+    }
+
+    if (auto phases = r.optional("phases")) {
+        if (phases->is_scalar() && phases->as_string() == "all") {
+            spec.phases = {kAllPhases.begin(), kAllPhases.end()};
+        } else {
+            const std::vector<SpecNode> items = axis_items(*phases);
+            for (const SpecNode& p : items) {
+                spec.phases.push_back(*phase_from_name(p.as_choice({"fw", "bw", "wu"})));
+            }
+            reject_duplicates(spec.phases, items, "phase");
+            std::sort(spec.phases.begin(), spec.phases.end());
+        }
+    } else {
+        spec.phases = {kAllPhases.begin(), kAllPhases.end()};
+    }
+
+    if (auto iteration = r.optional("iteration")) spec.iteration = iteration->as_non_negative_int();
+    if (auto search = r.optional("search")) {
+        MapReader s(*search);
+        if (auto v = s.optional("strategy")) {
+            spec.strategy = *strategy_from_name(v->as_choice({"exhaustive", "random", "anneal"}));
+        }
+        if (auto v = s.optional("budget")) spec.budget = v->as_non_negative_int();
+        if (auto v = s.optional("patience")) spec.patience = v->as_non_negative_int();
+        if (auto v = s.optional("seed"))
+            spec.seed = static_cast<std::uint64_t>(v->as_non_negative_int());
+        if (auto v = s.optional("bypass")) spec.bypass = v->as_bool();
+        if (spec.budget == 0 && spec.strategy != SearchStrategy::exhaustive) {
+            search->fail("budget 0 (no limit) never ends a random or anneal search",
+                         "a positive `budget`, or `strategy: exhaustive`");
+        }
+        s.finish();
+    }
+    if (auto exclude = r.optional("exclude")) {
+        for (const SpecNode& e : exclude->items()) spec.exclude.push_back(parse_exclusion(e));
+    }
+    r.finish();
+    return spec;
+}
+
+SweepSpec load_sweep(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw SpecError({path.string(), 0, 0}, "", "cannot open the sweep file",
+                        "a readable sweep YAML file",
+                        fs::exists(path) ? "check the file's permissions" : "check the path");
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_sweep(SpecNode::load_string(text.str(), path.string()), text.str());
+}
+
+}  // namespace trainloop

@@ -1,0 +1,70 @@
+// SweepSpec: a sweep file (`sweep:` top-level key; docs/results_db.md) as a
+// plain value — a cartesian product over architectures (files, or a file
+// with parameter overrides), networks, batch sizes, sparsity profiles,
+// dataflows and objectives, minus the combinations an `exclude` entry
+// matches, with one search setting for every point. Parsing and every check
+// are in sweep_parser.hpp; the points are listed by sweep_points.hpp.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/spec_error.hpp"
+#include "problem/phase.hpp"
+#include "search/search.hpp"
+#include "sparsity/density_schedule.hpp"
+
+namespace trainloop {
+
+// One override of an architecture file: a dotted key path into its YAML tree
+// (`pe_array.rows`, `storage.GLB.capacity` — a list element is named by its
+// `name:` or its index) and the YAML text of the value to put there.
+struct ArchOverride {
+    std::string path;
+    std::string value_yaml;
+    SourceLocation location;  // of the override in the sweep file
+};
+
+struct SweepArchitecture {
+    std::string file;                 // resolved path
+    std::optional<std::string> name;  // with overrides: the variant's name
+    std::vector<ArchOverride> overrides;
+    SourceLocation location;
+};
+
+// Leaves out every point whose coordinates equal all the given ones.
+struct SweepExclusion {
+    std::optional<std::string> architecture;
+    std::optional<std::string> network;
+    std::optional<std::int64_t> batch;
+    std::optional<std::string> sparsity;
+    std::optional<std::string> dataflow;
+    std::optional<std::string> objective;
+};
+
+struct SweepSpec {
+    std::string name;
+    std::string description;
+    std::string file;  // where it was read from
+    std::string text;  // its YAML text, as read
+    std::vector<SweepArchitecture> architectures;
+    std::vector<std::string> networks;  // shipped names or resolved paths
+    std::vector<std::int64_t> batches;
+    std::vector<std::string> sparsity;  // resolved profile paths
+    std::vector<std::string> dataflows;
+    std::vector<std::string> objectives;
+    std::vector<Phase> phases;
+    // The training iteration at which the profiles' density schedules are
+    // read (kFinalIteration: after every schedule).
+    std::int64_t iteration = kFinalIteration;
+    SearchStrategy strategy = SearchStrategy::anneal;
+    std::int64_t budget = 2000;
+    std::int64_t patience = 0;
+    std::uint64_t seed = 1;
+    bool bypass = true;
+    std::vector<SweepExclusion> exclude;
+};
+
+}  // namespace trainloop

@@ -1,0 +1,288 @@
+// The results store: schema and migrations, writing points, content-hashed
+// specs, Pareto flags, and the errors for missing, foreign, newer, locked and
+// corrupt files.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "common/spec_error.hpp"
+#include "store/canned_queries.hpp"
+#include "store/pareto_flags.hpp"
+#include "store/results_store.hpp"
+#include "store/schema.hpp"
+#include "store/store_merge.hpp"
+#include "store_test_support.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::fresh_db;
+using testing::synthetic_point;
+
+std::int64_t count(Database& db, const std::string& sql) {
+    Statement s = db.prepare(sql);
+    EXPECT_TRUE(s.step()) << sql;
+    return s.int64(0);
+}
+
+SweepRecord sweep_record(const std::string& name) { return {name, "sweep: " + name, name, 3}; }
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const SpecError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(ResultsStore, NewDatabaseHasTheCurrentSchemaVersion) {
+    const std::string path = fresh_db("new.db");
+    ResultsStore store = ResultsStore::open_for_writing(path);
+    EXPECT_EQ(count(store.database(), "PRAGMA user_version"), current_schema_version());
+    Statement mode = store.database().prepare("PRAGMA journal_mode");
+    ASSERT_TRUE(mode.step());
+    EXPECT_EQ(mode.text(0), "wal");
+}
+
+TEST(ResultsStore, ReopeningKeepsTheDataAndDoesNotMigrateAgain) {
+    const std::string path = fresh_db("reopen.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        const auto sweep = store.ensure_sweep(sweep_record("s"));
+        store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+    }
+    ResultsStore store = ResultsStore::open_for_writing(path);
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM points"), 1);
+    EXPECT_EQ(store.recorded_points(store.ensure_sweep(sweep_record("s"))),
+              (std::set<std::int64_t>{0}));
+}
+
+TEST(ResultsStore, SpecsAreStoredOncePerContentHash) {
+    ResultsStore store = ResultsStore::open_for_writing(fresh_db("specs.db"));
+    const auto sweep = store.ensure_sweep(sweep_record("s"));
+    store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+    store.write_point(sweep, synthetic_point(1, "a", 1.0, 12, 4.0));
+    store.write_point(sweep, synthetic_point(2, "b", 2.0, 8, 6.0));
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM architectures"), 2);
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM networks"), 1);
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM points"), 3);
+}
+
+TEST(ResultsStore, RewritingAPointReplacesItsResults) {
+    ResultsStore store = ResultsStore::open_for_writing(fresh_db("rewrite.db"));
+    const auto sweep = store.ensure_sweep(sweep_record("s"));
+    store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+    store.write_point(sweep, synthetic_point(0, "a", 1.0, 20, 7.0));
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM results"), 1);
+    EXPECT_EQ(count(store.database(), "SELECT cycles FROM results"), 20);
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM phase_totals"), 1);
+}
+
+TEST(ResultsStore, AFailingWriteLeavesNoTraceOfThePoint) {
+    ResultsStore store = ResultsStore::open_for_writing(fresh_db("atomic.db"));
+    const auto sweep = store.ensure_sweep(sweep_record("s"));
+    PointRecord p = synthetic_point(0, "a", 1.0, 10, 5.0);
+    p.results.push_back(p.results[0]);  // same (layer, phase, choice): UNIQUE fails
+    EXPECT_ANY_THROW(store.write_point(sweep, p));
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM points"), 0);
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM results"), 0);
+    EXPECT_TRUE(store.recorded_points(sweep).empty());
+    // The store is still usable, including the spec cache.
+    store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+    EXPECT_EQ(count(store.database(), "SELECT count(*) FROM points"), 1);
+}
+
+TEST(ParetoMembers, KeepsRowsNoOtherRowDominates) {
+    // Sorted lexicographically: (1,5,1) (2,2,1) (2,3,1) (3,1,1) (3,1,1) (4,4,0)
+    const std::vector<ParetoMetrics> rows = {{1, 5, 1}, {2, 2, 1}, {2, 3, 1},
+                                             {3, 1, 1}, {3, 1, 1}, {4, 4, 0}};
+    const std::vector<bool> expected = {true, true, false, true, true, true};
+    EXPECT_EQ(pareto_members(rows), expected);
+}
+
+TEST(ResultsStore, ParetoFlagsAcrossArchitecturesCountArea) {
+    ResultsStore store = ResultsStore::open_for_writing(fresh_db("pareto.db"));
+    const auto sweep = store.ensure_sweep(sweep_record("s"));
+    store.write_point(sweep, synthetic_point(0, "big", 10.0, 10, 5.0));    // fastest
+    store.write_point(sweep, synthetic_point(1, "small", 1.0, 40, 5.0));   // smallest
+    store.write_point(sweep, synthetic_point(2, "mid", 5.0, 40, 6.0));     // beaten by small
+    store.write_point(sweep, synthetic_point(3, "small2", 1.0, 30, 4.0));  // beats small
+    store.update_pareto_flags();
+    Statement s = store.database().prepare(
+        "SELECT a.name, r.pareto_layer, r.pareto_arch FROM results r JOIN points p ON p.id = "
+        "r.point_id JOIN architectures a ON a.id = p.arch_id ORDER BY p.idx");
+    std::vector<std::string> flags;
+    while (s.step()) flags.push_back(fmt::format("{}:{}{}", s.text(0), s.int64(1), s.int64(2)));
+    EXPECT_EQ(flags, (std::vector<std::string>{"big:11", "small:01", "mid:01", "small2:11"}));
+}
+
+TEST(ResultsStore, MissingFileIsAClearErrorForReaders) {
+    const std::string message =
+        error_of([] { ResultsStore::open_for_reading(fresh_db("missing.db")); });
+    EXPECT_NE(message.find("no such results database"), std::string::npos) << message;
+}
+
+TEST(ResultsStore, AFileThatIsNotSQLiteIsAClearError) {
+    const std::string path = testing::temp_file("garbage.db", std::string(4096, 'x'));
+    const std::string message = error_of([&] { ResultsStore::open_for_reading(path); });
+    EXPECT_NE(message.find("not an SQLite database"), std::string::npos) << message;
+    EXPECT_NE(message.find("db check"), std::string::npos) << message;
+    const std::string writing = error_of([&] { ResultsStore::open_for_writing(path); });
+    EXPECT_NE(writing.find("not an SQLite database"), std::string::npos) << writing;
+}
+
+TEST(ResultsStore, AForeignSQLiteDatabaseIsRefused) {
+    const std::string path = fresh_db("foreign.db");
+    {
+        Database db(path, OpenMode::create);
+        db.execute("CREATE TABLE t (x)");
+    }
+    const std::string message = error_of([&] { ResultsStore::open_for_writing(path); });
+    EXPECT_NE(message.find("not a trainloop results database"), std::string::npos) << message;
+}
+
+TEST(ResultsStore, ANewerSchemaIsRefused) {
+    const std::string path = fresh_db("newer.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        store.database().execute("PRAGMA user_version = 99");
+    }
+    const std::string message = error_of([&] { ResultsStore::open_for_reading(path); });
+    EXPECT_NE(message.find("newer trainloop (schema version 99"), std::string::npos) << message;
+}
+
+TEST(ResultsStore, ALockedDatabaseIsAClearErrorAfterTheTimeout) {
+    const std::string path = fresh_db("locked.db");
+    ResultsStore holder = ResultsStore::open_for_writing(path);
+    Transaction hold(holder.database());
+    Database other(path, OpenMode::read_write);
+    other.set_busy_timeout(50);
+    const std::string message = error_of([&] { Transaction t(other); });
+    EXPECT_NE(message.find("locked by another process"), std::string::npos) << message;
+}
+
+TEST(ResultsStore, ReadersWorkWhileAWriterHoldsATransaction) {
+    const std::string path = fresh_db("concurrent.db");
+    ResultsStore writer = ResultsStore::open_for_writing(path);
+    const auto sweep = writer.ensure_sweep(sweep_record("s"));
+    writer.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+    Transaction open_write(writer.database());
+    writer.database().execute("DELETE FROM phase_totals");
+    ResultsStore reader = ResultsStore::open_for_reading(path);
+    EXPECT_EQ(count(reader.database(), "SELECT count(*) FROM phase_totals"), 1);
+}
+
+TEST(ResultsStore, ReadOnlySqlRefusesWrites) {
+    const std::string path = fresh_db("readonly.db");
+    ResultsStore::open_for_writing(path);
+    ResultsStore reader = ResultsStore::open_for_reading(path);
+    const std::string message =
+        error_of([&] { run_read_only_sql(reader.database(), "DELETE FROM points"); });
+    EXPECT_NE(message.find("`DELETE` would change the database"), std::string::npos) << message;
+    EXPECT_EQ(run_read_only_sql(reader.database(), "SELECT count(*) AS n FROM points").columns,
+              (std::vector<std::string>{"n"}));
+}
+
+TEST(ResultsStore, CheckFindsACorruptFile) {
+    const std::string path = fresh_db("corrupt.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        const auto sweep = store.ensure_sweep(sweep_record("s"));
+        std::vector<PointRecord> points;
+        for (int i = 0; i < 200; ++i) points.push_back(synthetic_point(i, "a", 1.0, 10 + i, 5.0));
+        store.write_points(sweep, points);
+        store.database().execute("PRAGMA wal_checkpoint(TRUNCATE)");
+        Database ok(path, OpenMode::read_only);
+        EXPECT_TRUE(check_database(ok).empty());
+    }
+    // Overwrite a page in the middle of the file (past the header page).
+    {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(4096 * 3);
+        const std::string junk(4096, '\x5a');
+        f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+    }
+    const std::string message = error_of([&] {
+        Database db(path, OpenMode::read_only);
+        const auto problems = check_database(db);
+        if (!problems.empty()) throw SpecError({path, 0, 0}, "", problems.front());
+    });
+    EXPECT_NE(message, "no error");
+}
+
+TEST(ResultsStore, MergeAddsMissingPointsOnceAndMatchesSpecsByHash) {
+    const std::string a = fresh_db("a.db");
+    const std::string b = fresh_db("b.db");
+    const std::string out = fresh_db("out.db");
+    {
+        ResultsStore sa = ResultsStore::open_for_writing(a);
+        const auto s = sa.ensure_sweep(sweep_record("s"));
+        sa.write_point(s, synthetic_point(0, "x", 1.0, 10, 5.0));
+        sa.write_point(s, synthetic_point(2, "y", 2.0, 10, 5.0));
+        ResultsStore sb = ResultsStore::open_for_writing(b);
+        const auto t = sb.ensure_sweep(sweep_record("s"));
+        sb.write_point(t, synthetic_point(1, "x", 1.0, 11, 5.0));
+        sb.write_point(t, synthetic_point(2, "y", 2.0, 10, 5.0));  // also in a
+    }
+    ResultsStore merged = ResultsStore::open_for_writing(out);
+    const MergeSummary summary = merge_databases(merged, {a, b});
+    EXPECT_EQ(summary.points_added, 3);
+    EXPECT_EQ(summary.points_skipped, 1);
+    EXPECT_EQ(count(merged.database(), "SELECT count(*) FROM points"), 3);
+    EXPECT_EQ(count(merged.database(), "SELECT count(*) FROM results"), 3);
+    EXPECT_EQ(count(merged.database(), "SELECT count(*) FROM architectures"), 2);
+    EXPECT_EQ(count(merged.database(), "SELECT count(*) FROM sweeps"), 1);
+    const std::string message = error_of([&] { merge_databases(merged, {out}); });
+    EXPECT_NE(message.find("an input is the output database"), std::string::npos) << message;
+}
+
+TEST(CannedQueries, UnknownNamesListWhatTheDatabaseHolds) {
+    const std::string path = fresh_db("names.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        store.write_point(store.ensure_sweep(sweep_record("s")),
+                          synthetic_point(0, "procrustes", 1.0, 10, 5.0));
+    }
+    ResultsStore reader = ResultsStore::open_for_reading(path);
+    QueryArgs args;
+    args.arch = "procrustez";
+    args.network = "net";
+    args.dataflow = "K,N";
+    const std::string message =
+        error_of([&] { run_canned_query(reader.database(), "best", args); });
+    EXPECT_NE(message.find("no architecture named `procrustez`"), std::string::npos) << message;
+    EXPECT_NE(message.find("did you mean `procrustes`"), std::string::npos) << message;
+    const std::string missing =
+        error_of([&] { run_canned_query(reader.database(), "best", QueryArgs{}); });
+    EXPECT_NE(missing.find("`best` needs --arch"), std::string::npos) << missing;
+    const std::string unknown =
+        error_of([&] { run_canned_query(reader.database(), "sumary", QueryArgs{}); });
+    EXPECT_NE(unknown.find("did you mean `summary`"), std::string::npos) << unknown;
+}
+
+TEST(CannedQueries, BestPicksTheLowestEdpPerLayerPhase) {
+    const std::string path = fresh_db("best.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        const auto s = store.ensure_sweep(sweep_record("s"));
+        store.write_point(s, synthetic_point(0, "a", 1.0, 10, 5.0));  // EDP 50
+        store.write_point(s, synthetic_point(1, "a", 1.0, 4, 10.0));  // EDP 40
+    }
+    ResultsStore reader = ResultsStore::open_for_reading(path);
+    QueryArgs args;
+    args.arch = "a";
+    args.network = "net";
+    args.dataflow = "K,N";
+    const QueryTable t = run_canned_query(reader.database(), "best", args);
+    ASSERT_EQ(t.rows.size(), 1u);
+    EXPECT_EQ(std::get<std::int64_t>(t.rows[0][2]), 4);
+    EXPECT_EQ(std::get<std::string>(t.rows[0].back()), "DRAM[K2]");
+    args.by = "energy";
+    const QueryTable by_energy = run_canned_query(reader.database(), "best", args);
+    EXPECT_EQ(std::get<std::int64_t>(by_energy.rows[0][2]), 10);
+}
+
+}  // namespace
+}  // namespace trainloop

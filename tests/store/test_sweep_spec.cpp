@@ -1,0 +1,138 @@
+// Sweep files: parsing, architecture overrides, point order, exclusions and
+// shards, and their errors.
+#include <gtest/gtest.h>
+
+#include "common/spec_error.hpp"
+#include "support/run_binary.hpp"
+#include "sweep/architecture_variant.hpp"
+#include "sweep/sweep_parser.hpp"
+#include "sweep/sweep_points.hpp"
+
+namespace trainloop {
+namespace {
+
+const std::string kArch =
+    std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_baseline_16x16.yaml";
+
+SweepSpec parse(const std::string& text) {
+    return parse_sweep(SpecNode::load_string(
+                           text, std::string(TRAINLOOP_SOURCE_DIR) + "/examples/sweeps/test.yaml"),
+                       text);
+}
+
+std::string error_of(const std::string& text) {
+    try {
+        const SweepSpec spec = parse(text);
+        for (const SweepArchitecture& a : spec.architectures) load_architecture_variant(a);
+    } catch (const SpecError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+const std::string kHead = "sweep: t\nnetworks: [mlp_mnist]\ndataflows: [\"K,N\"]\narchitectures:\n";
+
+TEST(SweepSpec, ReadsAxesAndDefaults) {
+    const SweepSpec s = parse(kHead + "  - procrustes_baseline_16x16\n");
+    ASSERT_EQ(s.architectures.size(), 1u);
+    EXPECT_EQ(s.architectures[0].file.substr(s.architectures[0].file.size() - 30),
+              "procrustes_baseline_16x16.yaml");
+    EXPECT_EQ(s.batches, (std::vector<std::int64_t>{16}));
+    EXPECT_EQ(s.objectives, (std::vector<std::string>{"edp"}));
+    EXPECT_EQ(s.phases.size(), 3u);
+    EXPECT_EQ(s.dataflows, (std::vector<std::string>{"K,N"}));
+}
+
+TEST(SweepSpec, OverridesApplyToTheTreeBeforeParsing) {
+    const SweepSpec s = parse(kHead +
+                              "  - file: procrustes_baseline_16x16\n    name: small\n    set:\n"
+                              "      pe_array.rows: 8\n      storage.GLB.capacity: 64 KB\n");
+    const ArchitectureVariant v = load_architecture_variant(s.architectures[0]);
+    EXPECT_EQ(v.arch.name, "small");
+    EXPECT_EQ(v.arch.pe_array.rows, 8);
+    EXPECT_EQ(v.arch.pe_array.columns, 16);
+    EXPECT_EQ(v.arch.find_level("GLB")->capacity_bytes.value(), 64 * 1024);
+    EXPECT_NE(v.yaml.find("architecture: small"), std::string::npos) << v.yaml;
+    EXPECT_NE(v.yaml.find("64 KB"), std::string::npos) << v.yaml;
+}
+
+TEST(SweepSpec, AnOverridePathThatLeadsNowhereIsLocated) {
+    const std::string message = error_of(kHead +
+                                         "  - file: procrustes_baseline_16x16\n    name: x\n"
+                                         "    set:\n      storage.GBL.capacity: 64 KB\n");
+    EXPECT_NE(message.find("no list element named `GBL`"), std::string::npos) << message;
+    EXPECT_NE(message.find("did you mean `GLB`"), std::string::npos) << message;
+    EXPECT_NE(message.find("test.yaml:8"), std::string::npos) << message;
+}
+
+TEST(SweepSpec, AnOverrideThatBreaksTheArchitectureGetsTheParsersError) {
+    const std::string message = error_of(kHead +
+                                         "  - file: procrustes_baseline_16x16\n    name: x\n"
+                                         "    set:\n      pe_array.rows: -4\n");
+    EXPECT_NE(message.find("architecture `x`"), std::string::npos) << message;
+    EXPECT_NE(message.find("pe_array.rows"), std::string::npos) << message;
+}
+
+TEST(SweepSpec, OverridesNeedAName) {
+    const std::string message = error_of(kHead +
+                                         "  - file: procrustes_baseline_16x16\n"
+                                         "    set: {pe_array.rows: 8}\n");
+    EXPECT_NE(message.find("needs a `name`"), std::string::npos) << message;
+}
+
+TEST(SweepSpec, UserErrorsAreLocated) {
+    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_61x16\n").find("did you mean"),
+              std::string::npos);
+    EXPECT_NE(error_of("sweep: t\nnetworks: [resnet81]\ndataflows: [\"K,N\"]\n"
+                       "architectures: [procrustes_baseline_16x16]\n")
+                  .find("resnet18"),
+              std::string::npos);
+    EXPECT_NE(
+        error_of(kHead + "  - procrustes_baseline_16x16\nobjectives: [edp, power]\n").find("power"),
+        std::string::npos);
+    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nbatchs: [4]\n")
+                  .find("did you mean `batches`"),
+              std::string::npos);
+    const std::string bad_dataflow = error_of(
+        "sweep: t\nnetworks: [mlp_mnist]\ndataflows: [C,K]\n"
+        "architectures: [procrustes_baseline_16x16]\n");
+    EXPECT_NE(bad_dataflow.find("quote it"), std::string::npos) << bad_dataflow;
+    EXPECT_NE(
+        error_of(kHead + "  - procrustes_baseline_16x16\nbatches: [16, 16]\n").find("listed twice"),
+        std::string::npos);
+}
+
+TEST(SweepPoints, CartesianOrderLastAxisFastestMinusExclusions) {
+    SweepSpec s = parse(kHead +
+                        "  - procrustes_baseline_16x16\n  - procrustes_baseline_32x32\n"
+                        "batches: [4, 8]\nobjectives: [edp, energy]\n"
+                        "exclude: [{architecture: b, batch: 8}]\n");
+    const auto points = sweep_points(s, {"a", "b"}, {"mlp_mnist"}, {"dense"});
+    ASSERT_EQ(points.size(), 6u);  // 2 × 2 × 2 − 2 excluded
+    EXPECT_EQ(points[1].objective, 1u);
+    EXPECT_EQ(points[2].batch, 1u);
+    EXPECT_EQ(points[4].architecture, 1u);
+    EXPECT_EQ(points[5].batch, 0u);
+    for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(points[i].index, std::int64_t(i));
+}
+
+TEST(SweepPoints, ShardsCoverEveryPointExactlyOnce) {
+    std::vector<SweepPoint> all(11);
+    for (std::size_t i = 0; i < all.size(); ++i) all[i].index = std::int64_t(i);
+    std::vector<int> seen(all.size(), 0);
+    for (std::int64_t i = 1; i <= 3; ++i) {
+        for (const SweepPoint& p : shard_points(all, {i, 3})) ++seen[std::size_t(p.index)];
+    }
+    EXPECT_EQ(seen, std::vector<int>(all.size(), 1));
+}
+
+TEST(SweepPoints, BadShardsAreRefused) {
+    EXPECT_EQ(parse_shard("2/8").index, 2);
+    EXPECT_EQ(parse_shard("2/8").count, 8);
+    for (const char* bad : {"0/4", "5/4", "1", "a/b", "1/0", "2/4x"}) {
+        EXPECT_THROW(parse_shard(bad), SpecError) << bad;
+    }
+}
+
+}  // namespace
+}  // namespace trainloop
