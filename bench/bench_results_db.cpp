@@ -68,13 +68,15 @@ void build_database(const fs::path& path, const Shape& shape) {
     std::vector<double> area(std::size_t(shape.archs));
     for (int a = 0; a < shape.archs; ++a) {
         area[std::size_t(a)] = 2e7 * (1 + a % 16) * jitter(rng);
-        arch.bind(1, a + 1).bind(2, arch_name(a)).bind(3, "a" + std::to_string(a));
-        arch.bind(4, "architecture: " + arch_name(a)).bind(5, area[std::size_t(a)]).run();
+        arch.bind(1, a + 1).bind(2, arch_name(a)).bind(3, fmt::format("a{}", a));
+        arch.bind(4, fmt::format("architecture: {}", arch_name(a)))
+            .bind(5, area[std::size_t(a)])
+            .run();
     }
     Statement spec = db.prepare("INSERT INTO networks (id, name, hash, yaml) VALUES (?, ?, ?, ?)");
     for (int n = 0; n < shape.networks; ++n) {
-        spec.bind(1, n + 1).bind(2, network_name(n)).bind(3, "n" + std::to_string(n));
-        spec.bind(4, "network: " + network_name(n)).run();
+        spec.bind(1, n + 1).bind(2, network_name(n)).bind(3, fmt::format("n{}", n));
+        spec.bind(4, fmt::format("network: {}", network_name(n))).run();
     }
     db.execute(
         "INSERT INTO sparsity_profiles (id, name, hash, yaml) VALUES "

@@ -24,8 +24,8 @@ std::string ProgressBar::render(const std::string& label, const std::string& uni
     if (with_bar) {
         const int filled =
             total > 0 ? static_cast<int>(kBarWidth * double(done) / double(total)) : kBarWidth;
-        text += "[" + std::string(static_cast<std::size_t>(filled), '#') +
-                std::string(static_cast<std::size_t>(kBarWidth - filled), '.') + "] ";
+        text += fmt::format("[{}{}] ", std::string(static_cast<std::size_t>(filled), '#'),
+                            std::string(static_cast<std::size_t>(kBarWidth - filled), '.'));
     }
     text += fmt::format("{}/{} {}", done, total, unit);
     const double rate = seconds > 0 ? double(done) / seconds : 0;

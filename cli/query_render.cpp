@@ -70,11 +70,15 @@ std::string render_table(const QueryTable& table) {
 std::string render_csv(const QueryTable& table) {
     std::string out;
     for (std::size_t c = 0; c < table.columns.size(); ++c) {
-        out += (c > 0 ? "," : "") + csv_cell(table.columns[c]);
+        if (c > 0) out += ',';
+        out += csv_cell(table.columns[c]);
     }
     out += "\n";
     for (const auto& row : table.rows) {
-        for (std::size_t c = 0; c < row.size(); ++c) out += (c > 0 ? "," : "") + csv_cell(row[c]);
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            if (c > 0) out += ',';
+            out += csv_cell(row[c]);
+        }
         out += "\n";
     }
     return out;

@@ -7,10 +7,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "common/did_you_mean.hpp"
+#include "common/file_text.hpp"
 
 namespace trainloop {
 namespace {
@@ -41,15 +40,7 @@ SpecNode parse(const std::string& text, const std::string& source_name) {
 }  // namespace
 
 SpecNode SpecNode::load_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw SpecError(
-            {path.string(), 0, 0}, "", "cannot open file", "a readable YAML file",
-            std::filesystem::exists(path) ? "check the file's permissions" : "check the path");
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse(text.str(), path.string());
+    return parse(read_file_text(path), path.string());
 }
 
 SpecNode SpecNode::load_string(const std::string& text, const std::string& source_name) {

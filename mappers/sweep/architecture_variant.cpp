@@ -8,18 +8,11 @@
 
 #include "arch/architecture_parser.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_node.hpp"
 
 namespace trainloop {
 namespace {
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw SpecError({path, 0, 0}, "", "cannot open file", "a readable YAML file");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::vector<std::string> split_path(const std::string& path) {
     std::vector<std::string> parts;
@@ -92,7 +85,7 @@ void apply_override(YAML::Node root, const ArchOverride& o) {
 }  // namespace
 
 ArchitectureVariant load_architecture_variant(const SweepArchitecture& entry) {
-    std::string text = read_text(entry.file);
+    std::string text = read_file_text(entry.file);
     if (entry.overrides.empty()) {
         return {parse_architecture(SpecNode::load_string(text, entry.file)), text};
     }

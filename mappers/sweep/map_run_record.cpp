@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <sstream>
 
 #include "common/data_directory.hpp"
+#include "common/file_text.hpp"
 #include "common/yaml_text.hpp"
 #include "sparsity/sparsity_library.hpp"
 #include "store/content_hash.hpp"
@@ -13,35 +12,20 @@
 #include "workload/network_library.hpp"
 
 namespace trainloop {
-namespace {
-
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string phases_text(const std::vector<Phase>& phases) {
-    std::string text;
-    for (Phase p : phases) text += (text.empty() ? "" : ",") + std::string(phase_name(p));
-    return text;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
                    const ArchModel& model, const Network& network, const NetworkTraining& training,
                    const NetworkMapPlan& plan, const NetworkMapResult& result) {
     PointRecord record;
-    record.arch = architecture_record(arch, model, read_text(run.arch_file));
-    record.network = {network.name(), read_text(resolve_network(run.workload))};
+    record.arch = architecture_record(arch, model, read_file_text(run.arch_file));
+    record.network = {network.name(), read_file_text(resolve_network(run.workload))};
     record.batch = run.batch;
     // Without a profile, map evaluates dense training: recorded as the dense profile.
     const std::filesystem::path profile = run.sparsity.empty()
                                               ? data_directory() / "workloads/sparsity/dense.yaml"
                                               : resolve_sparsity_profile(run.sparsity);
-    record.sparsity = {load_sparsity_profile(profile).name, read_text(profile)};
+    record.sparsity = {load_sparsity_profile(profile).name, read_file_text(profile)};
     record.dataflow = run.dataflow;
     record.objective = std::string(objective_name(run.objective));
     record.search = std::string(strategy_name(run.search));

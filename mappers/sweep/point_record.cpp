@@ -96,6 +96,15 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     }
 }
 
+std::string phases_text(const std::vector<Phase>& phases) {
+    std::string text;
+    for (Phase p : phases) {
+        if (!text.empty()) text += ',';
+        text += phase_name(p);
+    }
+    return text;
+}
+
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml) {
     return {{arch.name, yaml}, model.area_um2(), model.pe_rows, model.pe_columns};

@@ -26,6 +26,9 @@ struct PointContext {
 void fill_point_results(PointRecord& record, const PointContext& context,
                         const NetworkMapResult& result);
 
+// "fw,bw,wu": the phases a point maps, as stored.
+std::string phases_text(const std::vector<Phase>& phases);
+
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml);
 

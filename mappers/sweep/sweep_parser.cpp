@@ -4,12 +4,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/file_text.hpp"
 #include "mapspace/dataflow.hpp"
 #include "workload/network_library.hpp"
 
@@ -219,15 +218,8 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
 }
 
 SweepSpec load_sweep(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw SpecError({path.string(), 0, 0}, "", "cannot open the sweep file",
-                        "a readable sweep YAML file",
-                        fs::exists(path) ? "check the file's permissions" : "check the path");
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_sweep(SpecNode::load_string(text.str(), path.string()), text.str());
+    const std::string text = read_file_text(path);
+    return parse_sweep(SpecNode::load_string(text, path.string()), text);
 }
 
 }  // namespace trainloop

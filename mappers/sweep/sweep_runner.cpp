@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <tuple>
 
+#include "common/file_text.hpp"
 #include "eval/arch_model.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
@@ -22,19 +21,6 @@
 
 namespace trainloop {
 namespace {
-
-std::string read_text(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string phases_text(const std::vector<Phase>& phases) {
-    std::string text;
-    for (Phase p : phases) text += (text.empty() ? "" : ",") + std::string(phase_name(p));
-    return text;
-}
 
 // Everything a sweep's points refer to, loaded and checked before the first
 // point runs.
@@ -55,11 +41,11 @@ LoadedSweep load_everything(const SweepSpec& spec) {
     }
     for (const std::string& n : spec.networks) {
         s.networks.push_back(std::make_unique<Network>(load_network(n)));
-        s.network_texts.push_back(read_text(resolve_network(n)));
+        s.network_texts.push_back(read_file_text(resolve_network(n)));
     }
     for (const std::string& p : spec.sparsity) {
         s.profiles.push_back(load_sparsity_profile(p));
-        s.profile_texts.push_back(read_text(p));
+        s.profile_texts.push_back(read_file_text(p));
     }
     return s;
 }
