@@ -93,8 +93,9 @@ void add_eval_command(CLI::App& app) {
     CLI::App* eval = app.add_subcommand(
         "eval",
         "Evaluate one mapping of one layer's training phase: accesses per level, latency with "
-        "its bottleneck, energy by component/tensor/action, area.\nOptions not given are taken "
-        "from the mapping file's `for:` block.");
+        "its bottleneck, energy by component/tensor/action, area; with --sparsity, the sparse "
+        "evaluation (skipping, gating, compressed formats, load imbalance).\nOptions not given "
+        "are taken from the mapping file's `for:` block.");
     CLI::Option* mapping =
         eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
             ->check(CLI::ExistingFile);

@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
         "--dataflow K,N\n"
         "  trainloop map --arch arch_specs/procrustes_baseline_16x16.yaml --workload resnet18 "
         "--constraints examples/constraints/procrustes_KN_batch_on_y.yaml\n"
+        "  trainloop eval -m examples/mappings/resnet18_3x3_KN_fw.yaml --arch "
+        "arch_specs/procrustes_sparse_16x16.yaml --sparsity procrustes\n"
         "  trainloop sweep examples/sweeps/tiny.yaml --db tiny.db\n"
         "  trainloop query --db tiny.db summary\n"
         "  trainloop eval --timeloop arch.yaml problem.yaml map.yaml ERT.yaml ART.yaml\n"

@@ -546,7 +546,7 @@ void add_map_command(CLI::App& app) {
         "Find the best mapping of every MAC layer's training phases (fw, bw, wu) of a network "
         "on an architecture; report each with its cycles and energy, and the totals per phase "
         "and per training step. Layer-phases with the same problem (iteration space, stride, "
-        "dilation, phase) are searched once.");
+        "dilation, phase, and with --sparsity the densities) are searched once.");
     map->add_option("--arch,-a", o->arch, "Architecture YAML file")
         ->required()
         ->check(CLI::ExistingFile);
