@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <unordered_map>
 
 #include "common/did_you_mean.hpp"
@@ -215,96 +217,6 @@ struct PhaseRows {
     std::vector<std::string> texts;  // sorted; dataflow and objective index it
 };
 
-// The phase totals of the points that pass `f` (one phase, or all of them
-// when `phase` is nullopt). A filtered selection joins in SQL, points first
-// (by their indexes) and each point's totals by primary key; every point is
-// read as two scans joined here by id, cheaper than one index seek per point.
-PhaseRows phase_rows(Database& db, const PointFilter& f, const SpecNames& names,
-                     const std::optional<std::string>& phase) {
-    PhaseRows out;
-    // The few distinct dataflows and objectives, by order of appearance.
-    auto text_id = [&out](std::string_view text) {
-        for (std::size_t i = 0; i < out.texts.size(); ++i) {
-            if (out.texts[i] == text) return static_cast<int>(i);
-        }
-        out.texts.emplace_back(text);
-        return static_cast<int>(out.texts.size() - 1);
-    };
-    auto point_row = [&](Statement& s, int first) {
-        PhaseRow r;
-        r.arch = s.int64(first);
-        r.network = s.int64(first + 1);
-        r.sparsity = s.int64(first + 2);
-        r.arch_rank = names.arch_rank.at(r.arch);
-        r.network_rank = names.network_rank.at(r.network);
-        r.sparsity_rank = names.sparsity_rank.at(r.sparsity);
-        r.batch = s.int64(first + 3);
-        r.dataflow = text_id(s.text_view(first + 4));
-        r.objective = text_id(s.text_view(first + 5));
-        return r;
-    };
-    const std::string point_columns =
-        "p.arch_id, p.network_id, p.sparsity_id, p.batch, p.dataflow, p.objective";
-    if (f.conditions.size() > 1) {
-        // A filtered selection: points first (by their indexes), each
-        // point's totals by primary key.
-        Statement s = db.prepare(fmt::format(
-            "SELECT {}, t.phase, t.cycles, t.energy_pj FROM points p CROSS JOIN phase_totals t "
-            "ON t.point_id = p.id WHERE {}{}",
-            point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
-        f.bind(s);
-        if (phase) s.bind(int(f.values.size()) + 1, *phase);
-        while (s.step()) {
-            PhaseRow r = point_row(s, 0);
-            r.phase = phase_index(s.text_view(6));
-            r.cycles = s.int64(7);
-            r.energy_pj = s.real(8);
-            out.rows.push_back(r);
-        }
-    } else {
-        // Every point: two scans, joined here by point id.
-        std::vector<std::optional<PhaseRow>> by_point;
-        Statement s = db.prepare(
-            fmt::format("SELECT p.id, {} FROM points p WHERE {}", point_columns, f.where()));
-        f.bind(s);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (by_point.size() <= id) by_point.resize(id + 1);
-            by_point[id] = point_row(s, 1);
-        }
-        out.rows.reserve(by_point.size() * (phase ? 1 : 4));
-        Statement t = db.prepare(
-            phase ? "SELECT point_id, phase, cycles, energy_pj FROM phase_totals WHERE phase = ?"
-                  : "SELECT point_id, phase, cycles, energy_pj FROM phase_totals");
-        if (phase) t.bind(1, *phase);
-        while (t.step()) {
-            const auto id = static_cast<std::size_t>(t.int64(0));
-            if (id >= by_point.size() || !by_point[id]) continue;
-            PhaseRow& r = out.rows.emplace_back(*by_point[id]);
-            r.phase = phase_index(t.text_view(1));
-            r.cycles = t.int64(2);
-            r.energy_pj = t.real(3);
-        }
-    }
-    // Renumber the texts alphabetically: ties then break the same way
-    // whatever order the points were written in.
-    std::vector<std::string> sorted = out.texts;
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<int> rank(out.texts.size());
-    for (std::size_t i = 0; i < out.texts.size(); ++i) {
-        rank[i] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), out.texts[i]) -
-                                   sorted.begin());
-    }
-    for (PhaseRow& r : out.rows) {
-        r.dataflow = rank[std::size_t(r.dataflow)];
-        r.objective = rank[std::size_t(r.objective)];
-    }
-    out.texts = std::move(sorted);
-    return out;
-}
-
-// The lowest-EDP row of each group (ties: by dataflow, objective, cycles),
-// in group order.
 // Hashes a tuple of integers (the group keys).
 struct TupleHash {
     template <typename... T>
@@ -319,24 +231,142 @@ struct TupleHash {
     }
 };
 
+// The lowest-EDP row of each group (ties: by dataflow, objective, cycles),
+// kept as rows arrive; sorted() gives them in group order.
 template <typename KeyFn>
-std::vector<PhaseRow> best_per_group(const std::vector<PhaseRow>& rows, const KeyFn& key) {
-    auto better = [](const PhaseRow& a, const PhaseRow& b) {
+class BestPerGroup {
+  public:
+    explicit BestPerGroup(const KeyFn& key) : key_(key) {}
+
+    void add(const PhaseRow& r) {
+        auto [it, inserted] = best_.try_emplace(key_(r), r);
+        if (!inserted && better(r, it->second)) it->second = r;
+    }
+    std::vector<PhaseRow> sorted() const {
+        std::vector<PhaseRow> rows;
+        rows.reserve(best_.size());
+        for (const auto& entry : best_) rows.push_back(entry.second);
+        std::sort(rows.begin(), rows.end(),
+                  [this](const PhaseRow& a, const PhaseRow& b) { return key_(a) < key_(b); });
+        return rows;
+    }
+
+  private:
+    static bool better(const PhaseRow& a, const PhaseRow& b) {
         return std::tuple(a.edp(), a.dataflow, a.objective, a.cycles) <
                std::tuple(b.edp(), b.dataflow, b.objective, b.cycles);
-    };
-    // One pass keeps each group's best; only the (few) winners are sorted.
-    std::unordered_map<decltype(key(rows.front())), std::size_t, TupleHash> best_of;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        auto [it, inserted] = best_of.try_emplace(key(rows[i]), i);
-        if (!inserted && better(rows[i], rows[it->second])) it->second = i;
     }
-    std::vector<PhaseRow> best;
-    best.reserve(best_of.size());
-    for (const auto& entry : best_of) best.push_back(rows[entry.second]);
-    std::sort(best.begin(), best.end(),
-              [&key](const PhaseRow& a, const PhaseRow& b) { return key(a) < key(b); });
-    return best;
+    const KeyFn& key_;
+    std::unordered_map<std::invoke_result_t<KeyFn, const PhaseRow&>, PhaseRow, TupleHash> best_;
+};
+
+// The distinct dataflow and objective texts, numbered by appearance, then
+// renumbered alphabetically so ties break the same way whatever order the
+// points were written in.
+class TextRanks {
+  public:
+    int id(std::string_view text) {
+        for (std::size_t i = 0; i < texts_.size(); ++i) {
+            if (texts_[i] == text) return static_cast<int>(i);
+        }
+        texts_.emplace_back(text);
+        return static_cast<int>(texts_.size() - 1);
+    }
+    // Sorts the texts; returns, per appearance id, its rank.
+    std::vector<int> sort() {
+        std::vector<std::string> sorted = texts_;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<int> rank(texts_.size());
+        for (std::size_t i = 0; i < texts_.size(); ++i) {
+            rank[i] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), texts_[i]) -
+                                       sorted.begin());
+        }
+        texts_ = std::move(sorted);
+        return rank;
+    }
+    std::vector<std::string> take() { return std::move(texts_); }
+
+  private:
+    std::vector<std::string> texts_;
+};
+
+// The best phase-total row per group of `key` among the points that pass `f`
+// (one phase, or all of them when `phase` is nullopt), in group order. A
+// filtered selection joins in SQL, points first (by their indexes) and each
+// point's totals by primary key; every point is read as two scans joined here
+// by id and reduced as the totals stream by, never held all at once.
+template <typename KeyFn>
+PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& names,
+                          const std::optional<std::string>& phase, const KeyFn& key) {
+    TextRanks texts;
+    auto point_row = [&](Statement& s, int first) {
+        PhaseRow r;
+        r.arch = s.int64(first);
+        r.network = s.int64(first + 1);
+        r.sparsity = s.int64(first + 2);
+        r.arch_rank = names.arch_rank.at(r.arch);
+        r.network_rank = names.network_rank.at(r.network);
+        r.sparsity_rank = names.sparsity_rank.at(r.sparsity);
+        r.batch = s.int64(first + 3);
+        r.dataflow = texts.id(s.text_view(first + 4));
+        r.objective = texts.id(s.text_view(first + 5));
+        return r;
+    };
+    auto rank = [](PhaseRow& r, const std::vector<int>& ranks) {
+        r.dataflow = ranks[std::size_t(r.dataflow)];
+        r.objective = ranks[std::size_t(r.objective)];
+    };
+    const std::string point_columns =
+        "p.arch_id, p.network_id, p.sparsity_id, p.batch, p.dataflow, p.objective";
+    BestPerGroup<KeyFn> best(key);
+    if (f.conditions.size() > 1) {
+        Statement s = db.prepare(fmt::format(
+            "SELECT {}, t.phase, t.cycles, t.energy_pj FROM points p CROSS JOIN phase_totals t "
+            "ON t.point_id = p.id WHERE {}{}",
+            point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
+        f.bind(s);
+        if (phase) s.bind(int(f.values.size()) + 1, *phase);
+        std::vector<PhaseRow> rows;
+        while (s.step()) {
+            PhaseRow& r = rows.emplace_back(point_row(s, 0));
+            r.phase = phase_index(s.text_view(6));
+            r.cycles = s.int64(7);
+            r.energy_pj = s.real(8);
+        }
+        const std::vector<int> ranks = texts.sort();
+        for (PhaseRow& r : rows) {
+            rank(r, ranks);
+            best.add(r);
+        }
+    } else {
+        std::vector<std::optional<PhaseRow>> by_point;
+        Statement s = db.prepare(
+            fmt::format("SELECT p.id, {} FROM points p WHERE {}", point_columns, f.where()));
+        f.bind(s);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (by_point.size() <= id) by_point.resize(id + 1);
+            by_point[id] = point_row(s, 1);
+        }
+        const std::vector<int> ranks = texts.sort();
+        for (std::optional<PhaseRow>& r : by_point) {
+            if (r) rank(*r, ranks);
+        }
+        Statement t = db.prepare(
+            phase ? "SELECT point_id, phase, cycles, energy_pj FROM phase_totals WHERE phase = ?"
+                  : "SELECT point_id, phase, cycles, energy_pj FROM phase_totals");
+        if (phase) t.bind(1, *phase);
+        while (t.step()) {
+            const auto id = static_cast<std::size_t>(t.int64(0));
+            if (id >= by_point.size() || !by_point[id]) continue;
+            PhaseRow r = *by_point[id];
+            r.phase = phase_index(t.text_view(1));
+            r.cycles = t.int64(2);
+            r.energy_pj = t.real(3);
+            best.add(r);
+        }
+    }
+    return {best.sorted(), texts.take()};
 }
 
 }  // namespace
@@ -567,13 +597,14 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
     PointFilter f = point_filter(db, filter);
     if (args.phase) check_phase(db, *args.phase, true);
     const SpecNames names = load_spec_names(db);
-    const PhaseRows all = phase_rows(db, f, names, args.phase);
     auto group = [](const PhaseRow& r) {
         return std::tuple(r.arch_rank, r.sparsity_rank, r.batch, r.phase);
     };
-    std::vector<PhaseRow> rows = best_per_group(all.rows, [&group](const PhaseRow& r) {
+    auto key = [&group](const PhaseRow& r) {
         return std::tuple_cat(group(r), std::tuple(r.dataflow));
-    });
+    };
+    PhaseRows all = best_phase_rows(db, f, names, args.phase, key);
+    std::vector<PhaseRow> rows = std::move(all.rows);
     std::sort(rows.begin(), rows.end(), [&](const PhaseRow& a, const PhaseRow& b) {
         return std::tuple(group(a), a.edp(), a.dataflow) <
                std::tuple(group(b), b.edp(), b.dataflow);
@@ -607,11 +638,12 @@ QueryTable query_compare_archs(Database& db, const QueryArgs& args) {
     PointFilter f = point_filter(db, args);
     if (args.phase) check_phase(db, *args.phase, true);
     const SpecNames names = load_spec_names(db);
-    const PhaseRows all = phase_rows(db, f, names, args.phase);
     auto group = [](const PhaseRow& r) { return std::tuple(r.network_rank, r.batch, r.phase); };
-    std::vector<PhaseRow> rows = best_per_group(all.rows, [&group](const PhaseRow& r) {
+    auto key = [&group](const PhaseRow& r) {
         return std::tuple_cat(group(r), std::tuple(r.arch_rank, r.sparsity_rank));
-    });
+    };
+    PhaseRows all = best_phase_rows(db, f, names, args.phase, key);
+    std::vector<PhaseRow> rows = std::move(all.rows);
     // In each group the baseline's rows first, then by EDP.
     std::vector<bool> is_baseline_rank(names.arch_rank.size());
     for (const auto& [id, rank] : names.arch_rank) {
