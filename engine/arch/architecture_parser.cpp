@@ -359,12 +359,29 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
     return formats;
 }
 
+// `phases:` of a skipping or gating entry: one phase name or a list of them.
+std::array<bool, 3> read_phase_set(const SpecNode& node) {
+    std::array<bool, 3> in_phase{};
+    const std::vector<SpecNode> items =
+        node.is_scalar() ? std::vector<SpecNode>{node} : node.items();
+    if (items.empty()) node.fail("empty list of phases", "at least one of fw, bw, wu");
+    for (const SpecNode& item : items) {
+        const Phase p = *phase_from_name(item.as_choice({"fw", "bw", "wu"}));
+        if (in_phase[std::size_t(p)]) {
+            item.fail(fmt::format("phase `{}` listed twice", phase_name(p)),
+                      "each phase at most once");
+        }
+        in_phase[std::size_t(p)] = true;
+    }
+    return in_phase;
+}
+
 std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
                                                    const std::vector<StorageLevel>& levels) {
     std::vector<SparseActionEntry> entries;
     for (const SpecNode& item : node.items()) {
         MapReader reader(item);
-        reader.allow({"level", "target", "condition_on"});
+        reader.allow({"level", "target", "condition_on", "phases"});
         reader.finish();
         SparseActionEntry entry;
         const SpecNode level = reader.required("level");
@@ -383,6 +400,7 @@ std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
             check_holds(target, levels[*i], one, "level");
         }
         entry.condition_on = read_data_space_set(reader.required("condition_on"));
+        if (const auto phases = reader.optional("phases")) entry.in_phase = read_phase_set(*phases);
         entries.push_back(entry);
     }
     return entries;

@@ -73,10 +73,19 @@ std::string sparse_actions_text(const char* key, const std::vector<SparseActionE
     if (entries.empty()) return {};
     std::string out = fmt::format("  {}:\n", key);
     for (const SparseActionEntry& e : entries) {
-        out += fmt::format("    - {}\n",
-                           flow_map({{"level", yaml_scalar(e.level)},
-                                     {"target", std::string(data_space_name(e.target))},
-                                     {"condition_on", data_spaces_text(e.condition_on)}}));
+        Fields fields = {{"level", yaml_scalar(e.level)},
+                         {"target", std::string(data_space_name(e.target))},
+                         {"condition_on", data_spaces_text(e.condition_on)}};
+        if (e.in_phase != std::array<bool, 3>{true, true, true}) {
+            std::string phases;
+            for (Phase p : kAllPhases) {
+                if (!e.in_phase[std::size_t(p)]) continue;
+                phases += phases.empty() ? "[" : ", ";
+                phases += phase_name(p);
+            }
+            fields.emplace_back("phases", phases + "]");
+        }
+        out += fmt::format("    - {}\n", flow_map(fields));
     }
     return out;
 }

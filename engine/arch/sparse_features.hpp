@@ -60,6 +60,8 @@ struct SparseActionEntry {
     std::string level;  // a storage level, or kComputeLevel
     DataSpace target = DataSpace::weights;
     DataSpaceSet condition_on;  // non-empty
+    // The training phases it acts in (`phases:`; all three when absent).
+    std::array<bool, 3> in_phase{true, true, true};
 };
 
 struct LoadBalancing {

@@ -89,10 +89,10 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             const bool compressed = level.format[si] != CompressedFormat::uncompressed;
             if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities.of(s), c);
             // Skipping removes the access and its cycle; gating only its energy.
-            const double kept_by_skip =
-                no_zero_probability(densities, level.skip_when_zero[si], output, s, compressed);
-            const double kept_by_gate =
-                no_zero_probability(densities, level.gate_when_zero[si], output, s, compressed);
+            const double kept_by_skip = no_zero_probability(
+                densities, level.skip_when_zero[si].in(problem.phase), output, s, compressed);
+            const double kept_by_gate = no_zero_probability(
+                densities, level.gate_when_zero[si].in(problem.phase), output, s, compressed);
             // For the output an update and its read-modify-write read go together.
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;
@@ -108,9 +108,9 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
     for (DataSpace s : kAllDataSpaces) {
         if (s != output) effectual *= densities.of(s).density;
     }
-    DataSpaceSet datapath = arch.compute_skip;
+    DataSpaceSet datapath = arch.compute_skip.in(problem.phase);
     for (DataSpace s : kAllDataSpaces) {
-        if (arch.compute_gate.contains(s)) datapath.insert(s);
+        if (arch.compute_gate.in(problem.phase).contains(s)) datapath.insert(s);
     }
     out.effectual_macs = double(nest.macs) * effectual;
     out.macs_performed =

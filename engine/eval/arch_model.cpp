@@ -31,9 +31,12 @@ DeliveryKind delivery_kind(NetworkKind kind) {
     return DeliveryKind::unicast;
 }
 
-void add_conditions(const SparseActionEntry& entry, DataSpaceSet& set) {
-    for (DataSpace s : kAllDataSpaces) {
-        if (entry.condition_on.contains(s)) set.insert(s);
+void add_conditions(const SparseActionEntry& entry, PhaseDataSpaces& sets) {
+    for (Phase p : kAllPhases) {
+        if (!entry.in_phase[std::size_t(p)]) continue;
+        for (DataSpace s : kAllDataSpaces) {
+            if (entry.condition_on.contains(s)) sets.insert(s, p);
+        }
     }
 }
 

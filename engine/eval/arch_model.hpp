@@ -17,6 +17,18 @@ namespace trainloop {
 
 inline constexpr std::size_t kMaxNetworks = 8;
 
+// A set of data spaces per training phase (a sparse feature's conditions can
+// differ by phase). insert(s) adds s in every phase.
+struct PhaseDataSpaces {
+    std::array<DataSpaceSet, 3> by_phase{};
+
+    const DataSpaceSet& in(Phase p) const { return by_phase[std::size_t(p)]; }
+    void insert(DataSpace s) {
+        for (DataSpaceSet& set : by_phase) set.insert(s);
+    }
+    void insert(DataSpace s, Phase p) { by_phase[std::size_t(p)].insert(s); }
+};
+
 struct LevelModel {
     std::int64_t instances = 1;
     // Instances laid out over the array: mesh_x along the columns, mesh_y
@@ -37,8 +49,8 @@ struct LevelModel {
     // it is kept in, and the data spaces whose zeros skip (or gate) its
     // accesses here (empty: none).
     std::array<CompressedFormat, 3> format{};
-    std::array<DataSpaceSet, 3> skip_when_zero{};
-    std::array<DataSpaceSet, 3> gate_when_zero{};
+    std::array<PhaseDataSpaces, 3> skip_when_zero{};
+    std::array<PhaseDataSpaces, 3> gate_when_zero{};
 };
 
 // How words of a data space cross into the PE array from a level above it.
@@ -71,8 +83,8 @@ struct ArchModel {
     double clock_ghz = 1.0;
     // MACs are skipped (gated) when an operand on one of these data spaces is
     // zero (the `compute` entries of `skipping` / `gating`).
-    DataSpaceSet compute_skip;
-    DataSpaceSet compute_gate;
+    PhaseDataSpaces compute_skip;
+    PhaseDataSpaces compute_gate;
     LoadBalancing load_balancing;
     bool has_sparse_features = false;  // any format, skipping, gating or balancing
 

@@ -74,11 +74,11 @@ AxisMask shared_axes(const SpatialDims& spread, const Projection& space, std::si
 
 // The words a balancing scheme moves between PEs ride the network that
 // delivers the balanced operand to the PEs: priced as its hops.
-void add_balancing_energy(const ArchModel& arch, Evaluation& e) {
+void add_balancing_energy(const ArchModel& arch, Phase phase, Evaluation& e) {
     if (!e.imbalance.applies || e.imbalance.balancing_words == 0) return;
     const std::size_t pe_parent = arch.num_levels >= 2 ? arch.num_levels - 2 : 0;
     for (DataSpace s : kAllDataSpaces) {
-        if (!arch.compute_skip.contains(s)) continue;
+        if (!arch.compute_skip.in(phase).contains(s)) continue;
         const int n = arch.network_for(pe_parent, s, DeliveryKind::unicast, 0);
         if (n < 0) continue;
         e.energy.network[std::size_t(n)][std::size_t(s)] +=
@@ -123,7 +123,7 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
         b.level_leak[i] = level.leakage_mw * double(level.instances) * leak_factor;
     }
     b.mac = e.counts.macs_performed * arch.mac_pj;
-    add_balancing_energy(arch, e);
+    add_balancing_energy(arch, problem.phase, e);
     b.mac_leak = arch.mac_leakage_mw * double(arch.num_macs()) * leak_factor;
     e.energy_pj = b.total_pj();
 }

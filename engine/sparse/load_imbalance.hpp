@@ -68,7 +68,8 @@ struct LoadImbalance {
 
 // Preconditions: the mapping passed check_mapping_structure and `nest` is
 // its analysis. The skipping conditions and the balancing scheme are read
-// from `arch` (ArchModel::compute_skip, ArchModel::load_balancing).
+// from `arch` (ArchModel::compute_skip in the problem's phase,
+// ArchModel::load_balancing).
 LoadImbalance estimate_load_imbalance(const ArchModel& arch, const PhaseProblem& problem,
                                       const Mapping& mapping, const NestAnalysis& nest,
                                       const PhaseDensities& densities,

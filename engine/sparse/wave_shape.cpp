@@ -42,7 +42,7 @@ std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem
     std::array<DataSpace, 2> out{};
     count = 0;
     for (DataSpace s : kAllDataSpaces) {
-        if (s == problem.output() || !arch.compute_skip.contains(s)) continue;
+        if (s == problem.output() || !arch.compute_skip.in(problem.phase).contains(s)) continue;
         if (densities.of(s).density >= 1.0) continue;
         out[count++] = s;
     }

@@ -63,7 +63,7 @@ struct WaveShape {
 };
 
 // The operands of the phase that skip MACs: inputs of the phase (not its
-// output) listed in `arch.compute_skip`, with density below 1.
+// output) listed in `arch.compute_skip` for the phase, with density below 1.
 std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem& problem,
                                        const PhaseDensities& densities, std::size_t& count);
 

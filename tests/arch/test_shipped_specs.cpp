@@ -5,6 +5,7 @@
 
 #include "arch/architecture_parser.hpp"
 #include "arch/component_library_parser.hpp"
+#include "eval/arch_model.hpp"
 
 namespace trainloop {
 namespace {
@@ -76,10 +77,11 @@ TEST(ShippedArchitectures, ProcrustesSparseIsTheBaselinePlusItsSparseFeatures) {
         EXPECT_EQ(arch.sparse.format_of("DRAM", DataSpace::weights), CompressedFormat::csb);
         EXPECT_EQ(arch.sparse.format_of("GLB", DataSpace::weights), CompressedFormat::csb);
         EXPECT_EQ(arch.sparse.format_of("RF", DataSpace::weights), CompressedFormat::uncompressed);
-        ASSERT_EQ(arch.sparse.skipping.size(), 1u);
-        EXPECT_EQ(arch.sparse.skipping[0].level, kComputeLevel);
-        EXPECT_TRUE(arch.sparse.skipping[0].condition_on.contains(DataSpace::weights));
-        EXPECT_TRUE(arch.sparse.skipping[0].condition_on.contains(DataSpace::inputs));
+        // §II-B: the MACs skip zero weights in fw and bw, zero inputs in wu.
+        const ArchModel model = build_arch_model(arch);
+        EXPECT_EQ(model.compute_skip.in(Phase::fw), DataSpaceSet({true, false, false}));
+        EXPECT_EQ(model.compute_skip.in(Phase::bw), DataSpaceSet({true, false, false}));
+        EXPECT_EQ(model.compute_skip.in(Phase::wu), DataSpaceSet({false, true, false}));
         // §IV-C: half-tile pairing along the axis K is spread over in K,N (x).
         EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::half_tile_pairing);
         EXPECT_EQ(arch.sparse.load_balancing.axis, ArrayAxis::x);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "arch_test_support.hpp"
+#include "eval/arch_model.hpp"
 
 namespace trainloop {
 namespace {
@@ -87,6 +88,33 @@ TEST(SparseFeatures, SkippingConditionMustBeADataSpace) {
     const SpecError e = expect_spec_error(
         [] { parse_inline(sparse_with("condition_on: weights", "condition_on: weight")); });
     expect_located(e, kInlineFile, 33, "sparse.skipping[0].condition_on", "unknown value `weight`");
+}
+
+TEST(SparseFeatures, SkippingEntriesActInTheirPhasesOnly) {
+    const Architecture arch = parse_inline(
+        sparse_with("condition_on: weights}", "condition_on: weights, phases: [fw, bw]}"));
+    EXPECT_EQ(arch.sparse.skipping[0].in_phase, (std::array<bool, 3>{true, true, false}));
+    EXPECT_EQ(arch.sparse.gating[0].in_phase, (std::array<bool, 3>{true, true, true}))
+        << "no `phases:` means every phase";
+    const ArchModel model = build_arch_model(arch);
+    const std::size_t x = std::size_t(DataSpace::inputs);
+    const std::size_t rf = 2;
+    EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::bw).contains(DataSpace::weights));
+    EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::wu).empty());
+    EXPECT_TRUE(model.compute_gate.in(Phase::wu).contains(DataSpace::inputs));
+}
+
+TEST(SparseFeatures, AnUnknownOrRepeatedPhaseIsRejected) {
+    const SpecError unknown = expect_spec_error([] {
+        parse_inline(sparse_with("condition_on: weights}", "condition_on: weights, phases: fwd}"));
+    });
+    expect_located(unknown, kInlineFile, 33, "sparse.skipping[0].phases", "unknown value `fwd`");
+    const SpecError twice = expect_spec_error([] {
+        parse_inline(
+            sparse_with("condition_on: weights}", "condition_on: weights, phases: [wu, wu]}"));
+    });
+    expect_located(twice, kInlineFile, 33, "sparse.skipping[0].phases[1]",
+                   "phase `wu` listed twice");
 }
 
 TEST(SparseFeatures, UnknownLoadBalancingSchemeSuggestsTheNearest) {

@@ -61,7 +61,9 @@ TEST(SparseCli, MonteCarloAndClosedFormAgreeAndTheHistogramIsPrinted) {
     const nlohmann::json sampled = run_json(base + " --imbalance monte-carlo --seed 3");
     const double c = closed["compute_cycles"].get<double>();
     const double s = sampled["compute_cycles"].get<double>();
-    EXPECT_NEAR(c, s, 0.05 * s) << "closed form vs Monte-Carlo compute cycles";
+    // The shipped sparse arch balances by half-tile pairing, whose closed form is within 8 %
+    // of the Monte-Carlo reference on its grid (docs/load_imbalance.md; 5 % without balancing).
+    EXPECT_NEAR(c, s, 0.08 * s) << "closed form vs Monte-Carlo compute cycles";
     EXPECT_FALSE(sampled["imbalance"]["histogram"].empty());
     const CommandResult text = run(base);
     ASSERT_EQ(text.exit_code, 0) << text.output;

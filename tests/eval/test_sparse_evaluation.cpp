@@ -123,6 +123,20 @@ TEST(SparseEvaluation, SkippingTheMacsScalesMacEnergyAndTakesCyclesFromTheImbala
                 1e-9 * double(dense.compute_cycles));
 }
 
+TEST(SparseEvaluation, AFeatureDeclaredForSomePhasesActsOnlyInThem) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::inputs, Phase::wu);  // Procrustes: x zeros only in wu
+    const PhaseDensities d = densities(0.3, 0.5, 1);
+    const Evaluation fw =
+        evaluate(arch, make_phase_problem("conv", Phase::fw, conv()), ws_mapping(), d);
+    const Evaluation wu =
+        evaluate(arch, make_phase_problem("conv", Phase::wu, conv()), ws_mapping(), d);
+    EXPECT_EQ(fw.counts.macs_performed, double(fw.nest.macs));
+    EXPECT_FALSE(fw.imbalance.applies);
+    EXPECT_DOUBLE_EQ(wu.counts.macs_performed, double(wu.nest.macs) * 0.5);
+    EXPECT_TRUE(wu.imbalance.applies);
+}
+
 TEST(SparseEvaluation, ThePhasesOutputIsNeverASkippingCondition) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.compute_skip.insert(DataSpace::outputs);
@@ -206,8 +220,7 @@ TEST(SparseEvaluation, CompressedTrafficEnergyCrossesUncompressedAtTheFormatsCro
         compressed.levels[1].format[w] = f;
         const Evaluation probe = evaluate(plain, fw, m);
         const TensorTile tile = tile_of(fw.projection(DataSpace::weights), probe.nest.tile_box[1]);
-        const double cross =
-            crossover_density(f, tile, DataSpace::weights, UniformModel{}, 32);
+        const double cross = crossover_density(f, tile, DataSpace::weights, UniformModel{}, 32);
         ASSERT_GT(cross, 0.05) << compressed_format_name(f);
         ASSERT_LT(cross, 0.99) << compressed_format_name(f);
         const auto glb_weight_pj = [&](const ArchModel& arch, double d) {

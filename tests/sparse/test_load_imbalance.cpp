@@ -30,7 +30,7 @@ TEST(LoadImbalance, DenseOperandsDoNotApplyAndGiveTheDenseCycles) {
 
 TEST(LoadImbalance, NoComputeSkippingMeansNoImbalance) {
     auto c = weight_sparse_case(Dataflow::CK, 8, 8, 4, 4, 10, UniformModel{}, 0.1);
-    c.arch.compute_skip = {};
+    c.arch.compute_skip = PhaseDataSpaces{};
     const LoadImbalance r = c.run(ImbalanceMethod::closed_form);
     EXPECT_FALSE(r.applies);
     EXPECT_EQ(r.cycles, double(c.nest.compute_cycles));
