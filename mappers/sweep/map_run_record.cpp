@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
 #include "common/yaml_text.hpp"
