@@ -46,12 +46,7 @@ std::int64_t ResultsStore::ensure_sweep(const SweepRecord& sweep) {
         "ON CONFLICT (hash) DO NOTHING");
     insert.bind(1, sweep.name).bind(2, hash).bind(3, sweep.yaml).bind(4, TRAINLOOP_VERSION);
     insert.bind(5, sweep.points).run();
-    Statement& find = cached("SELECT id FROM sweeps WHERE hash = ?");
-    find.bind(1, hash);
-    find.step();
-    const std::int64_t id = find.int64(0);
-    find.reset();
-    return id;
+    return id_of("SELECT id FROM sweeps WHERE hash = ?", hash);
 }
 
 std::set<std::int64_t> ResultsStore::recorded_points(std::int64_t sweep_id) {
@@ -80,12 +75,19 @@ std::int64_t ResultsStore::spec_id(const std::string& table, const SpecText& spe
             table));
         insert.bind(1, spec.name).bind(2, hash).bind(3, spec.yaml).run();
     }
-    Statement& find = cached(fmt::format("SELECT id FROM {} WHERE hash = ?", table));
-    find.bind(1, hash);
+    const std::int64_t id = id_of(fmt::format("SELECT id FROM {} WHERE hash = ?", table), hash);
+    spec_ids_[key] = id;  // forgotten if the transaction rolls back (write_points)
+    return id;
+}
+
+// The id of the row a unique key names (the row exists: it was just inserted
+// or was already there).
+std::int64_t ResultsStore::id_of(const std::string& select_id, const std::string& key) {
+    Statement& find = cached(select_id);
+    find.bind(1, key);
     find.step();
     const std::int64_t id = find.int64(0);
     find.reset();
-    spec_ids_[key] = id;  // forgotten if the transaction rolls back (write_points)
     return id;
 }
 
@@ -93,12 +95,7 @@ std::int64_t ResultsStore::mapping_id(const std::string& text) {
     Statement& insert =
         cached("INSERT INTO mappings (text) VALUES (?) ON CONFLICT (text) DO NOTHING");
     insert.bind(1, text).run();
-    Statement& find = cached("SELECT id FROM mappings WHERE text = ?");
-    find.bind(1, text);
-    find.step();
-    const std::int64_t id = find.int64(0);
-    find.reset();
-    return id;
+    return id_of("SELECT id FROM mappings WHERE text = ?", text);
 }
 
 void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const PointRecord& p) {

@@ -52,6 +52,7 @@ class ResultsStore {
     std::int64_t spec_id(const std::string& table, const SpecText& spec,
                          const ArchitectureRecord* arch);
     std::int64_t mapping_id(const std::string& text);
+    std::int64_t id_of(const std::string& select_id, const std::string& key);
     Statement& cached(const std::string& sql);
 
     std::unique_ptr<Database> db_;
