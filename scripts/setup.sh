@@ -9,6 +9,8 @@ packages=(
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
+  python3 python3-matplotlib python3-numpy   # reports/: `trainloop report` charts
+  chromium                     # tests: reports render in a headless browser (label browser)
 )
 
 missing=()
