@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 PHASES = ("fw", "bw", "wu")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per database row: identity is equality
 class Architecture:
     id: int
     name: str

@@ -21,8 +21,9 @@ class Model:
 
     def imbalance_histogram(self, point_id, layer, phase, seed=1):
         """The stored mapping's evaluation with the Monte-Carlo imbalance
-        model and its per-wave histogram: the `imbalance` object of
-        `trainloop eval --format json`."""
+        model: the `imbalance` object of `trainloop eval --format json`
+        (waves, cycles, histogram, ...) with the evaluation's
+        `imbalance_pct` added."""
         command = [self.trainloop, "eval", "--db", self.db_path, "--point", str(point_id),
                    "--layer", layer, "--phase", phase, "--imbalance", "monte-carlo",
                    "--imbalance-histogram", "--seed", str(seed), "--format", "json"]
@@ -41,4 +42,4 @@ class Model:
             raise ModelError(error.get("message", run.stderr.strip()))
         if "imbalance" not in answer:
             raise ModelError("the MACs of this layer's phase do not skip: no imbalance")
-        return answer["imbalance"]
+        return {**answer["imbalance"], "imbalance_pct": answer["imbalance_pct"]}

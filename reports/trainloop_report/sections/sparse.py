@@ -109,7 +109,8 @@ def _histogram_blocks(ctx):
             for b in bins:
                 rows.append([e["arch"], e["sparsity"], e["network"], e["layer"], e["phase"],
                              Cell(str(e["point_id"]), e["point_id"]),
-                             f"{b['lower_pct']:g}–{b['upper_pct']:g}",
+                             f"{b['lower_pct']:g}–{b['upper_pct']:g}"
+                             if b["upper_pct"] is not None else f"≥ {b['lower_pct']:g}",
                              Cell(f"{100 * b['fraction_of_waves']:.2f}", b["fraction_of_waves"])])
                 keys.append(f"{e['point_id']}|{e['layer']}|{e['phase']}|{b['lower_pct']:g}")
         blocks.append(figure(ctx.figures.render(fig, "sparse_wave_histograms"),
