@@ -43,7 +43,8 @@ def palette(keys):
 
 
 def new_figure(width=7.0, height=3.2, ncols=1, nrows=1, **kwargs):
-    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False, **kwargs)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False,
+                             layout="constrained", **kwargs)
     return fig, axes
 
 

@@ -31,7 +31,7 @@ def build(ctx):
         return []
     ctx.db.preload_layers([c.point for comps in comparisons.values() for c in comps])
     columns = ([("network", "network"), ("proposal", "proposal"), ("phase", "phase")] +
-               [(c, f"{c} (mJ)") for c in CLASSES] + [("total", "total (mJ)")])
+               [(f"class_{c}", f"{c} (mJ)") for c in CLASSES] + [("total", "total (mJ)")])
     rows, keys, missing = [], [], []
     studies = list(comparisons)
     fig, axes = new_figure(max(7.0, 3.2 * len(studies)), 3.6, ncols=len(studies))
@@ -53,7 +53,7 @@ def build(ctx):
                              for cls in CLASSES] + [Cell(f"{total / 1e9:.4g}", total)])
                 keys.append(f"{study.network}|{study.batch}|{c.proposal.arch}|"
                             f"{c.proposal.sparsity}|{ph}")
-                labels.append(f"{ph}\n{c.proposal.arch}")
+                labels.append(f"{c.proposal.arch} {ph}")
                 for cls in CLASSES:
                     stacks[cls].append(classes[ph][cls] / 1e9)
         x = np.arange(len(labels))

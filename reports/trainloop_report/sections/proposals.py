@@ -108,7 +108,7 @@ def build(ctx):
             left = [l + w for l, w in zip(left, widths)]
         ax.invert_yaxis()
         ax.set_xlabel("area (mm²)")
-        ax.legend(loc="lower right")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         blocks.append(figure(ctx.figures.render(fig, "proposals_area"),
                              "Area by component class (every instance, used or not; sparse "
                              "features add no area in the model yet).", "proposals_area"))

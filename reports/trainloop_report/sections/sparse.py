@@ -9,7 +9,7 @@ model.py)."""
 
 import numpy as np
 
-from ..charts import new_figure
+from ..charts import PHASE_COLORS, new_figure
 from ..data import PHASES
 from ..markup import Cell, figure, heading, note, num, table
 from ..model import ModelError
@@ -167,7 +167,8 @@ def build(ctx):
         x = np.arange(len(names))
         for k, ph in enumerate(PHASES):
             values = {r.layer: r.imbalance_pct for r in layers if r.phase == ph}
-            ax.bar(x + (k - 1) * 0.27, [values.get(n, 0.0) for n in names], 0.27, label=ph)
+            ax.bar(x + (k - 1) * 0.27, [values.get(n, 0.0) for n in names], 0.27, label=ph,
+                   color=PHASE_COLORS[ph])
         ax.set_xticks(x, names, rotation=90, fontsize=6)
         ax.set_ylabel("imbalance (%)")
         ax.set_title(f"{ctx.sel.label(c.study)} · {c.proposal.label}", fontsize=8)
