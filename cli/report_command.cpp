@@ -27,6 +27,7 @@ struct ReportOptions {
     std::vector<std::string> networks;
     std::string out = "report.html";
     std::string figures;
+    std::vector<std::string> histogram_layers;
 };
 
 std::string python_interpreter() {
@@ -70,20 +71,24 @@ void run_report(const ReportOptions& o) {
     { ResultsStore::open_for_reading(o.db); }
     const std::filesystem::path package_dir = data_directory() / "reports";
     if (!std::filesystem::is_regular_file(package_dir / "trainloop_report" / "__main__.py")) {
-        throw std::runtime_error(fmt::format("the report package is missing from {} (set "
-                                             "TRAINLOOP_DATA_DIR to the source tree)",
-                                             package_dir.string()));
+        throw std::runtime_error(
+            fmt::format("the report package is missing from {} (set "
+                        "TRAINLOOP_DATA_DIR to the source tree)",
+                        package_dir.string()));
     }
-    std::vector<std::string> argv = {python_interpreter(), "-m", "trainloop_report", "--db",
-                                     o.db, "--out", o.out};
+    std::vector<std::string> argv = {
+        python_interpreter(), "-m", "trainloop_report", "--db", o.db, "--out", o.out};
     if (!o.baseline.empty()) argv.insert(argv.end(), {"--baseline", o.baseline});
     for (const std::string& n : o.networks) argv.insert(argv.end(), {"--network", n});
     if (!o.figures.empty()) argv.insert(argv.end(), {"--figures", o.figures});
+    for (const std::string& l : o.histogram_layers)
+        argv.insert(argv.end(), {"--histogram-layer", l});
     std::string command = "trainloop report --db " + o.db;
     for (std::size_t i = 5; i < argv.size(); ++i) command += " " + argv[i];
-    argv.insert(argv.end(), {"--trainloop", std::filesystem::read_symlink("/proc/self/exe").string(),
-                             "--tool-version", std::string("trainloop ") + TRAINLOOP_VERSION,
-                             "--command", command});
+    argv.insert(
+        argv.end(),
+        {"--trainloop", std::filesystem::read_symlink("/proc/self/exe").string(), "--tool-version",
+         std::string("trainloop ") + TRAINLOOP_VERSION, "--command", command});
     const int code = run_child(argv, package_dir.string());
     if (code != 0) throw CLI::RuntimeError(code);
 }
@@ -105,6 +110,9 @@ void add_report_command(CLI::App& app) {
     cmd->add_option("--network", o->networks, "Only these networks (repeatable)");
     cmd->add_option("--out,-o", o->out, "HTML file to write")->default_val("report.html");
     cmd->add_option("--figures", o->figures, "Also write every chart as DIR/NAME.pdf and .svg");
+    cmd->add_option("--histogram-layer", o->histogram_layers,
+                    "Per-wave imbalance histogram of this layer of the sparse proposals: LAYER "
+                    "or LAYER:PHASE (repeatable; default: each one's two most imbalanced)");
     cmd->callback([o] { run_report(*o); });
 }
 

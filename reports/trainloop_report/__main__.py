@@ -1,5 +1,5 @@
 """python3 -m trainloop_report --db RESULTS.db [--baseline ARCH] [--network NAME ...]
-[--out report.html] [--figures DIR] [--trainloop BINARY]
+[--out report.html] [--figures DIR] [--histogram-layer LAYER[:PHASE] ...] [--trainloop BINARY]
 
 `trainloop report` runs this with the same options (and --trainloop set to
 itself, for the model's per-wave histograms). Exit codes: 0 written, 2 bad
@@ -23,6 +23,9 @@ def main(argv=None):
     parser.add_argument("--network", action="append", help="only this network (repeatable)")
     parser.add_argument("--out", default="report.html", help="HTML file to write")
     parser.add_argument("--figures", help="also write every chart as DIR/NAME.pdf and .svg")
+    parser.add_argument("--histogram-layer", action="append", default=[],
+                        help="per-wave imbalance histogram of this layer (LAYER or LAYER:PHASE; "
+                        "repeatable; default: each sparse proposal's two most imbalanced)")
     parser.add_argument("--trainloop", help="the trainloop binary, to compute what the "
                         "database does not hold (per-wave imbalance histograms)")
     parser.add_argument("--tool-version", default="", help=argparse.SUPPRESS)
@@ -32,7 +35,8 @@ def main(argv=None):
         sections, figures = write_report(args.db, args.out, baseline=args.baseline,
                                          networks=args.network, figures_dir=args.figures,
                                          trainloop=args.trainloop,
-                                         tool_version=args.tool_version, command=args.command)
+                                         tool_version=args.tool_version, command=args.command,
+                                         histogram_layers=args.histogram_layer)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ class Context:
     generated: str = ""  # date and time the report was written (UTC, ISO 8601)
     tool_version: str = ""  # the trainloop that wrote the report
     command: str = ""
+    histogram_layers: tuple = ()  # --histogram-layer: LAYER or LAYER:PHASE
 
     def __post_init__(self):
         self.proposal_colors = palette(self.sel.proposals)

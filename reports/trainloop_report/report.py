@@ -38,7 +38,7 @@ dl.facts dd { margin: 0; }
 
 
 def write_report(db_path, out, baseline=None, networks=None, figures_dir=None, trainloop=None,
-                 tool_version="", command=""):
+                 tool_version="", command="", histogram_layers=()):
     """Writes the report; returns (the sections written, the figure names)."""
     db = database.load(db_path)
     sel = Selection(db, networks=networks, baseline=baseline)
@@ -47,7 +47,8 @@ def write_report(db_path, out, baseline=None, networks=None, figures_dir=None, t
                   model=Model(trainloop, db_path) if trainloop else None,
                   generated=datetime.datetime.now(datetime.timezone.utc)
                   .strftime("%Y-%m-%d %H:%M:%S UTC"),
-                  tool_version=tool_version, command=command)
+                  tool_version=tool_version, command=command,
+                  histogram_layers=tuple(histogram_layers or ()))
     parts = []
     for section in SECTIONS:
         blocks = section.build(ctx) or [note(section.empty_note)]

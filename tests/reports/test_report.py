@@ -185,6 +185,15 @@ class ReportOverFixture(unittest.TestCase):
                          {"mlp_mnist"})
 
 
+class ChosenHistogramLayers(unittest.TestCase):
+    def test_only_the_named_layer_phases_get_histograms(self):
+        _, _, html = write_report("report_histogram_layer", "--histogram-layer", "fc1:wu",
+                                  "--network", "mlp_mnist")
+        keys = Page(html).tables["histograms"]
+        self.assertTrue(keys)
+        self.assertEqual({tuple(k.split("|")[1:3]) for k in keys}, {("fc1", "wu")})
+
+
 class BadInput(unittest.TestCase):
     def setUp(self):
         self.dir = os.path.join(WORK_DIR, "report_bad_input")
@@ -242,9 +251,10 @@ class BadInput(unittest.TestCase):
         path = self.copy("UPDATE points SET status = 'failed', failure = 'test';")
         self.assert_error(self.report(path), "no finished point")
 
-    def test_unknown_baseline_and_network(self):
+    def test_unknown_baseline_network_and_histogram_layer(self):
         self.assert_error(self.report(DB, "--baseline", "nope"), "nope", BASELINE)
         self.assert_error(self.report(DB, "--network", "nope"), "nope", "mlp_mnist")
+        self.assert_error(self.report(DB, "--histogram-layer", "fc9"), "fc9", "fc1")
 
     def test_python_package_directly(self):
         import subprocess

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..charts import PHASE_COLORS, new_figure
 from ..data import PHASES
+from ..errors import ReportError
 from ..markup import Cell, figure, heading, note, num, table
 from ..model import ModelError
 
@@ -25,15 +26,39 @@ def sparse_comparisons(ctx):
 
 
 def histogram_targets(ctx, per_point=2):
-    """The layer-phases whose per-wave histogram a report shows: in each
-    sparse proposal's best training step, the `per_point` with the most
-    imbalance cycles (ties: network order). [(point, layer, phase)]"""
+    """The layer-phases whose per-wave histogram a report shows, in each
+    sparse proposal's best training step: the ones --histogram-layer names
+    (LAYER, or LAYER:PHASE), else the `per_point` with the most imbalance
+    cycles (ties: network order). [(point, layer, phase)]"""
     targets = []
+    chosen = ctx.histogram_layers
     for c in sparse_comparisons(ctx):
         rows = [r for r in ctx.db.layers(c.point) if r.imbalance_cycles > 0]
-        rows.sort(key=lambda r: (-r.imbalance_cycles, r.layer_index, PHASES.index(r.phase)))
-        targets.extend((c.point, r.layer, r.phase) for r in rows[:per_point])
+        if chosen:
+            rows = [r for r in rows if r.layer in chosen or f"{r.layer}:{r.phase}" in chosen]
+            rows.sort(key=lambda r: (r.layer_index, PHASES.index(r.phase)))
+        else:
+            rows.sort(key=lambda r: (-r.imbalance_cycles, r.layer_index, PHASES.index(r.phase)))
+            rows = rows[:per_point]
+        targets.extend((c.point, r.layer, r.phase) for r in rows)
     return targets
+
+
+def check_histogram_layers(ctx):
+    """Every --histogram-layer names a layer (or layer:phase) of some sparse
+    proposal's best step (ReportError, exit 2, otherwise)."""
+    known = set()
+    for c in sparse_comparisons(ctx):
+        for r in ctx.db.layers(c.point):
+            known.update((r.layer, f"{r.layer}:{r.phase}"))
+    for name in ctx.histogram_layers:
+        if name not in known:
+            layers = sorted({k for k in known if ":" not in k})
+            raise ReportError(ctx.db.path, f"--histogram-layer `{name}`: no such layer (or "
+                              "layer:phase) in the sparse proposals' best training steps",
+                              "LAYER or LAYER:PHASE (fw, bw, wu)",
+                              "layers: " + ", ".join(layers) if layers
+                              else "no sparse proposal has finished points")
 
 
 def _macs_figure(ctx, comps):
@@ -129,6 +154,7 @@ def _histogram_blocks(ctx):
 
 
 def build(ctx):
+    check_histogram_layers(ctx)
     comps = sparse_comparisons(ctx)
     if not comps:
         return []
