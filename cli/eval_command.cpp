@@ -80,11 +80,10 @@ void run_stored_eval(const EvalOptions& o) {
     }
     const StoredCase c = load_stored_case(o.db, *o.point, o.layer, o.phase);
     check_masks_against(c.profile, c.network->name(), c.training);
-    const PhaseDensities densities = phase_densities(c.profile, c.network->name(),
-                                                     c.problem->layer, c.problem->phase,
-                                                     c.iteration);
-    const Evaluation e = evaluate(c.model, *c.problem, c.mapping, densities,
-                                  o.sparsity.imbalance_options());
+    const PhaseDensities densities = phase_densities(c.profile, c.network->name(), c.problem->layer,
+                                                     c.problem->phase, c.iteration);
+    const Evaluation e =
+        evaluate(c.model, *c.problem, c.mapping, densities, o.sparsity.imbalance_options());
     if (!e.valid()) {
         throw SpecError({o.db, 0, 0}, "--point",
                         fmt::format("the stored mapping is not valid on the stored "
@@ -93,8 +92,7 @@ void run_stored_eval(const EvalOptions& o) {
                         "a database written by this trainloop's model");
     }
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping).dump(2)
-                  << "\n";
+        std::cout << evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping).dump(2) << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.model, *c.problem, c.mapping);
     }
@@ -151,8 +149,7 @@ void add_eval_command(CLI::App& app) {
                          "--layer, --phase); specs, batch, profile and iteration are the "
                          "point's")
             ->excludes(mapping);
-    eval->add_option("--point", o->point, "Point id in the --db database (points.id)")
-        ->needs(db);
+    eval->add_option("--point", o->point, "Point id in the --db database (points.id)")->needs(db);
     add_mapping_override_options(eval, *o);
     add_sparsity_profile_options(eval, o->sparsity);
     add_imbalance_options(eval, o->sparsity);

@@ -50,7 +50,8 @@ Architecture read_architecture(const std::filesystem::path& db, const std::strin
 StoredCase load_stored_case(const std::filesystem::path& db_path, std::int64_t point_id,
                             const std::string& layer, const std::string& phase_text) {
     const std::optional<Phase> phase = phase_from_name(phase_text);
-    if (!phase) fail(db_path, "--phase", fmt::format("unknown phase `{}`", phase_text), "fw, bw or wu");
+    if (!phase)
+        fail(db_path, "--phase", fmt::format("unknown phase `{}`", phase_text), "fw, bw or wu");
     ResultsStore store = ResultsStore::open_for_reading(db_path);
     Database& db = store.database();
     Statement point = db.prepare(
@@ -99,9 +100,9 @@ StoredCase load_stored_case(const std::filesystem::path& db_path, std::int64_t p
     }
     const auto index = static_cast<std::size_t>(result.int64(0));
     c.problem = c.training.layers.at(index).find(*phase);
-    c.mapping = parse_mapping_text(result.text(1), c.arch,
-                                   fmt::format("{} (mapping of point {})", db_path.string(),
-                                               point_id));
+    c.mapping =
+        parse_mapping_text(result.text(1), c.arch,
+                           fmt::format("{} (mapping of point {})", db_path.string(), point_id));
     return c;
 }
 

@@ -38,19 +38,18 @@ nlohmann::json architecture_summary_json(const Architecture& arch, const ArchMod
     nlohmann::json levels = nlohmann::json::array();
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         const StorageLevel& l = arch.levels[i];
-        levels.push_back(
-            {{"name", l.name},
-             {"class", std::string(storage_class_name(l.storage_class))},
-             {"capacity_bytes",
-              l.capacity_bytes ? nlohmann::json(*l.capacity_bytes) : nlohmann::json(nullptr)},
-             {"word_bits", l.word_bits},
-             {"instances", l.instances},
-             {"per_pe", l.per_pe},
-             {"data_spaces", space_list(l.data_spaces)},
-             {"read_bandwidth", optional_number(l.read_bandwidth)},
-             {"write_bandwidth", optional_number(l.write_bandwidth)},
-             {"component", l.component},
-             {"area_um2", model.component_area_um2(i)}});
+        levels.push_back({{"name", l.name},
+                          {"class", std::string(storage_class_name(l.storage_class))},
+                          {"capacity_bytes", l.capacity_bytes ? nlohmann::json(*l.capacity_bytes)
+                                                              : nlohmann::json(nullptr)},
+                          {"word_bits", l.word_bits},
+                          {"instances", l.instances},
+                          {"per_pe", l.per_pe},
+                          {"data_spaces", space_list(l.data_spaces)},
+                          {"read_bandwidth", optional_number(l.read_bandwidth)},
+                          {"write_bandwidth", optional_number(l.write_bandwidth)},
+                          {"component", l.component},
+                          {"area_um2", model.component_area_um2(i)}});
     }
     nlohmann::json networks = nlohmann::json::array();
     for (const OnChipNetwork& n : arch.networks) {

@@ -21,8 +21,7 @@ std::array<double, kNumEnergyClasses> energy_by_class(const Architecture& arch,
     const EnergyBreakdown& b = e.energy;
     for (std::size_t i = 0; i < b.num_levels; ++i) {
         // The metadata is part of the level's cells: moved to the overheads.
-        add(energy_class_of(arch.levels[i].storage_class),
-            b.component_pj(i) - b.level_metadata[i]);
+        add(energy_class_of(arch.levels[i].storage_class), b.component_pj(i) - b.level_metadata[i]);
         add(EnergyClass::sparse_overhead, b.level_metadata[i]);
     }
     add(EnergyClass::mac, b.component_pj(b.mac_component()));

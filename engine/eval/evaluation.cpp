@@ -108,9 +108,8 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
             b.level[i][si] = {(c.reads + c.metadata_reads) * level.read_pj * instances,
                               (c.fills + c.metadata_fills) * level.write_pj * instances,
                               c.updates * level.update_pj * instances};
-            b.level_metadata[i] += (c.metadata_reads * level.read_pj +
-                                    c.metadata_fills * level.write_pj) *
-                                   instances;
+            b.level_metadata[i] +=
+                (c.metadata_reads * level.read_pj + c.metadata_fills * level.write_pj) * instances;
             // Words that cross into the PE array ride a network from this level.
             if (!acc.kept || c.child_side_words == 0) continue;
             const bool is_output = s == output;

@@ -1,7 +1,6 @@
 #include "store/schema.hpp"
 
 #include <fmt/format.h>
-
 #include <yaml-cpp/yaml.h>
 
 #include <array>
@@ -156,7 +155,8 @@ double stored_clock_ghz(const std::string& yaml) {
 std::optional<std::int64_t> stored_iteration(const std::string& yaml) {
     try {
         const YAML::Node root = YAML::Load(yaml);
-        YAML::Node node = root.IsMap() && root["map"] ? root["map"]["iteration"] : root["iteration"];
+        YAML::Node node =
+            root.IsMap() && root["map"] ? root["map"]["iteration"] : root["iteration"];
         if (node && node.IsScalar() && node.Scalar() != "final") return node.as<std::int64_t>();
     } catch (const YAML::Exception&) {
     }

@@ -119,12 +119,8 @@ std::string phases_text(const std::vector<Phase>& phases) {
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml) {
-    return {{arch.name, yaml},
-            model.area_um2(),
-            model.pe_rows,
-            model.pe_columns,
-            arch.clock_ghz,
-            architecture_summary_json(arch, model).dump()};
+    return {{arch.name, yaml}, model.area_um2(), model.pe_rows,
+            model.pe_columns,  arch.clock_ghz,   architecture_summary_json(arch, model).dump()};
 }
 
 }  // namespace trainloop
