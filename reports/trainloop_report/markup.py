@@ -3,6 +3,7 @@ value (data-value) next to the rounded text a reader sees, and figures. The
 tests read the data-* attributes; people read the text."""
 
 import html
+import math
 
 
 def esc(text):
@@ -34,13 +35,7 @@ def fmt(value, digits=3):
     magnitude = abs(value)
     if magnitude >= 1e6 or magnitude < 1e-3:
         return f"{value:.{digits - 1}e}"
-    text = f"{value:,.{max(digits - 1 - int(_floor_log10(magnitude)), 0)}f}"
-    return text
-
-
-def _floor_log10(x):
-    import math
-    return math.floor(math.log10(x))
+    return f"{value:,.{max(digits - 1 - math.floor(math.log10(magnitude)), 0)}f}"
 
 
 def table(name, columns, rows, keys=None, caption=None):
