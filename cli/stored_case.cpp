@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "arch/architecture_parser.hpp"
+#include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
@@ -24,25 +25,40 @@ namespace {
     throw SpecError({db.string(), 0, 0}, key, message, expected, hint);
 }
 
-// The stored architecture text with its component library named by the
-// absolute path it was resolved to when the point was written.
+// The stored architecture text with its component library named by an
+// absolute path: the one it was resolved to when the point was written
+// (architectures.summary), or, when that file is gone or was not recorded
+// (a database from another machine, or from before schema 2), the text's
+// own relative path resolved in the shipped arch_specs/ (where the shipped
+// architectures and their sweep variants found it).
 Architecture read_architecture(const std::filesystem::path& db, const std::string& name,
                                const std::string& yaml, const std::string& summary) {
-    if (summary.empty()) {
-        fail(db, "--point",
-             fmt::format("architecture `{}` was stored before schema 2, without the path of "
-                         "its component library",
-                         name),
-             "a point written by this trainloop", "rerun the sweep point to store it again");
-    }
-    const std::string library =
-        nlohmann::json::parse(summary).value("component_library", std::string());
     YAML::Node root = YAML::Load(yaml);
-    root["component_library"] = library;
-    YAML::Emitter out;
-    out << root;
-    const std::string source = fmt::format("{} (architecture `{}`)", db.string(), name);
-    return parse_architecture(SpecNode::load_string(out.c_str(), source));
+    std::vector<std::filesystem::path> candidates;
+    if (!summary.empty()) {
+        candidates.emplace_back(
+            nlohmann::json::parse(summary).value("component_library", std::string()));
+    }
+    if (root.IsMap() && root["component_library"] && root["component_library"].IsScalar()) {
+        candidates.push_back(data_directory() / "arch_specs" / root["component_library"].Scalar());
+    }
+    std::string looked;
+    for (const std::filesystem::path& library : candidates) {
+        if (!std::filesystem::is_regular_file(library)) {
+            looked += (looked.empty() ? "" : ", ") + library.string();
+            continue;
+        }
+        root["component_library"] = library.lexically_normal().string();
+        YAML::Emitter out;
+        out << root;
+        const std::string source = fmt::format("{} (architecture `{}`)", db.string(), name);
+        return parse_architecture(SpecNode::load_string(out.c_str(), source));
+    }
+    fail(db, "--point",
+         fmt::format("the component library of architecture `{}` is not found (looked for {})",
+                     name, looked.empty() ? "none recorded" : looked),
+         "the component library the point was written with",
+         "restore the file, or set TRAINLOOP_DATA_DIR to the tree that has it");
 }
 
 }  // namespace

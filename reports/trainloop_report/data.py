@@ -20,7 +20,9 @@ class Architecture:
 
     @property
     def dense(self):
-        return self.summary is None or self.summary.get("dense", True)
+        """True without sparse features, False with; None when the summary
+        was not stored (rows written before schema 2)."""
+        return None if self.summary is None else self.summary["dense"]
 
     @property
     def array(self):

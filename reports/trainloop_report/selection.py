@@ -143,7 +143,7 @@ def default_baseline(points):
     """The dense architecture (no sparse feature) with the fewest PEs, then
     the first by name; with no dense one, the first by name."""
     archs = {p.arch.name: p.arch for p in points}
-    dense = [a for a in archs.values() if a.dense]
+    dense = [a for a in archs.values() if a.dense is True]
     pool = dense or list(archs.values())
     return min(pool, key=lambda a: (a.pe_rows * a.pe_columns, a.name)).name
 

@@ -7,6 +7,7 @@ add up to the phase totals."""
 import numpy as np
 
 from ..charts import CLASS_COLORS, new_figure
+from ..charts import plt as _plt
 from ..data import PHASES
 from ..markup import Cell, figure, note, table
 
@@ -66,6 +67,10 @@ def build(ctx):
         ax.set_title(ctx.sel.label(study))
         if si == 0:
             ax.set_ylabel("energy (mJ)")
+    if not rows:
+        _plt.close(fig)
+        return [note("Every point was written before schema 2: no energy by class stored; "
+                     "rerun the points to fill it in.")]
     axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     blocks = [figure(ctx.figures.render(fig, "breakdown_phase_class"),
                      "Energy of each proposal's best training step by phase (fw, bw, wu) and "

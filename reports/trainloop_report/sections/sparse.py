@@ -20,7 +20,9 @@ def sparse_comparisons(ctx):
     out = []
     for study, comps in ctx.sel.comparisons("step").items():
         for c in comps:
-            if not c.point.arch.dense:
+            dense = c.point.arch.dense
+            # Without a stored summary, a sparse profile is the best sign of a sparse design.
+            if dense is False or (dense is None and c.point.sparsity != "dense"):
                 out.append(c)
     return out
 
