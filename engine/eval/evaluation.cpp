@@ -81,8 +81,9 @@ void add_balancing_energy(const ArchModel& arch, Phase phase, Evaluation& e) {
         if (!arch.compute_skip.in(phase).contains(s)) continue;
         const int n = arch.network_for(pe_parent, s, DeliveryKind::unicast, 0);
         if (n < 0) continue;
-        e.energy.network[std::size_t(n)][std::size_t(s)] +=
-            e.imbalance.balancing_words * arch.networks[std::size_t(n)].hop_pj;
+        const double pj = e.imbalance.balancing_words * arch.networks[std::size_t(n)].hop_pj;
+        e.energy.network[std::size_t(n)][std::size_t(s)] += pj;
+        e.energy.balancing = pj;
         return;
     }
 }
@@ -107,6 +108,8 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
             b.level[i][si] = {(c.reads + c.metadata_reads) * level.read_pj * instances,
                               (c.fills + c.metadata_fills) * level.write_pj * instances,
                               c.updates * level.update_pj * instances};
+            b.level_metadata[i] +=
+                (c.metadata_reads * level.read_pj + c.metadata_fills * level.write_pj) * instances;
             // Words that cross into the PE array ride a network from this level.
             if (!acc.kept || c.child_side_words == 0) continue;
             const bool is_output = s == output;

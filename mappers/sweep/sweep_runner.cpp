@@ -128,6 +128,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         record.budget = spec.budget;
         record.seed = static_cast<std::int64_t>(spec.seed);
         record.phases = phases_text(spec.phases);
+        if (spec.iteration != kFinalIteration) record.iteration = spec.iteration;
         try {
             // Every point is evaluated with its profile (the dense one gives
             // the dense evaluation's results).
