@@ -37,9 +37,9 @@ QueryTable query_compare_archs(Database& db, const QueryArgs& args) {
     std::sort(rows.begin(), rows.end(),
               [&](const PhaseRow& a, const PhaseRow& b) { return order(a) < order(b); });
     QueryTable table;
-    table.columns = {"network",   "batch",    "phase", "arch",    "sparsity",     "dataflow",
-                     "cycles",    "seconds",  "energy_pj", "area_um2", "edp", "speedup",
-                     "energy_ratio", "point_id"};
+    table.columns = {"network",  "batch",   "phase",        "arch",      "sparsity",
+                     "dataflow", "cycles",  "seconds",      "energy_pj", "area_um2",
+                     "edp",      "speedup", "energy_ratio", "point_id"};
     bool have_base = false;
     double base_seconds = 0;
     double base_energy = 0;
