@@ -150,10 +150,10 @@ PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& n
         "p.arch_id, p.network_id, p.sparsity_id, p.batch, p.dataflow, p.objective";
     BestPerGroup<KeyFn> best(key);
     if (f.conditions.size() > 1) {
-        Statement s = db.prepare(fmt::format(
-            "SELECT {}, t.phase, t.cycles, t.energy_pj, p.id FROM points p CROSS JOIN "
-            "phase_totals t ON t.point_id = p.id WHERE {}{}",
-            point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
+        Statement s = db.prepare(
+            fmt::format("SELECT {}, t.phase, t.cycles, t.energy_pj, p.id FROM points p CROSS JOIN "
+                        "phase_totals t ON t.point_id = p.id WHERE {}{}",
+                        point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
         f.bind(s);
         if (phase) s.bind(int(f.values.size()) + 1, *phase);
         std::vector<PhaseRow> rows;
