@@ -16,6 +16,7 @@
 #include "common/count_format.hpp"
 #include "constraints/constraints_parser.hpp"
 #include "duration_text.hpp"
+#include "energy/component_pricing.hpp"
 #include "eval/arch_model.hpp"
 #include "json_errors.hpp"
 #include "mapping/mapping_json.hpp"
@@ -463,6 +464,7 @@ void run_map(const MapOptions& o) {
     }
     const Architecture arch = load_architecture(o.arch);
     const ArchModel model = build_arch_model(arch);
+    for (const std::string& note : pricing_notes(arch)) std::cerr << "note: " << note << "\n";
     // The file's constraints add to the architecture's, or override them
     // entry by entry (docs/mapping_constraints.md).
     MappingConstraints constraints = arch.constraints;

@@ -9,6 +9,7 @@ packages=(
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev
   libbenchmark-dev libgtest-dev libgmock-dev
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
+  python3 python3-yaml
 )
 
 missing=()

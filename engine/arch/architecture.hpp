@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "arch/component_library.hpp"
+#include "arch/logic_unit.hpp"
 #include "arch/on_chip_network.hpp"
 #include "arch/pe_array.hpp"
 #include "arch/sparse_features.hpp"
@@ -32,6 +33,7 @@ struct Architecture {
     std::vector<StorageLevel> levels;  // outermost first
     PeArray pe_array;
     std::vector<OnChipNetwork> networks;
+    std::vector<LogicUnit> units;  // `units:`: logic priced by area
     SparseFeatures sparse;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved

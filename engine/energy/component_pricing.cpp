@@ -1,9 +1,12 @@
 #include "energy/component_pricing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace trainloop {
 namespace {
@@ -79,9 +82,21 @@ PricedComponent price_component(const Component& component,
         return at_width(upper->second, word_bits);
     }
     if (upper == by_capacity.begin() || upper == by_capacity.end()) {
+        if (component.outside_table == OutsideTable::refuse) {
+            throw std::logic_error(
+                fmt::format("component `{}` priced outside its table", component.name));
+        }
+        // The library's sqrt_capacity rule, from the nearest listed capacity.
         const auto& nearest = upper == by_capacity.end() ? *by_capacity.rbegin() : *upper;
         PricedComponent out = at_width(nearest.second, word_bits);
-        out.clamped = true;
+        const double ratio = double(capacity) / double(nearest.first);
+        const double energy_scale = std::sqrt(ratio);
+        out.read_pj *= energy_scale;
+        out.write_pj *= energy_scale;
+        out.update_pj *= energy_scale;
+        out.area_um2 *= ratio;
+        out.leakage_mw *= ratio;  // leakage, like area, grows with the cells
+        out.extrapolated = true;
         return out;
     }
     const auto lower = std::prev(upper);
@@ -94,6 +109,23 @@ PricedComponent price_component(const Component& component,
     const double t_area = double(capacity - lower->first) / double(upper->first - lower->first);
     out.area_um2 = a.area_um2 + (b.area_um2 - a.area_um2) * t_area;
     return out;
+}
+
+std::vector<std::string> pricing_notes(const Architecture& arch) {
+    std::vector<std::string> notes;
+    for (const StorageLevel& level : arch.levels) {
+        const Component* c = arch.components.find(level.component);
+        if (c == nullptr || !is_table_class(c->component_class) || !level.capacity_bytes) continue;
+        const std::int64_t capacity = *level.capacity_bytes;
+        if (capacity >= c->min_capacity() && capacity <= c->max_capacity()) continue;
+        notes.push_back(fmt::format(
+            "level `{}` ({} bytes) is outside component `{}`'s table ({}–{} bytes): its energy is "
+            "scaled by sqrt(capacity) from the nearest entry and its area linearly (the library's "
+            "`outside_table: {}`)",
+            level.name, capacity, c->name, c->min_capacity(), c->max_capacity(),
+            outside_table_name(c->outside_table)));
+    }
+    return notes;
 }
 
 }  // namespace trainloop
