@@ -93,12 +93,14 @@ double line_below(const Pmf& p, std::int64_t n2, std::int64_t t) {
                 const std::int64_t remaining = n2 - a - b;
                 for (std::int64_t c = 0; c <= remaining; ++c) {
                     const double wc = w * top[std::size_t(remaining)][std::size_t(c)];
-                    if (wc < 1e-300) continue;
+                    if (wc < 1e-18) continue;  // far below what the sum resolves
                     const Pmf& below = bottom[std::size_t(remaining - c)];
-                    for (std::int64_t d = 0; d <= remaining - c; ++d) {
-                        if (a + c > b + d) continue;  // a large value without a partner
-                        next[std::size_t(a + c) * width + std::size_t(b + d)] +=
-                            wc * below[std::size_t(d)];
+                    // A large value needs a partner: b + d ≥ a + c.
+                    for (std::int64_t d = std::max<std::int64_t>(0, a + c - b);
+                         d <= remaining - c; ++d) {
+                        const double wd = wc * below[std::size_t(d)];
+                        if (wd < 1e-18) continue;
+                        next[std::size_t(a + c) * width + std::size_t(b + d)] += wd;
                     }
                 }
             }
@@ -153,8 +155,12 @@ std::optional<PairedMaxDistribution> compute(const DensityModel& model, double d
     PairedMaxDistribution out;
     const std::int64_t h = std::int64_t(top) - 1;
     out.top = std::size_t(2 * h);
-    for (std::int64_t t = 0; t < 2 * h; ++t) {
-        out.cdf[std::size_t(t)] = std::pow(line_below(pmf, 2 * along, t), double(lines));
+    // From the top down: P(≤ t) falls with t; below the first t where it
+    // vanishes, every smaller t has P(≤ t) = 0 too.
+    for (std::int64_t t = 2 * h - 1; t >= 0; --t) {
+        const double p = std::pow(line_below(pmf, 2 * along, t), double(lines));
+        out.cdf[std::size_t(t)] = p;
+        if (p < 1e-15) break;
     }
     return out;
 }
@@ -183,7 +189,7 @@ std::optional<PairedMaxDistribution> small_count_paired_max(const DensityModel& 
                        half1.elements(),
                        along,
                        lines};
-    thread_local std::array<CacheEntry, 64> cache{};
+    thread_local std::array<CacheEntry, 512> cache{};
     const std::size_t hash =
         (std::hash<double>{}(density)*31 + std::size_t(key.half0 * 1000003 + key.half1)) * 131 +
         std::size_t(along * 257 + lines);

@@ -33,11 +33,12 @@
 namespace trainloop {
 
 // Half counts with a larger standard deviation than this, or more than this
-// many halves per line, are left to the continuous form.
-inline constexpr double kSmallPairSd = 4.0;
+// many halves per line, are left to the continuous form (which is within a
+// few percent there: tests/sparse/test_imbalance_grid.cpp).
+inline constexpr double kSmallPairSd = 1.5;
 inline constexpr std::int64_t kMaxPairedTiles = 64;
 // The largest half count the exact form covers.
-inline constexpr std::size_t kMaxHalfCount = 63;
+inline constexpr std::size_t kMaxHalfCount = 24;
 
 // P(the wave's heaviest pair ≤ t nonzeros), t = 0 .. 2·kMaxHalfCount.
 struct PairedMaxDistribution {
