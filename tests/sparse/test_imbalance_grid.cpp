@@ -150,8 +150,9 @@ TEST(SlowImbalanceGrid, SchemesClosedFormWithinEightPercentOfMonteCarlo) {
     }
 }
 
-// The Monte-Carlo reference with enough waves (and seeds) that its own error
-// is well under 1 %: every wave when there are few, 4,096 per seed otherwise.
+// The Monte-Carlo reference averaged over 4 seeds of up to 4,096 waves each:
+// its own error is about 1 % even where a wave's slowest PE is 0 or 1 MAC
+// (the FC layer's nearly empty tiles), well inside the 5 % checked.
 double monte_carlo_cycles(const ArchModel& arch, const MappingCase& c, const NestAnalysis& nest,
                           const PhaseDensities& d) {
     double sum = 0;
@@ -184,7 +185,7 @@ TEST(SlowImbalanceGrid, SmallTilesClosedFormWithinFivePercentOfMonteCarlo) {
                     const auto c = weight_sparse_case(dataflow, side, side, t, t, 100000,
                                                       UniformModel{}, density, scheme);
                     const double cf = c.run(ImbalanceMethod::closed_form).cycles;
-                    const double mc = c.run(ImbalanceMethod::monte_carlo, 4096).cycles;
+                    const double mc = c.run(ImbalanceMethod::monte_carlo, 2048).cycles;
                     results.push_back(
                         {fmt::format("{} d={} {}x{} tile={}", load_balancing_scheme_name(scheme),
                                      density, side, side, t * t),
