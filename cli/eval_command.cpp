@@ -5,7 +5,7 @@
 #include <iostream>
 #include <optional>
 
-#include "energy/component_pricing.hpp"
+#include "arch/pricing_notes.hpp"
 #include "eval/evaluation_json.hpp"
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"

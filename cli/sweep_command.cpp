@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "energy/component_pricing.hpp"
+#include "arch/pricing_notes.hpp"
 #include "progress_bar.hpp"
 #include "results_db_commands.hpp"
 #include "sweep/architecture_variant.hpp"

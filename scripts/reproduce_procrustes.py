@@ -51,7 +51,7 @@ PAPER_ENERGY = {"resnet18": 3.26, "mobilenet_v2": 2.39}        # §VI-C, Fig. 17
 PAPER_ENERGY_RANGE = (2.27, 3.26)                               # abstract, §I, §VI-F
 PAPER_SPEEDUP = {"wrn_28_10": 4.0, "mobilenet_v2": 3.88}        # §VI-C
 PAPER_SPEEDUP_RANGE = (2.28, 4.0)                               # abstract, §I
-ENERGY_TOLERANCE, SPEEDUP_TOLERANCE = 0.15, 0.20                # issue #11's targets
+ENERGY_TOLERANCE, SPEEDUP_TOLERANCE = 0.15, 0.20                # the reproduction's targets
 TABLE_III = {  # area µm² (synthesis, FreePDK 45 nm)
     "FP32 MAC": 18875.72, "Register File": 198004.71, "PRNG": 1920.84,
     "Mask Memory": 44932.66, "Global Buffer": 17109596.5, "Quantile Engine": 9861.4,
@@ -397,7 +397,7 @@ def report(a, dbs, variants, wire_pj, pitch_um, hist5, hist13, table2, elapsed, 
     e_hi = PAPER_ENERGY_RANGE[1] * (1 + ENERGY_TOLERANCE)
     s_lo = PAPER_SPEEDUP_RANGE[0] * (1 - SPEEDUP_TOLERANCE)
     s_hi = PAPER_SPEEDUP_RANGE[1] * (1 + SPEEDUP_TOLERANCE)
-    w("## Targets (issue #11)")
+    w("## Targets")
     w("")
     w("K,N dataflow on 16×16 PEs, batch 16, whole training step (fw + bw + wu), sparse "
       "Procrustes vs the dense baseline.")

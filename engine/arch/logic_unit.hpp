@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "arch/component_library.hpp"
+#include "components/component_library.hpp"
 
 namespace trainloop {
 

@@ -1,6 +1,6 @@
 #include "sparse/network_densities.hpp"
 
-#include "sparsity/sparsity_query.hpp"
+#include "density/sparsity_query.hpp"
 
 namespace trainloop {
 

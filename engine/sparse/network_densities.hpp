@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "problem/training_problems.hpp"
-#include "sparsity/density_schedule.hpp"
-#include "sparsity/sparsity_profile.hpp"
+#include "density/density_schedule.hpp"
+#include "density/sparsity_profile.hpp"
 
 namespace trainloop {
 

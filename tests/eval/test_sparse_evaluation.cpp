@@ -1,4 +1,4 @@
-// The sparse adjustment of evaluate() (eval/action_counts.hpp): dense results
+// The sparse adjustment of evaluate() (nest/action_counts.hpp): dense results
 // are unchanged when every density is 1; skipping and gating at the MACs and
 // at a level, and compressed formats, change exactly what they should.
 #include <gtest/gtest.h>
@@ -123,7 +123,7 @@ TEST(SparseEvaluation, SkippingTheMacsScalesMacEnergyAndTakesCyclesFromTheImbala
                 1e-9 * double(dense.compute_cycles));
 }
 
-// Root cause 1 of issue #11: a MAC skipped at `compute` reads no operand and
+// A MAC skipped at `compute` reads no operand and
 // updates no partial sum at the level serving the MACs (the RF here).
 TEST(SparseEvaluation, ASkippedMacReadsNoOperandAndUpdatesNoOutputWhereItIsServed) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
@@ -171,7 +171,7 @@ TEST(SparseEvaluation, AGatedMacSavesItsOperandAccessesEnergyButNotTheirCycles) 
     EXPECT_EQ(sparse.level_cycles[2], dense.level_cycles[2]);
 }
 
-// Root cause 4 of issue #11: on an architecture whose sparse features have no
+// On an architecture whose sparse features have no
 // overheads (skipping only: no format metadata, no balancing moves), energy
 // never rises when a density falls, in any phase, on any valid mapping.
 TEST(SparseEvaluation, EnergyNeverRisesAsDensityFallsWithoutOverheads) {
@@ -201,7 +201,7 @@ TEST(SparseEvaluation, EnergyNeverRisesAsDensityFallsWithoutOverheads) {
     EXPECT_GT(checked, 100);
 }
 
-// Root cause 4 of issue #11: half-tile pairing costs the energy of its half
+// Half-tile pairing costs the energy of its half
 // tiles moving over the 1-D links along the balancing axis (Procrustes
 // §IV-C), no more: the other networks are untouched.
 TEST(SparseEvaluation, PairingEnergyIsItsHalfTileMovesOverTheLinksAlongItsAxis) {

@@ -1,4 +1,4 @@
-// The Procrustes reproduction's targets (issue #11; docs/reproductions/
+// The Procrustes reproduction's targets (docs/reproductions/
 // procrustes.md has every claim): the shipped specs, profile and component
 // library, mapped by the mapper as the reproduction does (K,N, batch 16,
 // anneal, EDP, budget 4000, seed 1), give the paper's headline figures within
@@ -14,7 +14,7 @@
 
 #include "arch/architecture_parser.hpp"
 #include "network/network_mapper.hpp"
-#include "sparsity/sparsity_library.hpp"
+#include "density/sparsity_library.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {

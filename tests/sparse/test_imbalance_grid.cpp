@@ -13,7 +13,7 @@
 #include "arch/architecture_parser.hpp"
 #include "eval/mapping_case.hpp"
 #include "imbalance_fixtures.hpp"
-#include "sparsity/sparsity_library.hpp"
+#include "density/sparsity_library.hpp"
 
 namespace trainloop {
 namespace {
@@ -167,7 +167,7 @@ double monte_carlo_cycles(const ArchModel& arch, const MappingCase& c, const Nes
     return sum / kSeeds;
 }
 
-// Issue #11: tiles of 1, 4 and 9 weights (a few MACs per PE and wave) on
+// Tiles of 1, 4 and 9 weights (a few MACs per PE and wave) on
 // 16×16 and 32×32 arrays, each scheme on the mapping it is meant for: the
 // closed form's small-count paths (the exact heaviest pair, the expected
 // rounding of an even share) keep it within 5 % of Monte-Carlo. Two-level
@@ -206,7 +206,7 @@ TEST(SlowImbalanceGrid, SmallTilesClosedFormWithinFivePercentOfMonteCarlo) {
     }
 }
 
-// Issue #11: on the shipped example mappings (ResNet-18's 3×3, 1×1 and FC
+// On the shipped example mappings (ResNet-18's 3×3, 1×1 and FC
 // layers, C,K and K,N, every phase) with the Procrustes profile, on the
 // Procrustes architecture with and without half-tile pairing, the closed
 // form is within 5 % of the Monte-Carlo reference. Their wave shapes include

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "imbalance/expected_maximum.hpp"
+#include "imbalance/wave_shape.hpp"
 #include "imbalance_fixtures.hpp"
-#include "sparse/expected_maximum.hpp"
-#include "sparse/wave_shape.hpp"
 
 namespace trainloop {
 namespace {
@@ -174,7 +174,7 @@ TEST(LoadImbalanceSchemes, EachSchemeBeatsNoneAndReportsItsCosts) {
     }
 }
 
-// Root cause 5 of issue #11: Eager Pruning's adder tree (DRACT) is a
+// Eager Pruning's adder tree (DRACT) is a
 // pipeline whose configuration travels with the weights (§4.2–4.3), so its
 // depth is paid once per layer and phase, not per wave.
 TEST(LoadImbalanceSchemes, FlexibleAllocationPaysTheAdderTreeDepthOnce) {
@@ -190,7 +190,7 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationPaysTheAdderTreeDepthOnce) {
 }
 
 // A dense layer on flexible allocation has no imbalance at all: every wave
-// is the same, the work divides evenly (issue #11 saw 31 % from the tree).
+// is the same, the work divides evenly (charging the tree per wave showed 31 %).
 TEST(LoadImbalanceSchemes, FlexibleAllocationOfEvenWorkIsBalancedButForTheTreeFill) {
     const auto c = weight_sparse_case(Dataflow::CK, 32, 64, 4, 4, 40, UniformModel{}, 0.5,
                                       LoadBalancingScheme::flexible_allocation, 1, 9);
@@ -200,7 +200,7 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationOfEvenWorkIsBalancedButForTheTreeFi
     EXPECT_LT(r.imbalance_pct, 10.0);
 }
 
-// Root cause 4 of issue #11: half-tile pairing moves, per wave, one half tile
+// Half-tile pairing moves, per wave, one half tile
 // into every PE (half its weight nonzeros) and half its partial sums back,
 // each over the mean partner distance (n + 1)/3 along the balancing axis.
 TEST(LoadImbalanceSchemes, PairingMovesHalfTilesAlongTheBalancingAxis) {
