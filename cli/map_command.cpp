@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "arch/arch_model.hpp"
+#include "arch/pricing_notes.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
-#include "arch/pricing_notes.hpp"
 #include "json_errors.hpp"
 #include "map_export.hpp"
 #include "map_options.hpp"

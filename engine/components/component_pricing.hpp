@@ -41,5 +41,4 @@ struct PricedComponent {
 PricedComponent price_component(const Component& component,
                                 std::optional<std::int64_t> capacity_bytes, std::int64_t word_bits);
 
-
 }  // namespace trainloop

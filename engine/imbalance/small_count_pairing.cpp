@@ -96,8 +96,8 @@ double line_below(const Pmf& p, std::int64_t n2, std::int64_t t) {
                     if (wc < 1e-18) continue;  // far below what the sum resolves
                     const Pmf& below = bottom[std::size_t(remaining - c)];
                     // A large value needs a partner: b + d ≥ a + c.
-                    for (std::int64_t d = std::max<std::int64_t>(0, a + c - b);
-                         d <= remaining - c; ++d) {
+                    for (std::int64_t d = std::max<std::int64_t>(0, a + c - b); d <= remaining - c;
+                         ++d) {
                         const double wd = wc * below[std::size_t(d)];
                         if (wd < 1e-18) continue;
                         next[std::size_t(a + c) * width + std::size_t(b + d)] += wd;

@@ -26,9 +26,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "vocabulary/phase.hpp"
-#include "sparse/tensor_tile.hpp"
 #include "density/density_model.hpp"
+#include "sparse/tensor_tile.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "problem/training_problems.hpp"
 #include "density/density_schedule.hpp"
 #include "density/sparsity_profile.hpp"
+#include "problem/training_problems.hpp"
 
 namespace trainloop {
 

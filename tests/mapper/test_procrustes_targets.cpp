@@ -13,8 +13,8 @@
 #include <filesystem>
 
 #include "arch/architecture_parser.hpp"
-#include "network/network_mapper.hpp"
 #include "density/sparsity_library.hpp"
+#include "network/network_mapper.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {

@@ -11,9 +11,9 @@
 #include <random>
 
 #include "arch/architecture_parser.hpp"
+#include "density/sparsity_library.hpp"
 #include "eval/mapping_case.hpp"
 #include "imbalance_fixtures.hpp"
-#include "density/sparsity_library.hpp"
 
 namespace trainloop {
 namespace {
