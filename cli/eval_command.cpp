@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "arch/pricing_notes.hpp"
 #include "eval/evaluation_json.hpp"
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
@@ -107,6 +108,7 @@ void run_eval(const EvalOptions& o) {
             "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
     }
     const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
+    for (const std::string& note : pricing_notes(c.arch)) std::cerr << "note: " << note << "\n";
     std::optional<PhaseDensities> densities;
     if (!o.sparsity.profile.empty()) {
         const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);

@@ -2,8 +2,10 @@
 
 #include <iostream>
 
+#include "arch/pricing_notes.hpp"
 #include "progress_bar.hpp"
 #include "results_db_commands.hpp"
+#include "sweep/architecture_variant.hpp"
 #include "sweep/sweep_parser.hpp"
 #include "sweep/sweep_runner.hpp"
 
@@ -21,6 +23,11 @@ struct SweepOptions {
 void run_sweep_command(const SweepOptions& o) {
     const Shard shard = parse_shard(o.shard);
     const SweepSpec spec = load_sweep(o.file);
+    for (const SweepArchitecture& a : spec.architectures) {
+        const ArchitectureVariant variant = load_architecture_variant(a);
+        for (const std::string& note : pricing_notes(variant.arch))
+            std::cerr << "note: " << variant.arch.name << ": " << note << "\n";
+    }
     ResultsStore store = ResultsStore::open_for_writing(o.db);
     ProgressBar bar("sweep " + spec.name, "points", !o.quiet);
     const SweepRunSummary s =

@@ -10,7 +10,7 @@ packages=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   clang-format
-  python3 python3-matplotlib python3-numpy   # reports/: `trainloop report` charts
+  python3 python3-yaml python3-matplotlib python3-numpy   # reports/: `trainloop report` charts; workloads/tools
   chromium                     # tests: reports render in a headless browser (label browser)
 )
 

@@ -155,7 +155,7 @@ TEST(DbCli, APointWithoutAValidMappingIsRecordedAsFailedAndTheSweepGoesOn) {
 architectures:
   - file: procrustes_baseline_16x16
     name: starved
-    set: {storage.RF.capacity: 4 B, storage.GLB.capacity: 8 B}
+    set: {storage.RF.capacity: 64 B, storage.GLB.capacity: 8 B}   # the GLB cannot hold 3 words
   - procrustes_baseline_16x16
 networks: [mlp_mnist]
 dataflows: ["K,N"]
