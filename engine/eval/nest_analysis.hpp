@@ -3,7 +3,7 @@
 // allocation-free: the mapper runs it millions of times.
 //
 // The model (docs/nest_analysis.md; Timeloop's conventions, checked against
-// ../shared/validation/timeloop/conv3x_fixed):
+// tests/golden/timeloop/conv3x_fixed):
 // - A level's tile spans every loop at that level and inside it (its own
 //   temporal and spatial loops included); the input tile includes the
 //   sliding-window halo (projection.hpp).

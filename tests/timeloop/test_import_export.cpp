@@ -37,7 +37,7 @@ using testing::contains;
 using testing::expect_spec_error;
 
 const fs::path kSource = TRAINLOOP_SOURCE_DIR;
-const fs::path kGolden = kSource / "../shared/validation/timeloop/conv3x_fixed";
+const fs::path kGolden = kSource / "tests/golden/timeloop/conv3x_fixed";
 
 std::vector<std::string> golden_files() {
     std::vector<std::string> files;

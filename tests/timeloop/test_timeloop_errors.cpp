@@ -16,7 +16,7 @@ using testing::contains;
 using testing::expect_spec_error;
 
 const std::string kGolden =
-    std::string(TRAINLOOP_SOURCE_DIR) + "/../shared/validation/timeloop/conv3x_fixed/";
+    std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/conv3x_fixed/";
 
 std::string golden(const std::string& file) {
     std::ifstream in(kGolden + file);
