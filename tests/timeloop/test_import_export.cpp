@@ -276,7 +276,7 @@ TEST(TimeloopImportFiles, StridesAndDilationsGiveBackTheProblem) {
 
 TEST(TimeloopImportFiles, ZeroErtEnergyIsRefused) {
     TimeloopSpec spec = read_timeloop_spec(golden_files());
-    spec.ert.at("system.chip.GlobalBuffer").read = 0.0;
+    spec.ert.at("system.chip.GlobalBuffer").actions["read"] = 0.0;
     const SpecError e = expect_spec_error([&] { timeloop_to_native_files(spec); });
     EXPECT_EQ(e.key_path(), "ERT");
     EXPECT_TRUE(contains(e.message(), "`read` of `system.chip.GlobalBuffer`"));
