@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "sparse/load_imbalance.hpp"
-#include "sparsity/density_schedule.hpp"
-#include "sparsity/sparsity_library.hpp"
+#include "density/density_schedule.hpp"
+#include "density/sparsity_library.hpp"
+#include "imbalance/load_imbalance.hpp"
 
 namespace trainloop::cli {
 

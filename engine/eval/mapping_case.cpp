@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "arch/architecture_parser.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "mapping/mapping_yaml.hpp"
 #include "problem/problem_lookup.hpp"
 #include "workload/network_library.hpp"
@@ -65,7 +66,8 @@ MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTa
     c.target.phase = pick(overrides.phase, from_file.phase, root, "phase");
     c.target.batch = overrides.batch.value_or(from_file.batch.value_or(kDefaultBatch));
 
-    c.arch = load_architecture(*c.target.arch);
+    // Read with its constraints section, so a bad one is reported here too.
+    c.arch = load_architecture_spec(*c.target.arch).arch;
     c.arch_model = build_arch_model(c.arch);
     c.network = std::make_shared<const Network>(load_network(*c.target.workload));
     c.training = derive_training_problems(*c.network, *c.target.batch);

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "problem/dims.hpp"
+#include "vocabulary/dims.hpp"
 #include "workload/layer.hpp"
 #include "workload/tensor_shape.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
-#include "problem/dims.hpp"
+#include "vocabulary/dims.hpp"
 
 namespace trainloop {
 
