@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/arch_model.hpp"
-#include "eval/nest_analysis.hpp"
+#include "arch/arch_model.hpp"
+#include "nest/nest_analysis.hpp"
 
 namespace trainloop {
 

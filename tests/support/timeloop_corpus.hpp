@@ -5,14 +5,19 @@
 // the cases and evaluate one with trainloop exactly as `eval --timeloop` does.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "eval/arch_model.hpp"
+#include "arch/arch_model.hpp"
 #include "eval/evaluation.hpp"
+#include "timeloop/timeloop_differences.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop::testing {
@@ -69,19 +74,163 @@ struct EvaluatedCase {
     Evaluation evaluation;
 };
 
-// Reads the case's Timeloop files as `eval --timeloop` does and evaluates it.
-inline EvaluatedCase evaluate_corpus_case(const CorpusCase& c) {
+// Reads Timeloop files as `eval --timeloop` does and evaluates them.
+inline EvaluatedCase evaluate_timeloop_files(const std::vector<std::string>& files) {
     EvaluatedCase out;
-    std::vector<std::string> files;
-    for (const char* f : {"arch.yaml", "ERT.yaml", "ART.yaml"}) {
-        files.push_back((c.arch_dir / f).string());
-    }
-    files.push_back(c.spec().string());
     out.spec = read_timeloop_spec(files);
     out.imported = import_timeloop(out.spec);
     out.model = build_arch_model(out.imported.arch);
     out.evaluation = evaluate(out.model, out.imported.problem, out.imported.mapping);
     return out;
+}
+
+inline EvaluatedCase evaluate_corpus_case(const CorpusCase& c) {
+    std::vector<std::string> files;
+    for (const char* f : {"arch.yaml", "ERT.yaml", "ART.yaml"}) {
+        files.push_back((c.arch_dir / f).string());
+    }
+    files.push_back(c.spec().string());
+    return evaluate_timeloop_files(files);
+}
+
+// ---- comparing with timeloop-model -------------------------------------------
+
+inline constexpr double kEnergyTolerance = 1e-3;
+
+inline const nlohmann::json kBypassed = {{"capacity", 0}, {"instances", 0}, {"reads", 0},
+                                         {"fills", 0},    {"updates", 0},   {"energy_pj", 0.0}};
+
+struct Tally {
+    int cases = 0;
+    int compared = 0;
+    int excluded = 0;
+    std::vector<std::string> mismatches;
+};
+
+inline void compare_count(Tally& t, const std::string& what, std::int64_t trainloop,
+                          std::int64_t timeloop) {
+    ++t.compared;
+    if (trainloop != timeloop) {
+        t.mismatches.push_back(
+            fmt::format("{}: trainloop {} vs timeloop-model {}", what, trainloop, timeloop));
+    }
+}
+
+inline void compare_energy(Tally& t, const std::string& what, double trainloop, double timeloop) {
+    ++t.compared;
+    // Timeloop prints 0.01 pJ; an absolute slack of 0.01 covers its rounding of tiny values.
+    if (std::fabs(trainloop - timeloop) > kEnergyTolerance * std::fabs(timeloop) + 0.01) {
+        t.mismatches.push_back(fmt::format("{}: trainloop {:.2f} pJ vs timeloop-model {:.2f} pJ",
+                                           what, trainloop, timeloop));
+    }
+}
+
+// timeloop-model's cycles from the same per-instance counts: per level, the
+// read (write) words per compute cycle summed over the data spaces, a
+// slowdown bandwidth ÷ demand, and ceil(compute cycles ÷ slowdown) in
+// floating point (model/buffer.cpp, ComputePerformance). That is ⌈words ÷
+// bandwidth⌉, trainloop's formula, up to rounding: when words ÷ bandwidth is a
+// whole number, Timeloop's division can land just above it and add a cycle.
+inline std::int64_t timeloop_rounded_cycles(const Evaluation& e, const ArchModel& arch) {
+    const auto compute = std::uint64_t(e.nest.compute_cycles);
+    std::uint64_t cycles = compute;
+    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+        double read_demand = 0;
+        double write_demand = 0;
+        for (DataSpace s : kAllDataSpaces) {
+            const SpaceCounts& c = e.counts.levels[i].space(s);
+            read_demand += double(std::uint64_t(c.reads)) / double(compute);
+            write_demand += double(std::uint64_t(c.fills + c.updates)) / double(compute);
+        }
+        const LevelModel& level = arch.levels[i];
+        double slowdown = 1.0;
+        if (level.read_bandwidth > 0 && level.read_bandwidth < read_demand) {
+            slowdown = std::min(slowdown, level.read_bandwidth / read_demand);
+        }
+        if (level.write_bandwidth > 0 && level.write_bandwidth < write_demand) {
+            slowdown = std::min(slowdown, level.write_bandwidth / write_demand);
+        }
+        cycles = std::max(cycles, std::uint64_t(std::ceil(double(compute) / slowdown)));
+    }
+    return std::int64_t(cycles);
+}
+
+// Compares an evaluated case with timeloop-model's summary (the corpus JSON
+// layout), adding to the tally: counts and cycles exactly, energy per level
+// and of the MACs within 0.1 %, except what timeloop_differences excludes.
+inline void compare_with_timeloop(const EvaluatedCase& evaluated, const nlohmann::json& expected,
+                                  const std::string& label, Tally& t) {
+    ++t.cases;
+    const Evaluation& e = evaluated.evaluation;
+    if (!e.valid()) {
+        t.mismatches.push_back(fmt::format(
+            "{}: trainloop refuses the mapping: {}", label,
+            describe(*e.violation, evaluated.imported.arch, evaluated.imported.problem)));
+        return;
+    }
+    const Differences skip = timeloop_differences(e.nest, evaluated.model);
+    auto compare = [&](Quantity q, std::size_t level, DataSpace s, std::int64_t ours,
+                       std::int64_t theirs, const std::string& what) {
+        if (skip.excludes(q, level, s)) {
+            ++t.excluded;
+            return;
+        }
+        compare_count(t, label + " " + what, ours, theirs);
+    };
+    const Architecture& arch = evaluated.imported.arch;
+    const auto& levels = expected["levels"];
+    if (levels.size() != arch.levels.size()) {
+        t.mismatches.push_back(
+            fmt::format("{}: {} levels vs {}", label, arch.levels.size(), levels.size()));
+        return;
+    }
+    for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+        const auto& level = levels[i];
+        const std::string name = level["name"];
+        const std::size_t li = *arch.level_index(name);
+        const LevelAccesses& acc = e.nest.levels[li];
+        double level_pj = 0;
+        double expected_pj = 0;
+        for (DataSpace s : kAllDataSpaces) {
+            const std::string space = kTimeloopSpaceNames[std::size_t(s)];
+            // Timeloop prints nothing for a data space the level bypasses.
+            const nlohmann::json& spaces = level["spaces"];
+            const nlohmann::json x = spaces.contains(space) ? spaces[space] : kBypassed;
+            const SpaceAccesses& a = acc.space(s);
+            const std::string where = fmt::format("{} {}", name, space);
+            compare(Quantity::capacity, li, s, a.kept ? a.tile : 0, x["capacity"],
+                    where + " utilized capacity");
+            if (a.kept) {
+                compare(Quantity::instances, li, s, acc.utilized_instances, x["instances"],
+                        where + " utilized instances");
+            }
+            compare(Quantity::reads, li, s, a.reads, x["reads"], where + " reads/instance");
+            compare(Quantity::fills, li, s, a.fills, x["fills"], where + " fills/instance");
+            compare(Quantity::updates, li, s, a.updates, x["updates"], where + " updates/instance");
+            const std::size_t si = std::size_t(s);
+            level_pj +=
+                e.energy.level[li][si][0] + e.energy.level[li][si][1] + e.energy.level[li][si][2];
+            expected_pj += x["energy_pj"].get<double>();
+        }
+        if (skip.excludes(Quantity::energy, li, DataSpace::weights)) {
+            ++t.excluded;
+        } else {
+            compare_energy(t, label + " " + name + " energy", level_pj, expected_pj);
+        }
+    }
+    if (!skip.excludes(Quantity::cycles, 0, DataSpace::weights)) {
+        const std::int64_t rounded = timeloop_rounded_cycles(e, evaluated.model);
+        compare_count(t, label + " cycles (Timeloop's rounding)", rounded, expected["cycles"]);
+        // trainloop's own: the exact ceiling, at most Timeloop's rounding below it.
+        if (e.cycles != rounded && e.cycles + 1 != rounded) {
+            t.mismatches.push_back(
+                fmt::format("{} cycles: trainloop {} vs {} rounded", label, e.cycles, rounded));
+        }
+    } else {
+        ++t.excluded;
+    }
+    compare_count(t, label + " computes", e.nest.macs, expected["computes"]);
+    compare_energy(t, label + " MAC energy", e.energy.mac, expected["mac"]["energy_pj"]);
 }
 
 }  // namespace trainloop::testing
