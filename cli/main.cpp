@@ -12,6 +12,7 @@
 #include "report_command.hpp"
 #include "results_db_commands.hpp"
 #include "spec_command.hpp"
+#include "train_cost_command.hpp"
 #include "workload_command.hpp"
 
 namespace {
@@ -40,6 +41,8 @@ int main(int argc, char** argv) {
         "--constraints examples/constraints/procrustes_KN_batch_on_y.yaml\n"
         "  trainloop eval -m examples/mappings/resnet18_3x3_KN_fw.yaml --arch "
         "arch_specs/procrustes_sparse_16x16.yaml --sparsity procrustes\n"
+        "  trainloop train-cost --arch arch_specs/procrustes_sparse_16x16.yaml --workload "
+        "resnet18 --sparsity procrustes --iterations 10000\n"
         "  trainloop sweep examples/sweeps/tiny.yaml --db tiny.db\n"
         "  trainloop query --db tiny.db summary\n"
         "  trainloop report --db tiny.db --out report.html --figures figures/\n"
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
     trainloop::cli::add_eval_command(app);
     trainloop::cli::add_import_export_commands(app);
     trainloop::cli::add_map_command(app);
+    trainloop::cli::add_train_cost_command(app);
     trainloop::cli::add_sweep_command(app);
     trainloop::cli::add_query_command(app);
     trainloop::cli::add_db_command(app);

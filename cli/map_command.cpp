@@ -15,6 +15,7 @@
 #include "map_options.hpp"
 #include "map_progress.hpp"
 #include "map_report.hpp"
+#include "map_search_options.hpp"
 #include "network/network_mapper.hpp"
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
@@ -121,53 +122,7 @@ void add_map_command(CLI::App& app) {
         "on an architecture; report each with its cycles and energy, and the totals per phase "
         "and per training step. Layer-phases with the same problem (iteration space, stride, "
         "dilation, phase, and with --sparsity the densities) are searched once.");
-    map->add_option("--arch,-a", o->arch, "Architecture YAML file")
-        ->required()
-        ->check(CLI::ExistingFile);
-    map->add_option("--workload,-w", o->workload, "Shipped network name or network YAML file")
-        ->required();
-    map->add_option("--batch,-b", o->batch, "Minibatch size N")
-        ->default_val(kDefaultBatch)
-        ->check(CLI::PositiveNumber);
-    map->add_option("--phase,-p", o->phase, "Training phase(s) to map")
-        ->default_val("all")
-        ->check(CLI::IsMember({"fw", "bw", "wu", "all"}));
-    map->add_option("--dataflow,-d", o->dataflow,
-                    "Dimensions across the PE array's columns and rows, X,Y: C,K K,N P,Q C,N (two "
-                    "letters split an axis, e.g. KC,N), or `any` to let the mapper choose")
-        ->default_val("any");
-    map->add_option("--objective", o->objective, "What the best mapping minimizes")
-        ->default_val("edp")
-        ->check(CLI::IsMember(objective_names()));
-    map->add_option("--search", o->search, "Search strategy")
-        ->default_val("anneal")
-        ->check(CLI::IsMember(strategy_names()));
-    map->add_option("--budget", o->budget,
-                    "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
-                    "whole mapspace)")
-        ->default_val(SearchBudget{}.max_evaluations)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--time-budget", o->time_budget,
-                    "Seconds for the whole network, shared out over the problems still to search "
-                    "(0: none; results then depend on the machine)")
-        ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--patience", o->patience,
-                    "Stop a search after this many evaluations without improvement (0: never)")
-        ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--threads,-j", o->threads, "Worker threads (0: all cores)")
-        ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
-    map->add_flag("--no-bypass", o->no_bypass,
-                  "Every level keeps every tensor it may hold (do not explore bypass; a "
-                  "constraint's required bypasses still apply)");
-    map->add_option("--constraints", o->constraints,
-                    "Mapping constraints YAML (fixed spatial dimensions and factors, factor "
-                    "bounds, loop orders, keep/bypass; docs/mapping_constraints.md). They add to "
-                    "the architecture's `constraints:` and override its entries one by one")
-        ->check(CLI::ExistingFile);
+    add_mapping_search_options(map, *o);
     add_sparsity_profile_options(map, o->sparsity);
     map->add_option("--format,-f", o->format, "Output format")
         ->default_val("text")

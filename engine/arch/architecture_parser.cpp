@@ -460,6 +460,29 @@ std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
     return entries;
 }
 
+// The load-imbalance model follows at most two skipping operands per phase
+// (wave_shape.hpp); since a phase's output can be a condition (its known-zero
+// mask), three are possible in the file.
+void check_compute_skipping(const SpecNode& node, const std::vector<SparseActionEntry>& entries) {
+    for (Phase phase : kAllPhases) {
+        DataSpaceSet conditions;
+        for (const SparseActionEntry& e : entries) {
+            if (e.level != kComputeLevel || !e.in_phase[std::size_t(phase)]) continue;
+            for (DataSpace s : kAllDataSpaces) {
+                if (e.condition_on.contains(s)) conditions.insert(s);
+            }
+        }
+        if (conditions == DataSpaceSet::all()) {
+            node.fail(fmt::format("skipping at `compute` in {} is conditioned on all three "
+                                  "data spaces",
+                                  phase_name(phase)),
+                      "at most two condition data spaces per phase at `compute`",
+                      "the load-imbalance model follows two skipping operands; restrict an "
+                      "entry with `phases:`");
+        }
+    }
+}
+
 LoadBalancing read_load_balancing(const SpecNode& node) {
     MapReader reader(node);
     reader.allow({"scheme", "axis"});
@@ -501,6 +524,7 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
         sparse.formats = read_formats(*formats, levels);
     if (const auto skipping = reader.optional("skipping")) {
         sparse.skipping = read_sparse_actions(*skipping, levels);
+        check_compute_skipping(*skipping, sparse.skipping);
     }
     if (const auto gating = reader.optional("gating"))
         sparse.gating = read_sparse_actions(*gating, levels);

@@ -1,5 +1,7 @@
 #include "imbalance/wave_shape.hpp"
 
+#include <stdexcept>
+
 namespace trainloop {
 namespace {
 
@@ -44,8 +46,10 @@ std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem
     std::array<DataSpace, 2> out{};
     count = 0;
     for (DataSpace s : kAllDataSpaces) {
-        if (s == problem.output() || !arch.compute_skip.in(problem.phase).contains(s)) continue;
+        if (!arch.compute_skip.in(problem.phase).contains(s)) continue;
         if (densities.of(s).density >= 1.0) continue;
+        // The parser allows at most two condition data spaces per phase.
+        if (count == out.size()) throw std::logic_error("skip_operands: more than two operands");
         out[count++] = s;
     }
     return out;

@@ -63,8 +63,11 @@ struct WaveShape {
     std::int64_t dense_pe_cycles() const { return pe_macs / mac_units; }
 };
 
-// The operands of the phase that skip MACs: inputs of the phase (not its
-// output) listed in `arch.compute_skip` for the phase, with density below 1.
+// The operands of the phase that skip MACs: the data spaces listed in
+// `arch.compute_skip` for the phase with density below 1 — inputs by their
+// zeros, the output by its known-zero mask (a masked-out output element's
+// MACs are skipped: Eager Pruning's wu, docs/sparse_evaluation.md). At most
+// two (the architecture parser checks it).
 std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem& problem,
                                        const PhaseDensities& densities, std::size_t& count);
 

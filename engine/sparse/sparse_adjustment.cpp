@@ -1,18 +1,20 @@
 #include "sparse/sparse_adjustment.hpp"
 
 #include "sparse/compressed_format.hpp"
+#include "sparse/effectual_macs.hpp"
 #include "sparse/tensor_tile.hpp"
 
 namespace trainloop {
 namespace {
 
 // The probability that an access to `target` meets no zero of the operands in
-// `conditions` (see the header for which operands count).
+// `conditions` (see the header for which operands count). The output, as a
+// condition, is its known-zero mask.
 double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& conditions,
-                           DataSpace output, DataSpace target, bool target_compressed) {
+                           DataSpace target, bool target_compressed) {
     double p = 1.0;
     for (DataSpace c : kAllDataSpaces) {
-        if (!conditions.contains(c) || c == output) continue;
+        if (!conditions.contains(c)) continue;
         if (c == target && target_compressed) continue;
         p *= densities.of(c).density;
     }
@@ -24,9 +26,12 @@ double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& 
 // not read and its output is not updated — except that an operand must be
 // read to find its own zero unless its format keeps only the nonzeros (the
 // format's density already removed those reads, see no_zero_probability).
-DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace s) {
+// The output's mask is known apart from its values: a masked-out output is
+// neither read nor updated.
+DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace s,
+                            DataSpace output) {
     DataSpaceSet out = macs.in(phase);
-    out.members[std::size_t(s)] = false;
+    if (s != output) out.members[std::size_t(s)] = false;
     return out;
 }
 
@@ -88,14 +93,16 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             // The innermost keeper serves the MACs: a skipped (gated) MAC does
             // not read its operands there nor update its output.
             const bool serves_macs = nest.levels[i].spaces[si].child < 0;
-            const DataSpaceSet skip = either(
-                level.skip_when_zero[si].in(problem.phase),
-                serves_macs ? macs_condition(arch.compute_skip, problem.phase, s) : DataSpaceSet{});
-            const DataSpaceSet gate = either(
-                level.gate_when_zero[si].in(problem.phase),
-                serves_macs ? macs_condition(arch.compute_gate, problem.phase, s) : DataSpaceSet{});
-            const double kept_by_skip = no_zero_probability(densities, skip, output, s, compressed);
-            const double kept_by_gate = no_zero_probability(densities, gate, output, s, compressed);
+            const DataSpaceSet skip =
+                either(level.skip_when_zero[si].in(problem.phase),
+                       serves_macs ? macs_condition(arch.compute_skip, problem.phase, s, output)
+                                   : DataSpaceSet{});
+            const DataSpaceSet gate =
+                either(level.gate_when_zero[si].in(problem.phase),
+                       serves_macs ? macs_condition(arch.compute_gate, problem.phase, s, output)
+                                   : DataSpaceSet{});
+            const double kept_by_skip = no_zero_probability(densities, skip, s, compressed);
+            const double kept_by_gate = no_zero_probability(densities, gate, s, compressed);
             // For the output an update and its read-modify-write read go together.
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;
@@ -106,18 +113,13 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             c.child_side_words *= kept_by_skip;
         }
     }
-    // Effectual MACs: every operand read by the phase is nonzero.
-    double effectual = 1.0;
-    for (DataSpace s : kAllDataSpaces) {
-        if (s != output) effectual *= densities.of(s).density;
-    }
     DataSpaceSet datapath = arch.compute_skip.in(problem.phase);
     for (DataSpace s : kAllDataSpaces) {
         if (arch.compute_gate.in(problem.phase).contains(s)) datapath.insert(s);
     }
-    out.effectual_macs = double(nest.macs) * effectual;
+    out.effectual_macs = double(nest.macs) * effectual_fraction(densities);
     out.macs_performed =
-        double(nest.macs) * no_zero_probability(densities, datapath, output, output, false);
+        double(nest.macs) * no_zero_probability(densities, datapath, output, false);
 }
 
 }  // namespace trainloop

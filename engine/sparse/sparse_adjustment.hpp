@@ -19,8 +19,12 @@
 //     format, which stores and reads only the nonzeros.
 // Operands are independent: the probability that a MAC (an access) meets no
 // zero is the product of the condition operands' densities. The phase's
-// output is never a condition (its values are being computed), and a target
-// whose own format is compressed already moves only its nonzeros.
+// output as a condition is its known-zero mask (its density is the share of
+// elements needed, known before the phase runs: Eager Pruning's wu computes
+// no gradient of a pruned weight, Zhang et al., ISCA 2019, §2.2 and §4.4);
+// the mask is read apart from the values, so a masked-out output is neither
+// updated nor read. A target whose own format is compressed already moves
+// only its nonzeros.
 //
 // Every count is per instance of the level and a double (expected values).
 // With every density 1, no format and no metadata, the counts equal the

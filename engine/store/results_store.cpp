@@ -168,6 +168,28 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         total.bind(5, t.energy_pj).bind(6, t.macs).bind(7, t.effectual_macs);
         total.bind(8, t.imbalance_cycles).bind(9, t.performed_macs).run();
     }
+    if (p.training_run) write_training_run(point_id, *p.training_run);
+}
+
+void ResultsStore::write_training_run(std::int64_t point_id, const TrainingRunRecord& r) {
+    Statement& run = cached(
+        "INSERT INTO training_runs (point_id, iterations, samples, total_cycles, total_energy_pj, "
+        "dense_total_cycles, dense_total_energy_pj, total_macs, effectual_macs, "
+        "macs_removed_fraction, distinct_states) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    run.bind(1, point_id).bind(2, r.iterations).bind(3, r.samples).bind(4, r.total_cycles);
+    run.bind(5, r.total_energy_pj).bind(6, r.dense_total_cycles);
+    run.bind(7, r.dense_total_energy_pj).bind(8, r.total_macs).bind(9, r.effectual_macs);
+    run.bind(10, r.macs_removed_fraction).bind(11, r.distinct_states).run();
+    Statement& sample = cached(
+        "INSERT INTO training_run_samples (point_id, sample, iteration, begin_iteration, "
+        "end_iteration, exact, step_cycles, step_energy_pj, step_effectual_macs) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (std::size_t i = 0; i < r.sample_costs.size(); ++i) {
+        const TrainingRunSampleRecord& c = r.sample_costs[i];
+        sample.bind(1, point_id).bind(2, std::int64_t(i)).bind(3, c.iteration).bind(4, c.begin);
+        sample.bind(5, c.end).bind(6, std::int64_t{c.exact ? 1 : 0}).bind(7, c.step_cycles);
+        sample.bind(8, c.step_energy_pj).bind(9, c.step_effectual_macs).run();
+    }
 }
 
 void ResultsStore::write_point(std::int64_t sweep_id, const PointRecord& point) {

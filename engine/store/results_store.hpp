@@ -49,6 +49,7 @@ class ResultsStore {
   private:
     explicit ResultsStore(std::unique_ptr<Database> db);
     void write_point_in_transaction(std::int64_t sweep_id, const PointRecord& point);
+    void write_training_run(std::int64_t point_id, const TrainingRunRecord& run);
     std::int64_t spec_id(const std::string& table, const SpecText& spec,
                          const ArchitectureRecord* arch);
     std::int64_t mapping_id(const std::string& text);

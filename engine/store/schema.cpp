@@ -14,7 +14,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 2> kMigrations = {
+constexpr std::array<std::string_view, 3> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -135,6 +135,43 @@ CREATE VIEW result_energy_by_class AS
          c.key AS class, c.value AS energy_pj
   FROM results r, json_each(r.energy_by_class) c
   WHERE r.energy_by_class IS NOT NULL;
+)sql",
+    // 3: whole training runs (a sweep's `iterations:` axis): per point the
+    // run's totals beside dense training's, and its samples. Older points
+    // cost one iteration and have no row here.
+    R"sql(
+CREATE TABLE training_runs (
+  point_id              INTEGER PRIMARY KEY REFERENCES points(id) ON DELETE CASCADE,
+  iterations            INTEGER NOT NULL,
+  samples               INTEGER NOT NULL,
+  total_cycles          INTEGER NOT NULL,
+  total_energy_pj       REAL NOT NULL,
+  dense_total_cycles    INTEGER NOT NULL,
+  dense_total_energy_pj REAL NOT NULL,
+  total_macs            REAL NOT NULL,
+  effectual_macs        REAL NOT NULL,
+  macs_removed_fraction REAL NOT NULL,
+  distinct_states       INTEGER NOT NULL
+);
+CREATE TABLE training_run_samples (
+  point_id            INTEGER NOT NULL REFERENCES points(id) ON DELETE CASCADE,
+  sample              INTEGER NOT NULL,
+  iteration           INTEGER NOT NULL,
+  begin_iteration     INTEGER NOT NULL,
+  end_iteration       INTEGER NOT NULL,
+  exact               INTEGER NOT NULL,
+  step_cycles         INTEGER NOT NULL,
+  step_energy_pj      REAL NOT NULL,
+  step_effectual_macs REAL NOT NULL,
+  PRIMARY KEY (point_id, sample)
+) WITHOUT ROWID;
+CREATE VIEW training_run_times AS
+  SELECT r.point_id, r.iterations, r.total_cycles, r.total_cycles / (a.clock_ghz * 1e9) AS seconds,
+         r.total_energy_pj, r.dense_total_cycles,
+         r.dense_total_cycles / (a.clock_ghz * 1e9) AS dense_seconds, r.dense_total_energy_pj,
+         CAST(r.dense_total_cycles AS REAL) / r.total_cycles AS speedup,
+         r.total_energy_pj / r.dense_total_energy_pj AS energy_ratio, r.macs_removed_fraction
+  FROM training_runs r JOIN points p ON p.id = r.point_id JOIN architectures a ON a.id = p.arch_id;
 )sql",
 };
 

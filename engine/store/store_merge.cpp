@@ -86,6 +86,19 @@ INSERT INTO main.phase_totals (point_id, phase, layer_phases, cycles, energy_pj,
   SELECT n.new_id, t.phase, t.layer_phases, t.cycles, t.energy_pj, t.macs, t.effectual_macs,
          t.imbalance_cycles, t.performed_macs
   FROM ({0}) n JOIN src.phase_totals t ON t.point_id = n.src_id;
+INSERT INTO main.training_runs (point_id, iterations, samples, total_cycles, total_energy_pj,
+                                dense_total_cycles, dense_total_energy_pj, total_macs,
+                                effectual_macs, macs_removed_fraction, distinct_states)
+  SELECT n.new_id, r.iterations, r.samples, r.total_cycles, r.total_energy_pj,
+         r.dense_total_cycles, r.dense_total_energy_pj, r.total_macs, r.effectual_macs,
+         r.macs_removed_fraction, r.distinct_states
+  FROM ({0}) n JOIN src.training_runs r ON r.point_id = n.src_id;
+INSERT INTO main.training_run_samples (point_id, sample, iteration, begin_iteration,
+                                       end_iteration, exact, step_cycles, step_energy_pj,
+                                       step_effectual_macs)
+  SELECT n.new_id, s.sample, s.iteration, s.begin_iteration, s.end_iteration, s.exact,
+         s.step_cycles, s.step_energy_pj, s.step_effectual_macs
+  FROM ({0}) n JOIN src.training_run_samples s ON s.point_id = n.src_id;
 )sql",
                            new_points));
     summary.results_added =

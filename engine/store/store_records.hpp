@@ -71,6 +71,34 @@ struct PhaseTotalRecord {
     double performed_macs = 0;
 };
 
+// One sample of a training run: the iteration its densities were read at,
+// the iterations [begin, end) it stands for, and one iteration's cost there.
+struct TrainingRunSampleRecord {
+    std::int64_t iteration = 0;
+    std::int64_t begin = 0;
+    std::int64_t end = 0;
+    bool exact = true;  // every density constant over [begin, end)
+    std::int64_t step_cycles = 0;
+    double step_energy_pj = 0;
+    double step_effectual_macs = 0;
+};
+
+// A point that costs a whole training run (`iterations:` in a sweep;
+// mappers/training_run/): the run's totals beside dense training's.
+struct TrainingRunRecord {
+    std::int64_t iterations = 0;
+    std::int64_t samples = 0;  // requested (`samples:`)
+    std::int64_t total_cycles = 0;
+    double total_energy_pj = 0;
+    std::int64_t dense_total_cycles = 0;
+    double dense_total_energy_pj = 0;
+    double total_macs = 0;
+    double effectual_macs = 0;
+    double macs_removed_fraction = 0;
+    std::int64_t distinct_states = 0;
+    std::vector<TrainingRunSampleRecord> sample_costs;
+};
+
 // One point of a sweep: its coordinates, and either its results or why it
 // has none.
 struct PointRecord {
@@ -91,6 +119,9 @@ struct PointRecord {
     std::int64_t evaluations = 0;
     std::vector<LayerPhaseRecord> results;
     std::vector<PhaseTotalRecord> totals;
+    // A training-run point: its totals (results and totals above are then
+    // those of the run's last sample, read at `iteration`).
+    std::optional<TrainingRunRecord> training_run;
 };
 
 }  // namespace trainloop

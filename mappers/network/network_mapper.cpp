@@ -89,6 +89,45 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
     return plan;
 }
 
+void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan& plan,
+                           NetworkMapResult& result) {
+    result.layers.clear();
+    result.phase_totals = {};
+    result.step = {};
+    std::vector<bool> seen(plan.problems.size(), false);
+    std::optional<std::size_t> last_layer;
+    for (const PlannedLayerPhase& lp : plan.layer_phases) {
+        const LayerTraining& layer = training.layers[lp.layer];
+        LayerPhaseResult r;
+        r.phase = lp.phase;
+        r.problem = lp.problem;
+        r.macs = layer.space.macs();
+        r.best = result.searches[lp.problem].result.best;
+        r.reused = seen[lp.problem];
+        seen[lp.problem] = true;
+        if (r.best) r.utilization = r.best->utilization;
+        if (last_layer != lp.layer) {
+            result.layers.push_back({layer_name(layer), lp.layer, {}});
+            last_layer = lp.layer;
+        }
+        result.layers.back().phases.push_back(r);
+
+        std::optional<CostTotal>& total = result.phase_totals[static_cast<std::size_t>(lp.phase)];
+        if (!total) total = CostTotal{};
+        if (r.best) {
+            total->cycles += r.best->cycles;
+            total->energy_pj += r.best->energy_pj;
+        }
+        total->macs += r.macs;
+    }
+    for (const std::optional<CostTotal>& total : result.phase_totals) {
+        if (!total) continue;
+        result.step.cycles += total->cycles;
+        result.step.energy_pj += total->energy_pj;
+        result.step.macs += total->macs;
+    }
+}
+
 NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& training,
                              const NetworkMapPlan& plan, const NetworkMapOptions& options,
                              const NetworkMapProgressFn& progress) {
@@ -144,40 +183,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         }
     }
 
-    // Every distinct problem was searched in plan order, so plan and result
-    // indices agree.
-    std::vector<bool> seen(plan.problems.size(), false);
-    std::optional<std::size_t> last_layer;
-    for (const PlannedLayerPhase& lp : plan.layer_phases) {
-        const LayerTraining& layer = training.layers[lp.layer];
-        LayerPhaseResult r;
-        r.phase = lp.phase;
-        r.problem = lp.problem;
-        r.macs = layer.space.macs();
-        r.best = result.searches[lp.problem].result.best;
-        r.reused = seen[lp.problem];
-        seen[lp.problem] = true;
-        if (r.best) r.utilization = r.best->utilization;
-        if (last_layer != lp.layer) {
-            result.layers.push_back({layer_name(layer), lp.layer, {}});
-            last_layer = lp.layer;
-        }
-        result.layers.back().phases.push_back(r);
-
-        std::optional<CostTotal>& total = result.phase_totals[static_cast<std::size_t>(lp.phase)];
-        if (!total) total = CostTotal{};
-        if (r.best) {
-            total->cycles += r.best->cycles;
-            total->energy_pj += r.best->energy_pj;
-        }
-        total->macs += r.macs;
-    }
-    for (const std::optional<CostTotal>& total : result.phase_totals) {
-        if (!total) continue;
-        result.step.cycles += total->cycles;
-        result.step.energy_pj += total->energy_pj;
-        result.step.macs += total->macs;
-    }
+    collect_layer_results(training, plan, result);
     result.seconds = seconds_since(start);
     return result;
 }

@@ -150,4 +150,12 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
                              const NetworkMapPlan& plan, const NetworkMapOptions& options,
                              const NetworkMapProgressFn& progress = {});
 
+// The per-layer results and the totals of `plan`'s layer-phases, from
+// searches already in `result.searches` (one per plan problem, in plan
+// order); replaces result.layers, phase_totals and step. map_network ends
+// with it; a plan that shares another's searched problems (a training run's
+// samples) uses it to read one sample's layers without searching again.
+void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan& plan,
+                           NetworkMapResult& result);
+
 }  // namespace trainloop

@@ -123,4 +123,23 @@ ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel
             model.pe_columns,  arch.clock_ghz,   architecture_summary_json(arch, model).dump()};
 }
 
+TrainingRunRecord training_run_record(const TrainingRunCost& cost, std::int64_t samples) {
+    TrainingRunRecord r;
+    r.iterations = cost.iterations;
+    r.samples = samples;
+    r.total_cycles = cost.total_cycles;
+    r.total_energy_pj = cost.total_energy_pj;
+    r.dense_total_cycles = cost.dense_total_cycles;
+    r.dense_total_energy_pj = cost.dense_total_energy_pj;
+    r.total_macs = cost.total_macs;
+    r.effectual_macs = cost.effectual_macs;
+    r.macs_removed_fraction = cost.macs_removed_fraction();
+    r.distinct_states = static_cast<std::int64_t>(cost.sparse_states);
+    for (const SampleCost& s : cost.samples) {
+        r.sample_costs.push_back({s.sample.iteration, s.sample.begin, s.sample.end, s.sample.exact,
+                                  s.step_cycles, s.step_energy_pj, s.step_effectual_macs});
+    }
+    return r;
+}
+
 }  // namespace trainloop

@@ -9,6 +9,7 @@
 
 #include "network/network_mapper.hpp"
 #include "store/store_records.hpp"
+#include "training_run/training_run.hpp"
 
 namespace trainloop {
 
@@ -28,6 +29,9 @@ void fill_point_results(PointRecord& record, const PointContext& context,
 
 // "fw,bw,wu": the phases a point maps, as stored.
 std::string phases_text(const std::vector<Phase>& phases);
+
+// A training run's totals and samples as stored; `samples` as requested.
+TrainingRunRecord training_run_record(const TrainingRunCost& cost, std::int64_t samples);
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml);

@@ -103,6 +103,7 @@ SweepExclusion parse_exclusion(const SpecNode& node) {
     if (auto v = r.optional("sparsity")) e.sparsity = v->as_string();
     if (auto v = r.optional("dataflow")) e.dataflow = v->as_string();
     if (auto v = r.optional("objective")) e.objective = v->as_string();
+    if (auto v = r.optional("iterations")) e.iterations = v->as_positive_int();
     r.finish();
     return e;
 }
@@ -193,7 +194,27 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         spec.phases = {kAllPhases.begin(), kAllPhases.end()};
     }
 
-    if (auto iteration = r.optional("iteration")) spec.iteration = iteration->as_non_negative_int();
+    const std::optional<SpecNode> iteration = r.optional("iteration");
+    if (iteration) spec.iteration = iteration->as_non_negative_int();
+    if (auto iterations = r.optional("iterations")) {
+        if (iteration) {
+            iterations->fail("both `iteration:` and `iterations:`",
+                             "one of them: `iteration: I` maps one iteration's densities, "
+                             "`iterations: [N, ...]` costs whole runs from iteration 0 to N",
+                             "a training run reads every iteration's densities itself");
+        }
+        const std::vector<SpecNode> items = axis_items(*iterations);
+        for (const SpecNode& n : items) spec.iterations.push_back(n.as_positive_int());
+        reject_duplicates(spec.iterations, items, "run length");
+    }
+    if (auto samples = r.optional("samples")) {
+        if (spec.iterations.empty()) {
+            samples->fail("`samples:` without `iterations:`",
+                          "`samples:` next to an `iterations:` axis",
+                          "samples spread a training run's linear density ramps");
+        }
+        spec.samples = samples->as_positive_int();
+    }
     if (auto search = r.optional("search")) {
         MapReader s(*search);
         if (auto v = s.optional("strategy")) {

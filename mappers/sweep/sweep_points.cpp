@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -20,26 +22,34 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec,
                                      const std::vector<std::string>& sparsity_names) {
     std::vector<SweepPoint> points;
     SweepPoint p;
+    // Without an `iterations:` axis every point is one iteration's mapping.
+    const std::size_t runs = std::max<std::size_t>(spec.iterations.size(), 1);
     for (p.architecture = 0; p.architecture < spec.architectures.size(); ++p.architecture) {
         for (p.network = 0; p.network < spec.networks.size(); ++p.network) {
             for (p.batch = 0; p.batch < spec.batches.size(); ++p.batch) {
                 for (p.sparsity = 0; p.sparsity < spec.sparsity.size(); ++p.sparsity) {
                     for (p.dataflow = 0; p.dataflow < spec.dataflows.size(); ++p.dataflow) {
                         for (p.objective = 0; p.objective < spec.objectives.size(); ++p.objective) {
-                            bool excluded = false;
-                            for (const SweepExclusion& e : spec.exclude) {
-                                excluded =
-                                    excluded ||
-                                    (matches(e.architecture, architecture_names[p.architecture]) &&
-                                     matches(e.network, network_names[p.network]) &&
-                                     matches(e.batch, spec.batches[p.batch]) &&
-                                     matches(e.sparsity, sparsity_names[p.sparsity]) &&
-                                     matches(e.dataflow, spec.dataflows[p.dataflow]) &&
-                                     matches(e.objective, spec.objectives[p.objective]));
+                            for (p.run = 0; p.run < runs; ++p.run) {
+                                bool excluded = false;
+                                for (const SweepExclusion& e : spec.exclude) {
+                                    excluded =
+                                        excluded ||
+                                        (matches(e.architecture,
+                                                 architecture_names[p.architecture]) &&
+                                         matches(e.network, network_names[p.network]) &&
+                                         matches(e.batch, spec.batches[p.batch]) &&
+                                         matches(e.sparsity, sparsity_names[p.sparsity]) &&
+                                         matches(e.dataflow, spec.dataflows[p.dataflow]) &&
+                                         matches(e.objective, spec.objectives[p.objective]) &&
+                                         (!e.iterations ||
+                                          (!spec.iterations.empty() &&
+                                           *e.iterations == spec.iterations[p.run])));
+                                }
+                                if (excluded) continue;
+                                p.index = static_cast<std::int64_t>(points.size());
+                                points.push_back(p);
                             }
-                            if (excluded) continue;
-                            p.index = static_cast<std::int64_t>(points.size());
-                            points.push_back(p);
                         }
                     }
                 }

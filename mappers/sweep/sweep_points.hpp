@@ -1,6 +1,6 @@
 // The points of a sweep: the cartesian product of its axes in a fixed order
 // (architectures, then networks, batches, sparsity profiles, dataflows,
-// objectives, the last varying fastest), minus excluded combinations,
+// objectives, training-run lengths, the last varying fastest), minus excluded combinations,
 // numbered 0, 1, ... in that order. A shard I/N keeps the points whose
 // number is I-1 modulo N, so N shards cover every point exactly once.
 #pragma once
@@ -23,6 +23,7 @@ struct SweepPoint {
     std::size_t sparsity = 0;
     std::size_t dataflow = 0;
     std::size_t objective = 0;
+    std::size_t run = 0;  // index into SweepSpec::iterations (0 when it is empty)
 };
 
 struct Shard {

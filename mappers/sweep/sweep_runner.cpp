@@ -17,6 +17,7 @@
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
 #include "sweep/point_record.hpp"
+#include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
@@ -57,6 +58,37 @@ std::string sweep_hash(const SweepSpec& spec, const LoadedSweep& s) {
     for (const auto& n : s.network_texts) identity += "\n--network " + content_hash(n);
     for (const auto& p : s.profile_texts) identity += "\n--sparsity " + content_hash(p);
     return content_hash(identity);
+}
+
+// What a training-run point needs.
+struct TrainingPoint {
+    const Architecture& arch;
+    const ArchModel& model;
+    const NetworkTraining& training;
+    const SparsityProfile& profile;
+    std::string_view network;
+    const SweepSpec& spec;
+    std::size_t run = 0;  // index into spec.iterations
+    const MapspaceConstraints& constraints;
+    const NetworkMapOptions& options;
+    Objective objective = Objective::edp;
+};
+
+// A point of the `iterations:` axis: the whole run's cost; its layer results
+// are those of the run's last sample (the state training ends in).
+void run_training_point(PointRecord& record, const TrainingPoint& t) {
+    const TrainingRunPlan run =
+        plan_training_run(t.model, t.training, t.spec.phases, t.constraints, t.profile, t.network,
+                          t.spec.iterations[t.run], t.spec.samples);
+    NetworkMapResult result = map_network(t.model, t.training, as_network_plan(run), t.options);
+    const NetworkMapPlan last = sample_network_plan(run, run.samples.size() - 1);
+    if (!result.failure) collect_layer_results(t.training, last, result);
+    fill_point_results(record, {t.arch, t.model, t.training, last, t.objective}, result);
+    record.iteration = run.samples.back().iteration;
+    if (record.failure) return;
+    const std::optional<std::vector<ProblemCost>> costs = problem_costs(result);
+    if (!costs) return;  // fill_point_results named the failure
+    record.training_run = training_run_record(integrate_training_run(run, *costs), t.spec.samples);
 }
 
 }  // namespace
@@ -129,21 +161,28 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         record.seed = static_cast<std::int64_t>(spec.seed);
         record.phases = phases_text(spec.phases);
         if (spec.iteration != kFinalIteration) record.iteration = spec.iteration;
+        NetworkMapOptions map_options;
+        map_options.search.objective = objective;
+        map_options.search.strategy = spec.strategy;
+        map_options.search.budget.max_evaluations = spec.budget;
+        map_options.search.budget.patience = spec.patience;
+        map_options.search.seed = spec.seed;
+        map_options.search.threads = options.threads;
+        const MapspaceConstraints constraints{parse_dataflow(record.dataflow), spec.bypass};
         try {
-            // Every point is evaluated with its profile (the dense one gives
-            // the dense evaluation's results).
-            const NetworkMapPlan plan = plan_network_mapping(
-                model, training, spec.phases, {parse_dataflow(record.dataflow), spec.bypass},
-                &profile, network.name(), spec.iteration);
-            NetworkMapOptions map_options;
-            map_options.search.objective = objective;
-            map_options.search.strategy = spec.strategy;
-            map_options.search.budget.max_evaluations = spec.budget;
-            map_options.search.budget.patience = spec.patience;
-            map_options.search.seed = spec.seed;
-            map_options.search.threads = options.threads;
-            const NetworkMapResult result = map_network(model, training, plan, map_options);
-            fill_point_results(record, {variant.arch, model, training, plan, objective}, result);
+            if (spec.iterations.empty()) {
+                // Every point is evaluated with its profile (the dense one
+                // gives the dense evaluation's results).
+                const NetworkMapPlan plan =
+                    plan_network_mapping(model, training, spec.phases, constraints, &profile,
+                                         network.name(), spec.iteration);
+                const NetworkMapResult result = map_network(model, training, plan, map_options);
+                fill_point_results(record, {variant.arch, model, training, plan, objective},
+                                   result);
+            } else {
+                run_training_point(record, {variant.arch, model, training, profile, network.name(),
+                                            spec, p.run, constraints, map_options, objective});
+            }
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.
             record.failure = e.message();

@@ -1,9 +1,9 @@
 // SweepSpec: a sweep file (`sweep:` top-level key; docs/results_db.md) as a
 // plain value — a cartesian product over architectures (files, or a file
 // with parameter overrides), networks, batch sizes, sparsity profiles,
-// dataflows and objectives, minus the combinations an `exclude` entry
-// matches, with one search setting for every point. Parsing and every check
-// are in sweep_parser.hpp; the points are listed by sweep_points.hpp.
+// dataflows, objectives and (optionally) training-run lengths, minus the combinations an `exclude`
+// entry matches, with one search setting for every point. Parsing and every check are in
+// sweep_parser.hpp; the points are listed by sweep_points.hpp.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +42,7 @@ struct SweepExclusion {
     std::optional<std::string> sparsity;
     std::optional<std::string> dataflow;
     std::optional<std::string> objective;
+    std::optional<std::int64_t> iterations;
 };
 
 struct SweepSpec {
@@ -59,6 +60,11 @@ struct SweepSpec {
     // The training iteration at which the profiles' density schedules are
     // read (kFinalIteration: after every schedule).
     std::int64_t iteration = kFinalIteration;
+    // Training-run lengths (`iterations:`): each point costs a whole run of
+    // that many iterations (mappers/training_run/) instead of one iteration;
+    // empty: no such axis. `samples` as in `train-cost --samples`.
+    std::vector<std::int64_t> iterations;
+    std::int64_t samples = 16;
     SearchStrategy strategy = SearchStrategy::anneal;
     std::int64_t budget = 2000;
     std::int64_t patience = 0;

@@ -131,6 +131,25 @@ TEST(SparseFeatures, SkippingEntriesActInTheirPhasesOnly) {
     EXPECT_TRUE(model.compute_gate.in(Phase::wu).contains(DataSpace::inputs));
 }
 
+TEST(SparseFeatures, ComputeSkippingOnAllThreeDataSpacesInOnePhaseIsRejected) {
+    // The output's known-zero mask may be a condition, but the imbalance model
+    // follows at most two skipping operands per phase.
+    const SpecError e = expect_spec_error([] {
+        parse_inline(sparse_with("    - {level: RF, target: inputs, condition_on: weights}\n",
+                                 "    - {level: compute, target: outputs, condition_on: [weights, "
+                                 "inputs]}\n"
+                                 "    - {level: compute, target: outputs, condition_on: outputs, "
+                                 "phases: fw}\n"));
+    });
+    expect_located(e, kInlineFile, 32, "sparse.skipping", "in fw is conditioned on all three");
+    const Architecture ok = parse_inline(sparse_with(
+        "    - {level: RF, target: inputs, condition_on: weights}\n",
+        "    - {level: compute, target: outputs, condition_on: inputs, phases: wu}\n"
+        "    - {level: compute, target: outputs, condition_on: weights, phases: wu}\n"));
+    EXPECT_TRUE(build_arch_model(ok).compute_skip.in(Phase::wu).contains(DataSpace::weights))
+        << "in wu the weights space holds dw: its mask may be a condition";
+}
+
 TEST(SparseFeatures, AnUnknownOrRepeatedPhaseIsRejected) {
     const SpecError unknown = expect_spec_error([] {
         parse_inline(sparse_with("condition_on: weights}", "condition_on: weights, phases: fwd}"));

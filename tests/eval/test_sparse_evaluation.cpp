@@ -123,6 +123,39 @@ TEST(SparseEvaluation, SkippingTheMacsScalesMacEnergyAndTakesCyclesFromTheImbala
                 1e-9 * double(dense.compute_cycles));
 }
 
+// Eager Pruning's wu: the gradients of pruned weights are a known-zero mask on
+// the output dw; skipping conditioned on it removes their MACs, with their
+// operand reads and output updates where the MACs are served.
+TEST(SparseEvaluation, SkippingOnTheOutputsMaskRemovesTheMasksMacs) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    const PhaseProblem wu = make_phase_problem("conv", Phase::wu, conv());
+    ASSERT_EQ(wu.output(), DataSpace::weights);
+    const Evaluation dense = evaluate(arch, wu, ws_mapping());
+    const Evaluation unmasked_arch = evaluate(arch, wu, ws_mapping(), densities(0.3, 1, 1));
+    // Without an entry conditioned on the output, the mask only lowers the effectual MACs.
+    expect_same_metrics(dense, unmasked_arch);
+    EXPECT_DOUBLE_EQ(unmasked_arch.counts.effectual_macs, 0.3 * double(dense.nest.macs));
+
+    arch.compute_skip.insert(DataSpace::weights);  // in wu: dw, the output
+    const Evaluation sparse = evaluate(arch, wu, ws_mapping(), densities(0.3, 1, 1));
+    EXPECT_DOUBLE_EQ(sparse.energy.mac, dense.energy.mac * 0.3);
+    EXPECT_DOUBLE_EQ(sparse.counts.macs_performed, 0.3 * double(dense.nest.macs));
+    ASSERT_TRUE(sparse.imbalance.applies);
+    EXPECT_LT(sparse.compute_cycles, dense.compute_cycles);
+    const auto& dense_rf = dense.nest.levels[2];
+    const auto& sparse_rf = sparse.counts.levels[2];
+    for (DataSpace s : kAllDataSpaces) {
+        EXPECT_DOUBLE_EQ(sparse_rf.space(s).reads, 0.3 * double(dense_rf.space(s).reads))
+            << "data space " << int(s);
+    }
+    EXPECT_DOUBLE_EQ(sparse_rf.space(DataSpace::weights).updates,
+                     0.3 * double(dense_rf.space(DataSpace::weights).updates));
+    // In fw the weights are an input: the same entry conditions on their zeros.
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    EXPECT_DOUBLE_EQ(evaluate(arch, fw, ws_mapping(), densities(0.3, 1, 1)).energy.mac,
+                     evaluate(arch, fw, ws_mapping()).energy.mac * 0.3);
+}
+
 // A MAC skipped at `compute` reads no operand and
 // updates no partial sum at the level serving the MACs (the RF here).
 TEST(SparseEvaluation, ASkippedMacReadsNoOperandAndUpdatesNoOutputWhereItIsServed) {

@@ -70,6 +70,8 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
         store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
         // What a version-1 file looks like: none of version 2's columns or views.
         store.database().execute(
+            "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
+            "DROP TABLE training_runs; "
             "DROP VIEW phase_times; DROP VIEW result_energy_by_class; "
             "ALTER TABLE architectures DROP COLUMN clock_ghz; "
             "ALTER TABLE architectures DROP COLUMN summary; "
@@ -85,7 +87,7 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
     }
     ResultsStore store = ResultsStore::open_for_writing(path);
     Database& db = store.database();
-    EXPECT_EQ(count(db, "PRAGMA user_version"), 2);
+    EXPECT_EQ(count(db, "PRAGMA user_version"), current_schema_version());
     Statement clocks = db.prepare("SELECT name, clock_ghz FROM architectures ORDER BY name");
     std::vector<std::string> seen;
     while (clocks.step()) seen.push_back(fmt::format("{}:{}", clocks.text(0), clocks.real(1)));
@@ -93,6 +95,80 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
     EXPECT_EQ(count(db, "SELECT count(*) FROM points WHERE iteration = 500"), 2);
     EXPECT_EQ(count(db, "SELECT count(*) FROM architectures WHERE summary IS NULL"), 2);
     EXPECT_EQ(count(db, "SELECT count(*) FROM phase_times"), 2);
+}
+
+TEST(ResultsStore, SchemaTwoMigratesToTrainingRunsKeepingItsPoints) {
+    const std::string path = fresh_db("v2.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        const auto sweep = store.ensure_sweep(sweep_record("s"));
+        store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
+        // What a version-2 file looks like: no training-run tables.
+        store.database().execute(
+            "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
+            "DROP TABLE training_runs; PRAGMA user_version = 2");
+    }
+    {
+        Database db(path, OpenMode::read_only);
+        EXPECT_NE(error_of([&] { check_readable(db); }).find("schema version 2 is older"),
+                  std::string::npos);
+    }
+    ResultsStore store = ResultsStore::open_for_writing(path);
+    Database& db = store.database();
+    EXPECT_EQ(count(db, "PRAGMA user_version"), 3);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM points"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM phase_totals"), 1);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM training_runs"), 0) << "an old point ran no run";
+    check_readable(db);
+}
+
+PointRecord training_run_point(std::int64_t index) {
+    PointRecord p = synthetic_point(index, "a", 1.0, 10, 5.0);
+    TrainingRunRecord run;
+    run.iterations = 300;
+    run.samples = 16;
+    run.total_cycles = 100 * 12 + 200 * 10;
+    run.total_energy_pj = 100 * 6.0 + 200 * 5.0;
+    run.dense_total_cycles = 300 * 12;
+    run.dense_total_energy_pj = 300 * 6.0;
+    run.total_macs = 300 * 1000.0;
+    run.effectual_macs = 100 * 1000.0 + 200 * 500.0;
+    run.macs_removed_fraction = 1 - run.effectual_macs / run.total_macs;
+    run.distinct_states = 2;
+    run.sample_costs = {{0, 0, 100, true, 12, 6.0, 1000}, {100, 100, 300, true, 10, 5.0, 500}};
+    p.training_run = run;
+    return p;
+}
+
+TEST(ResultsStore, TrainingRunsAreStoredReplacedAndMerged) {
+    const std::string a = fresh_db("run_a.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(a);
+        const auto sweep = store.ensure_sweep(sweep_record("s"));
+        store.write_point(sweep, training_run_point(0));
+        store.write_point(sweep, training_run_point(0));  // a resumed point, written again
+        store.write_point(sweep, synthetic_point(1, "a", 1.0, 10, 5.0));
+        Database& db = store.database();
+        EXPECT_EQ(count(db, "SELECT count(*) FROM training_runs"), 1);
+        EXPECT_EQ(count(db, "SELECT count(*) FROM training_run_samples"), 2);
+        EXPECT_EQ(count(db,
+                        "SELECT sum(end_iteration - begin_iteration) FROM "
+                        "training_run_samples"),
+                  300);
+        EXPECT_EQ(count(db, "SELECT total_cycles FROM training_runs"), 3200);
+        Statement times = db.prepare("SELECT seconds, speedup FROM training_run_times");
+        ASSERT_TRUE(times.step());
+        EXPECT_DOUBLE_EQ(times.real(0), 3200 / 1e9);
+        EXPECT_DOUBLE_EQ(times.real(1), 3600.0 / 3200.0);
+    }
+    const std::string merged = fresh_db("run_merged.db");
+    ResultsStore out = ResultsStore::open_for_writing(merged);
+    merge_databases(out, {a});
+    EXPECT_EQ(count(out.database(), "SELECT count(*) FROM training_runs"), 1);
+    EXPECT_EQ(count(out.database(), "SELECT count(*) FROM training_run_samples"), 2);
+    EXPECT_EQ(count(out.database(),
+                    "SELECT p.idx FROM training_runs r JOIN points p ON p.id = r.point_id"),
+              0);
 }
 
 TEST(ResultsStore, WallTimeRanksAcrossClocksInTheStepFront) {

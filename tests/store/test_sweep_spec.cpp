@@ -116,6 +116,48 @@ TEST(SweepPoints, CartesianOrderLastAxisFastestMinusExclusions) {
     for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(points[i].index, std::int64_t(i));
 }
 
+TEST(SweepSpec, IterationsIsAnAxisOfTrainingRuns) {
+    const SweepSpec s = parse(kHead +
+                              "  - procrustes_baseline_16x16\n"
+                              "iterations: [1000, 5000]\nsamples: 4\n");
+    EXPECT_EQ(s.iterations, (std::vector<std::int64_t>{1000, 5000}));
+    EXPECT_EQ(s.samples, 4);
+    const SweepSpec one = parse(kHead + "  - procrustes_baseline_16x16\niterations: 300\n");
+    EXPECT_EQ(one.iterations, (std::vector<std::int64_t>{300}));
+    EXPECT_EQ(one.samples, 16) << "train-cost's default";
+    EXPECT_TRUE(parse(kHead + "  - procrustes_baseline_16x16\n").iterations.empty());
+}
+
+TEST(SweepSpec, IterationsErrorsAreLocated) {
+    const std::string both =
+        error_of(kHead + "  - procrustes_baseline_16x16\niteration: 5\niterations: [10]\n");
+    EXPECT_NE(both.find("both `iteration:` and `iterations:`"), std::string::npos) << both;
+    EXPECT_NE(both.find("test.yaml:7"), std::string::npos) << both;
+    const std::string zero = error_of(kHead + "  - procrustes_baseline_16x16\niterations: [0]\n");
+    EXPECT_NE(zero.find("iterations"), std::string::npos) << zero;
+    EXPECT_NE(zero.find("test.yaml:6"), std::string::npos) << zero;
+    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\niterations: [10, 10]\n")
+                  .find("listed twice"),
+              std::string::npos);
+    const std::string lone = error_of(kHead + "  - procrustes_baseline_16x16\nsamples: 4\n");
+    EXPECT_NE(lone.find("`samples:` without `iterations:`"), std::string::npos) << lone;
+}
+
+TEST(SweepPoints, RunLengthsVaryFastestAndCanBeExcluded) {
+    const SweepSpec s = parse(kHead +
+                              "  - procrustes_baseline_16x16\nbatches: [4, 8]\n"
+                              "iterations: [10, 20, 30]\n"
+                              "exclude: [{batch: 8, iterations: 20}]\n");
+    const auto points = sweep_points(s, {"a"}, {"mlp_mnist"}, {"dense"});
+    ASSERT_EQ(points.size(), 5u);  // 2 × 3 − 1 excluded
+    EXPECT_EQ(points[0].run, 0u);
+    EXPECT_EQ(points[1].run, 1u);
+    EXPECT_EQ(points[2].run, 2u);
+    EXPECT_EQ(points[3].batch, 1u);
+    EXPECT_EQ(points[3].run, 0u);
+    EXPECT_EQ(points[4].run, 2u);
+}
+
 TEST(SweepPoints, ShardsCoverEveryPointExactlyOnce) {
     std::vector<SweepPoint> all(11);
     for (std::size_t i = 0; i < all.size(); ++i) all[i].index = std::int64_t(i);

@@ -1,0 +1,25 @@
+// `trainloop train-cost`: the time and energy of a whole training run under
+// a sparsity profile's density schedules, iteration 0 to --iterations,
+// beside dense training on the same architecture, and the fraction of the
+// run's MACs the sparsity removes (mappers/training_run/training_run.hpp).
+// Takes `map`'s options (map_search_options.hpp) plus --sparsity (required),
+// --iterations and --samples. Text: the samples table and the totals. JSON:
+//   {"network", "arch", "batch", "sparsity", "phases", "dataflow",
+//    "objective", "search", "budget", "seed", "iterations", "samples_requested",
+//    "total_cycles", "total_energy_pj", "total_seconds", "dense_total_cycles",
+//    "dense_total_energy_pj", "dense_total_seconds", "dense_step": {"cycles",
+//    "energy_pj"}, "speedup", "energy_ratio", "total_macs", "effectual_macs",
+//    "macs_removed_fraction", "distinct_states", "problems_mapped",
+//    "evaluations", "samples": [{"iteration", "begin", "end", "weight",
+//    "exact", "step_cycles", "step_energy_pj", "step_effectual_macs",
+//    "new_states"}, ...]}
+// Progress (distinct states mapped) on standard error; `--quiet` silences it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace trainloop::cli {
+
+void add_train_cost_command(CLI::App& app);
+
+}  // namespace trainloop::cli
