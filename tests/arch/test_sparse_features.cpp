@@ -141,7 +141,7 @@ TEST(SparseFeatures, ComputeSkippingOnAllThreeDataSpacesInOnePhaseIsRejected) {
                                  "    - {level: compute, target: outputs, condition_on: outputs, "
                                  "phases: fw}\n"));
     });
-    expect_located(e, kInlineFile, 32, "sparse.skipping", "in fw is conditioned on all three");
+    expect_located(e, kInlineFile, 33, "sparse.skipping", "in fw is conditioned on all three");
     const Architecture ok = parse_inline(sparse_with(
         "    - {level: RF, target: inputs, condition_on: weights}\n",
         "    - {level: compute, target: outputs, condition_on: inputs, phases: wu}\n"

@@ -288,13 +288,20 @@ TEST(SparseEvaluation, AFeatureDeclaredForSomePhasesActsOnlyInThem) {
     EXPECT_TRUE(wu.imbalance.applies);
 }
 
-TEST(SparseEvaluation, ThePhasesOutputIsNeverASkippingCondition) {
+// The phase's output as a condition is its known-zero mask: with none given
+// (density 1) nothing is skipped; with one, its MACs are.
+TEST(SparseEvaluation, ThePhasesOutputAsASkippingConditionIsItsKnownZeroMask) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.compute_skip.insert(DataSpace::outputs);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
-    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(1, 1, 0.1));
-    EXPECT_EQ(sparse.counts.macs_performed, double(sparse.nest.macs));
-    EXPECT_FALSE(sparse.imbalance.applies);
+    const Evaluation unmasked = evaluate(arch, fw, ws_mapping(), densities(1, 1, 1));
+    EXPECT_EQ(unmasked.counts.macs_performed, double(unmasked.nest.macs));
+    EXPECT_FALSE(unmasked.imbalance.applies);
+    const Evaluation masked = evaluate(arch, fw, ws_mapping(), densities(1, 1, 0.1));
+    EXPECT_DOUBLE_EQ(masked.counts.macs_performed, 0.1 * double(masked.nest.macs));
+    EXPECT_DOUBLE_EQ(masked.counts.effectual_macs, 0.1 * double(masked.nest.macs));
+    EXPECT_TRUE(masked.imbalance.applies);
+    EXPECT_LT(masked.compute_cycles, unmasked.compute_cycles);
 }
 
 TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheirEnergy) {
