@@ -128,6 +128,14 @@ TEST(SweepSpec, IterationsIsAnAxisOfTrainingRuns) {
     EXPECT_TRUE(parse(kHead + "  - procrustes_baseline_16x16\n").iterations.empty());
 }
 
+TEST(SweepSpec, TheTrainingRunExampleParses) {
+    const std::string path =
+        std::string(TRAINLOOP_SOURCE_DIR) + "/examples/sweeps/eager_pruning_runs.yaml";
+    const SweepSpec s = load_sweep(path);
+    EXPECT_EQ(s.iterations, (std::vector<std::int64_t>{225'000, 450'000}));
+    EXPECT_EQ(sweep_points(s, {"a"}, {"alexnet"}, {"eager_pruning", "dense"}).size(), 4u);
+}
+
 TEST(SweepSpec, IterationsErrorsAreLocated) {
     const std::string both =
         error_of(kHead + "  - procrustes_baseline_16x16\niteration: 5\niterations: [10]\n");
