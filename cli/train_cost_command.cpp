@@ -4,6 +4,7 @@
 
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 #include "arch/arch_model.hpp"
 #include "arch/pricing_notes.hpp"
@@ -93,7 +94,14 @@ void run_train_cost(const TrainCostOptions& t) {
                          map_plan, result, dataflow, constraints, !spec.constraints.empty()};
         throw_no_mapping(run);
     }
-    const TrainingRunCost cost = integrate_training_run(plan, *costs);
+    TrainingRunCost cost;
+    try {
+        cost = integrate_training_run(plan, *costs);
+    } catch (const std::overflow_error& e) {
+        throw SpecError({}, "--iterations", e.what(),
+                        "a run whose total cycles fit in 64 bits (about 9.2e18)",
+                        "fewer iterations, or a smaller --batch");
+    }
     const TrainCostRun run{t, arch, network, plan, cost, result.evaluations, dataflow};
     if (o.format == "json") {
         std::cout << train_cost_to_json(run).dump(2) << "\n";

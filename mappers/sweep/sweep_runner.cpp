@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 #include <tuple>
 
 #include "arch/arch_model.hpp"
@@ -186,6 +187,9 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.
             record.failure = e.message();
+        } catch (const std::overflow_error& e) {
+            // A training run too long for 64-bit cycle totals.
+            record.failure = e.what();
         }
         if (record.failure) ++summary.failed;
         store.write_point(sweep_id, record);

@@ -36,11 +36,21 @@ TEST(LoadImbalance, NoComputeSkippingMeansNoImbalance) {
     EXPECT_EQ(r.cycles, double(c.nest.compute_cycles));
 }
 
-TEST(LoadImbalance, OutputDensityNeverSkips) {
-    // In wu the weights' data space is the output dw: its density is irrelevant.
+TEST(LoadImbalance, AnOutputMaskSkipsLikeAnOperand) {
+    // In wu the weights' data space is the output dw: a density below 1 there
+    // is its known-zero mask (pruned weights' gradients), and skipping
+    // conditioned on it spreads work over the PEs like an operand's zeros.
     auto c = weight_sparse_case(Dataflow::CK, 4, 4, 2, 2, 3, UniformModel{}, 0.1);
     c.problem = make_phase_problem("l", Phase::wu, c.problem.space);
     c.nest = analyze_nest(c.problem, c.mapping);
+    ASSERT_EQ(c.problem.output(), DataSpace::weights);
+    const WaveShape w = wave_shape(c.arch, c.problem, c.mapping, c.densities);
+    ASSERT_EQ(w.num_operands, 1u);
+    EXPECT_EQ(w.operands[0].space, DataSpace::weights);
+    const LoadImbalance masked = c.run(ImbalanceMethod::closed_form);
+    EXPECT_TRUE(masked.applies);
+    EXPECT_LT(masked.cycles, double(c.nest.compute_cycles));
+    c.densities.spaces[std::size_t(DataSpace::weights)].density = 1.0;  // no mask
     EXPECT_FALSE(c.run(ImbalanceMethod::closed_form).applies);
 }
 

@@ -155,3 +155,14 @@ TEST(TrainCostSweep, IterationsAxisStoresTheRunTotalsTrainCostPrints) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(TrainCostCommand, ARunTooLongForItsCycleTotalsExit2) {
+    const CommandResult r = run(train_cost("--sparsity dense --iterations 4000000000000000"));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--iterations"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("64 bits"), std::string::npos) << r.output;
+}
+
+}  // namespace
