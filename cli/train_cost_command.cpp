@@ -18,6 +18,7 @@
 #include "map_search_options.hpp"
 #include "progress_bar.hpp"
 #include "sparse/mask_check.hpp"
+#include "sweep/map_run_record.hpp"
 #include "train_cost_report.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
@@ -71,6 +72,9 @@ void run_train_cost(const TrainCostOptions& t) {
     options.search.threads = o.threads;
     options.time_budget_seconds = o.time_budget;
 
+    // Opened before the search, so a locked or broken database fails fast.
+    std::optional<ResultsStore> store;
+    if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
     if (!o.quiet) {
         std::cerr << fmt::format(
             "train-cost: {} samples over {} iterations; {} distinct problems to map ({} in the "
@@ -108,6 +112,17 @@ void run_train_cost(const TrainCostOptions& t) {
     } else {
         std::cout << train_cost_to_text(run);
     }
+    if (store) {
+        write_train_cost_run(*store,
+                             {o.arch, o.workload, o.batch, selected_phases(o.phase),
+                              dataflow ? to_string(*dataflow) : "any", options.search.objective,
+                              options.search.strategy, o.budget, o.seed, !o.no_bypass,
+                              o.sparsity.profile, kFinalIteration},
+                             {t.iterations, t.samples}, arch, model, network, training, plan,
+                             result, cost);
+        (o.format == "json" ? std::cerr : std::cout)
+            << fmt::format("results written to {}\n", o.db);
+    }
 }
 
 }  // namespace
@@ -141,6 +156,10 @@ void add_train_cost_command(CLI::App& app) {
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));
     cmd->add_flag("--quiet,-q", t->map.quiet, "No progress on standard error");
+    cmd->add_option("--db", t->map.db,
+                    "Also write the run to this SQLite results database (created when missing; "
+                    "its totals in training_runs, the last sample's layers as a point's "
+                    "results: docs/training_run.md)");
     cmd->callback([t] { run_reporting_errors(t->map.format, [t] { run_train_cost(*t); }); });
 }
 

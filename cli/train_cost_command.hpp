@@ -14,6 +14,8 @@
 //    "exact", "step_cycles", "step_energy_pj", "step_effectual_macs",
 //    "new_states"}, ...]}
 // Progress (distinct states mapped) on standard error; `--quiet` silences it.
+// `--db FILE` also writes the run to a results database, as a sweep's
+// `iterations:` point (mappers/sweep/map_run_record.hpp).
 #pragma once
 
 #include <CLI/CLI.hpp>

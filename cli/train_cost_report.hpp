@@ -16,7 +16,7 @@
 namespace trainloop::cli {
 
 struct TrainCostOptions {
-    MapOptions map;  // --sparsity is required; --iteration, --export, --db do not apply
+    MapOptions map;  // --sparsity is required; --iteration and --export do not apply
     std::int64_t iterations = 0;
     std::int64_t samples = 16;
 };

@@ -11,11 +11,16 @@
 #include "workload/network_library.hpp"
 
 namespace trainloop {
-namespace {}  // namespace
+namespace {
 
-void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
-                   const ArchModel& model, const Network& network, const NetworkTraining& training,
-                   const NetworkMapPlan& plan, const NetworkMapResult& result) {
+// The record of a map run's point, its description as the sweep's text
+// (`command`: `map` or `train-cost`, `extra`: more description lines), and
+// the write.
+void write_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
+               const ArchModel& model, const Network& network, const NetworkTraining& training,
+               const NetworkMapPlan& plan, const NetworkMapResult& result,
+               const std::string& command, const std::string& extra,
+               const std::optional<TrainingRunRecord>& training_run) {
     PointRecord record;
     record.arch = architecture_record(arch, model, read_file_text(run.arch_file));
     record.network = {network.name(), read_file_text(resolve_network(run.workload))};
@@ -33,21 +38,50 @@ void write_map_run(ResultsStore& store, const MapRunDescription& run, const Arch
     record.phases = phases_text(run.phases);
     if (run.iteration != kFinalIteration) record.iteration = run.iteration;
     fill_point_results(record, {arch, model, training, plan, run.objective}, result);
+    record.training_run = training_run;
 
-    const std::string description = fmt::format(
-        "# trainloop map --db\nmap:\n  arch: {}\n  workload: {}\n  batch: {}\n  phases: [{}]\n"
-        "  dataflow: {}\n  objective: {}\n  search: {}\n  budget: {}\n  seed: {}\n  bypass: {}\n"
-        "  sparsity: {}\n  iteration: {}\n",
-        yaml_scalar(arch.name), yaml_scalar(network.name()), run.batch, record.phases,
-        yaml_scalar(run.dataflow), record.objective, record.search, run.budget, run.seed,
-        run.bypass ? "true" : "false", yaml_scalar(record.sparsity.name),
-        run.iteration == kFinalIteration ? std::string("final") : std::to_string(run.iteration));
+    const std::string description =
+        fmt::format("# trainloop {0} --db\n{0}:\n", command) +
+        fmt::format(
+            "  arch: {}\n  workload: {}\n  batch: {}\n  phases: [{}]\n"
+            "  dataflow: {}\n  objective: {}\n  search: {}\n  budget: {}\n  seed: {}\n  bypass: "
+            "{}\n"
+            "  sparsity: {}\n  iteration: {}\n",
+            yaml_scalar(arch.name), yaml_scalar(network.name()), run.batch, record.phases,
+            yaml_scalar(run.dataflow), record.objective, record.search, run.budget, run.seed,
+            run.bypass ? "true" : "false", yaml_scalar(record.sparsity.name),
+            run.iteration == kFinalIteration ? std::string("final")
+                                             : std::to_string(run.iteration)) +
+        extra;
     const std::string hash =
         content_hash(description + content_hash(record.arch.spec.yaml) +
                      content_hash(record.network.yaml) + content_hash(record.sparsity.yaml));
-    const std::int64_t sweep = store.ensure_sweep({"map", description, hash, 1});
+    const std::int64_t sweep = store.ensure_sweep({command, description, hash, 1});
     store.write_point(sweep, record);
     store.update_pareto_flags();
+}
+
+}  // namespace
+
+void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
+                   const ArchModel& model, const Network& network, const NetworkTraining& training,
+                   const NetworkMapPlan& plan, const NetworkMapResult& result) {
+    write_run(store, run, arch, model, network, training, plan, result, "map", "", std::nullopt);
+}
+
+void write_train_cost_run(ResultsStore& store, const MapRunDescription& run,
+                          const TrainCostDescription& length, const Architecture& arch,
+                          const ArchModel& model, const Network& network,
+                          const NetworkTraining& training, const TrainingRunPlan& plan,
+                          NetworkMapResult result, const TrainingRunCost& cost) {
+    // The layers the run ends with: its last sample's.
+    const NetworkMapPlan last = sample_network_plan(plan, plan.samples.size() - 1);
+    collect_layer_results(training, last, result);
+    MapRunDescription described = run;
+    described.iteration = plan.samples.back().iteration;
+    write_run(store, described, arch, model, network, training, last, result, "train-cost",
+              fmt::format("  iterations: {}\n  samples: {}\n", length.iterations, length.samples),
+              training_run_record(cost, length.samples));
 }
 
 }  // namespace trainloop

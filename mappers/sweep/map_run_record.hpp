@@ -13,6 +13,7 @@
 #include "density/density_schedule.hpp"
 #include "network/network_mapper.hpp"
 #include "store/results_store.hpp"
+#include "training_run/training_run.hpp"
 
 namespace trainloop {
 
@@ -31,9 +32,26 @@ struct MapRunDescription {
     std::int64_t iteration = kFinalIteration;
 };
 
+// A `train-cost --db` run: the run's length and samples (requested).
+struct TrainCostDescription {
+    std::int64_t iterations = 0;
+    std::int64_t samples = 0;
+};
+
 // Precondition: `result` has no failure.
 void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
                    const ArchModel& model, const Network& network, const NetworkTraining& training,
                    const NetworkMapPlan& plan, const NetworkMapResult& result);
+
+// `trainloop train-cost ... --db FILE`: the run as a one-point sweep, stored
+// as a sweep's `iterations:` point is (its totals and samples in
+// training_runs, its last sample's layers in results). `result` holds the
+// searches of `plan`'s problems (map_network over as_network_plan(plan)).
+// Precondition: `result` has no failure.
+void write_train_cost_run(ResultsStore& store, const MapRunDescription& run,
+                          const TrainCostDescription& length, const Architecture& arch,
+                          const ArchModel& model, const Network& network,
+                          const NetworkTraining& training, const TrainingRunPlan& plan,
+                          NetworkMapResult result, const TrainingRunCost& cost);
 
 }  // namespace trainloop

@@ -158,6 +158,31 @@ TEST(TrainCostSweep, IterationsAxisStoresTheRunTotalsTrainCostPrints) {
 
 namespace {
 
+TEST(TrainCostCommand, DbStoresTheRunOnceAndRewritesItOnARerun) {
+    const std::string profile = temp_file("db_steps.yaml", kStepProfile);
+    const std::string db = trainloop::testing::temp_path("train_cost.db");
+    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((db + suffix).c_str());
+    const std::string command =
+        train_cost("--sparsity " + profile + " --iterations 300 --format json --db " + db);
+    const CommandResult first =
+        trainloop::testing::run_trainloop(command, trainloop::testing::Capture::stdout_only);
+    ASSERT_EQ(first.exit_code, 0) << first.output;
+    const nlohmann::json j = nlohmann::json::parse(first.output);
+    ASSERT_EQ(run(command).exit_code, 0);  // the same command again: the same point
+    const CommandResult rows =
+        run("query --db " + db +
+            " --format csv --sql \"SELECT r.iterations, r.total_cycles, r.dense_total_cycles, "
+            "p.iteration, (SELECT count(*) FROM training_run_samples) AS samples, "
+            "(SELECT count(*) FROM points) AS points FROM training_runs r JOIN points p ON p.id "
+            "= r.point_id\"");
+    ASSERT_EQ(rows.exit_code, 0) << rows.output;
+    EXPECT_EQ(rows.output,
+              "iterations,total_cycles,dense_total_cycles,iteration,samples,points\n"
+              "300," +
+                  std::to_string(j["total_cycles"].get<std::int64_t>()) + "," +
+                  std::to_string(j["dense_total_cycles"].get<std::int64_t>()) + ",100,2,1\n");
+}
+
 TEST(TrainCostCommand, ARunTooLongForItsCycleTotalsExit2) {
     const CommandResult r = run(train_cost("--sparsity dense --iterations 4000000000000000"));
     EXPECT_EQ(r.exit_code, 2) << r.output;
