@@ -10,7 +10,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
-#include "mapping/mapping_text.hpp"
+#include "mapping/mapping_syntax.hpp"
 
 namespace trainloop {
 namespace {

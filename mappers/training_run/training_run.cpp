@@ -15,7 +15,7 @@ const std::string& layer_name(const LayerTraining& layer) { return layer.layer->
 bool same_densities(const std::optional<PhaseDensities>& a,
                     const std::optional<PhaseDensities>& b) {
     if (!a || !b) return !a && !b;
-    for (std::size_t s = 0; s < 3; ++s) {
+    for (DataSpace s : kAllDataSpaces) {
         if (a->spaces[s].density != b->spaces[s].density ||
             !(a->spaces[s].model == b->spaces[s].model))
             return false;

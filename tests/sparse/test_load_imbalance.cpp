@@ -50,7 +50,7 @@ TEST(LoadImbalance, AnOutputMaskSkipsLikeAnOperand) {
     const LoadImbalance masked = c.run(ImbalanceMethod::closed_form);
     EXPECT_TRUE(masked.applies);
     EXPECT_LT(masked.cycles, double(c.nest.compute_cycles));
-    c.densities.spaces[std::size_t(DataSpace::weights)].density = 1.0;  // no mask
+    c.densities.spaces[DataSpace::weights].density = 1.0;  // no mask
     EXPECT_FALSE(c.run(ImbalanceMethod::closed_form).applies);
 }
 

@@ -170,7 +170,7 @@ TEST(TrainingRun, IntegrationIsTheWeightedSumOfTheGivenCosts) {
     plan.layer_phase_macs = {100, 200};
     plan.problems.resize(4);
     PhaseDensities half_w;
-    half_w.spaces[std::size_t(DataSpace::weights)].density = 0.4;
+    half_w.spaces[DataSpace::weights].density = 0.4;
     plan.problems[2].densities = half_w;
     plan.problems[1].densities = PhaseDensities{};  // every density 1
     plan.samples = {{0, 0, 4, true}, {4, 4, 10, true}};
