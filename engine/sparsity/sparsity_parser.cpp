@@ -162,6 +162,7 @@ DensityModel read_clustered(MapReader& params) {
 DensityModel read_mask(MapReader& params, const SpecNode& model_node) {
     const SpecNode file = params.required("file");
     std::filesystem::path path = file.as_string();
+    if (path.empty()) file.fail("an empty mask file path", "the path of a .npy file");
     if (path.is_relative()) {
         path = std::filesystem::path(model_node.file()).parent_path() / path;
     }
