@@ -1,8 +1,11 @@
 #include "eval/nest_analysis.hpp"
 
+#include <fmt/format.h>
+
 #include <cassert>
 #include <cstdlib>
 
+#include "common/spec_error.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {
@@ -102,9 +105,26 @@ BoxExtents extents(const Projection& proj, const DimBounds& box) {
     return out;
 }
 
+// Overflow is recorded, not undefined: the caller turns it into an error.
+// (The inputs are bounded by 2^53, but access counts are products of tiles
+// and iterations and can exceed int64 in degenerate mappings.)
+struct Overflow {
+    bool seen = false;
+    std::int64_t mul(std::int64_t a, std::int64_t b) {
+        std::int64_t out = 0;
+        seen |= __builtin_mul_overflow(a, b, &out);
+        return out;
+    }
+    std::int64_t add(std::int64_t a, std::int64_t b) {
+        std::int64_t out = 0;
+        seen |= __builtin_add_overflow(a, b, &out);
+        return out;
+    }
+};
+
 std::array<std::int64_t, 2> delta_sums(const Projection& proj, const DimBounds& box_a,
                                        const DimBounds& box_b, const FlatNest& nest,
-                                       std::size_t count) {
+                                       std::size_t count, Overflow& overflow) {
     const BoxExtents a = extents(proj, box_a);
     const BoxExtents b = extents(proj, box_b);
     std::array<std::int64_t, 2> total = {a.volume, b.volume};
@@ -127,9 +147,9 @@ std::array<std::int64_t, 2> delta_sums(const Projection& proj, const DimBounds& 
             common_a *= kept_a > 0 ? kept_a : 0;
             common_b *= kept_b > 0 ? kept_b : 0;
         }
-        const std::int64_t steps = loop.iterations * (loop.factor - 1);
-        total[0] += steps * (a.volume - common_a);
-        total[1] += steps * (b.volume - common_b);
+        const std::int64_t steps = overflow.mul(loop.iterations, loop.factor - 1);
+        total[0] = overflow.add(total[0], overflow.mul(steps, a.volume - common_a));
+        total[1] = overflow.add(total[1], overflow.mul(steps, b.volume - common_b));
         if (moved_axis >= 0) {
             wrap[std::size_t(moved_axis)] += advance * (loop.factor - 1);
             wrapped = true;
@@ -170,6 +190,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
     out.compute_cycles = product(temporal_above[num_levels]);
     out.utilized_macs = instances;
     out.macs = out.compute_cycles * out.utilized_macs;
+    Overflow overflow;
 
     for (DataSpace space : kAllDataSpaces) {
         const std::size_t si = std::size_t(space);
@@ -190,7 +211,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             std::int64_t child_words = 0;  // per child instance: fills (or drains)
             if (at_macs) {
                 // The MACs hold nothing: every MAC reads (or updates) its operand.
-                transfers = out.compute_cycles * footprint(proj, fanout);
+                transfers = overflow.mul(out.compute_cycles, footprint(proj, fanout));
                 child_words = out.compute_cycles;
             } else {
                 SpaceAccesses& acc = out.levels[i].spaces[si];
@@ -198,8 +219,9 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 acc.tile = footprint(proj, nest.tile[i]);
                 acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
                 if (i > 0) {
-                    const auto [residencies, union_words] = delta_sums(
-                        proj, nest.tile[i], times(nest.tile[i], fanout), nest, nest.steps_above[i]);
+                    const auto [residencies, union_words] =
+                        delta_sums(proj, nest.tile[i], times(nest.tile[i], fanout), nest,
+                                   nest.steps_above[i], overflow);
                     transfers = union_words;
                     if (is_output) {
                         acc.drains = residencies;
@@ -214,7 +236,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             if (i > 0) {
                 SpaceAccesses& up = out.levels[parent].spaces[si];
                 up.child = at_macs ? -1 : int(i);
-                up.child_side_words = product(fanout) * child_words;
+                up.child_side_words = overflow.mul(product(fanout), child_words);
                 if (is_output) {
                     up.updates = transfers;
                     up.reads = transfers - up.partition;
@@ -224,6 +246,15 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             }
             parent = i;
         }
+    }
+    if (overflow.seen) {
+        throw SpecError(
+            {}, "",
+            fmt::format("the access counts of layer `{}` ({}) under this mapping exceed "
+                        "the 64-bit range",
+                        problem.layer, phase_name(problem.phase)),
+            "a mapping whose access counts are representable",
+            "check the layer's stride and dilation against its size");
     }
 }
 

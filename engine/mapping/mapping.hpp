@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "arch/data_space_set.hpp"
+#include "common/checked_math.hpp"
 #include "problem/dims.hpp"
 
 namespace trainloop {
@@ -39,17 +40,20 @@ class LoopList {
     // Precondition: size() < kNumDims.
     constexpr void push_back(Loop loop) { loops_[size_++] = loop; }
     constexpr void clear() { size_ = 0; }
-    // Product of the factors of the loops over `dim` (1 if none).
+    // Product of the factors of the loops over `dim` (1 if none). Products
+    // saturate at INT64_MAX: a mapping read from a file may hold any factors,
+    // and an overflowing product must stay larger than every bound it is
+    // checked against.
     constexpr std::int64_t factor_of(Dim dim) const {
         std::int64_t f = 1;
         for (const Loop& loop : *this) {
-            if (loop.dim == dim) f *= loop.factor;
+            if (loop.dim == dim) f = saturating_mul(f, loop.factor);
         }
         return f;
     }
     constexpr std::int64_t product() const {
         std::int64_t f = 1;
-        for (const Loop& loop : *this) f *= loop.factor;
+        for (const Loop& loop : *this) f = saturating_mul(f, loop.factor);
         return f;
     }
     friend constexpr bool operator==(const LoopList& a, const LoopList& b) {
@@ -83,8 +87,9 @@ struct Mapping {
     std::int64_t total_factor(Dim dim) const {
         std::int64_t f = 1;
         for (std::size_t i = 0; i < num_levels; ++i) {
-            f *= levels[i].temporal.factor_of(dim) * levels[i].spatial_x.factor_of(dim) *
-                 levels[i].spatial_y.factor_of(dim);
+            f = saturating_mul(f, levels[i].temporal.factor_of(dim));
+            f = saturating_mul(f, levels[i].spatial_x.factor_of(dim));
+            f = saturating_mul(f, levels[i].spatial_y.factor_of(dim));
         }
         return f;
     }
