@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -377,7 +378,25 @@ const std::vector<std::string>& canned_query_names() {
     return names;
 }
 
-QueryTable run_canned_query(Database& db, const std::string& name, const QueryArgs& args) {
+namespace {
+
+// A point whose architecture, network or profile row is missing (a database
+// edited by hand, or damaged): "point 12 refers to architectures row 3".
+std::optional<std::string> first_dangling_reference(Database& db) {
+    Statement s = db.prepare(
+        "SELECT p.id, 'architectures', p.arch_id FROM points p "
+        "WHERE NOT EXISTS (SELECT 1 FROM architectures a WHERE a.id = p.arch_id) UNION ALL "
+        "SELECT p.id, 'networks', p.network_id FROM points p "
+        "WHERE NOT EXISTS (SELECT 1 FROM networks n WHERE n.id = p.network_id) UNION ALL "
+        "SELECT p.id, 'sparsity_profiles', p.sparsity_id FROM points p "
+        "WHERE NOT EXISTS (SELECT 1 FROM sparsity_profiles s WHERE s.id = p.sparsity_id) "
+        "LIMIT 1");
+    if (!s.step()) return std::nullopt;
+    return fmt::format("point {} refers to {} row {}, which is missing", s.int64(0), s.text(1),
+                       s.int64(2));
+}
+
+QueryTable dispatch_canned_query(Database& db, const std::string& name, const QueryArgs& args) {
     if (name == "summary") return query_summary(db);
     if (name == "best") return query_best(db, args);
     if (name == "pareto") return query_pareto(db, args);
@@ -386,6 +405,22 @@ QueryTable run_canned_query(Database& db, const std::string& name, const QueryAr
     throw SpecError({}, "query", fmt::format("unknown query `{}`", name),
                     "summary, best, pareto, compare-dataflows or compare-archs (or --sql)",
                     suggestion_hint(name, canned_query_names()));
+}
+
+}  // namespace
+
+QueryTable run_canned_query(Database& db, const std::string& name, const QueryArgs& args) {
+    try {
+        return dispatch_canned_query(db, name, args);
+    } catch (const std::out_of_range&) {
+        // The queries look spec names up by the ids the points hold.
+        const auto dangling = first_dangling_reference(db);
+        if (!dangling) throw;
+        throw SpecError({db.path().string(), 0, 0}, "",
+                        fmt::format("the database has a dangling row: {}", *dangling),
+                        "an intact results database",
+                        "`trainloop db check FILE` lists every such row");
+    }
 }
 
 QueryTable query_summary(Database& db) {

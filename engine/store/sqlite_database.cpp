@@ -98,7 +98,9 @@ void Database::fail(int code, std::string_view doing) const {
         case SQLITE_FULL:
         case SQLITE_PERM:
             throw SpecError({file, 0, 0}, "", fmt::format("{} (while {})", detail, doing),
-                            "a readable, writable database file on a disk with free space");
+                            "a readable, writable database file on a disk with free space",
+                            "check the permissions, the free space and the file-size limit "
+                            "(ulimit -f); what was committed before is intact");
         default:
             throw std::logic_error(
                 fmt::format("{}: SQLite error {} while {}: {}", file, code, doing, detail));
