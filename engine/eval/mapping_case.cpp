@@ -65,9 +65,19 @@ MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTa
     c.target.phase = pick(overrides.phase, from_file.phase, root, "phase");
     c.target.batch = overrides.batch.value_or(from_file.batch.value_or(kDefaultBatch));
 
-    c.arch = load_architecture(*c.target.arch);
+    // A spec the file's `for:` names is blamed on that key when it is broken.
+    auto load = [&](const std::optional<std::string>& given, const char* key, const char* what,
+                    auto&& read) {
+        const YAML::Node target = root.raw()["for"];
+        if (given || !target.IsMap() || !target[key]) return read();
+        return load_referenced(root.sibling(target[key], fmt::format("for.{}", key)), what, read);
+    };
+    c.arch = load(overrides.arch, "arch", "architecture",
+                  [&] { return load_architecture(*c.target.arch); });
     c.arch_model = build_arch_model(c.arch);
-    c.network = std::make_shared<const Network>(load_network(*c.target.workload));
+    c.network = load(overrides.workload, "workload", "network", [&] {
+        return std::make_shared<const Network>(load_network(*c.target.workload));
+    });
     c.training = derive_training_problems(*c.network, *c.target.batch);
     c.problem = &find_phase_problem(*c.network, c.training, *c.target.layer, *c.target.phase,
                                     {file.string(), 0, 0});

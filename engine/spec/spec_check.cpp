@@ -65,13 +65,26 @@ SpecCheckResult check_mapping(const std::filesystem::path& path) {
 
 SpecCheckResult check_constraints(const SpecNode& root) {
     const auto arch_path = read_constraints_target(root);
+    if (!arch_path && root.is_map()) {
+        // A misspelled `for:` is reported as such, at the key.
+        for (const auto& entry : root.raw()) {
+            if (entry.first.IsScalar() && entry.first.Scalar() != "for" &&
+                nearest_name(entry.first.Scalar(), {"for"})) {
+                MapReader(root).required("for");
+            }
+        }
+    }
     if (!arch_path) {
         root.fail("a constraints file without `for: {arch: FILE}`",
                   "a `for:` block naming the architecture whose level names it uses",
                   "`trainloop map --constraints` resolves the names in `--arch` instead; "
                   "`spec check` needs the `for:` block");
     }
-    const Architecture arch = load_architecture(*arch_path);
+    const YAML::Node target = root.raw()["for"];
+    const SpecNode reference =
+        target.IsMap() && target["arch"] ? root.sibling(target["arch"], "for.arch") : root;
+    const Architecture arch =
+        load_referenced(reference, "architecture", [&] { return load_architecture(*arch_path); });
     const ConstraintsFile file = parse_constraints_file(root, arch.levels, arch.pe_array);
     const MappingConstraints merged = merge_constraints(arch.constraints, file.constraints);
     check_constraints_consistent(merged);

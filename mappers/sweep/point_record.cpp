@@ -36,7 +36,7 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.effectual_macs = candidate.effectual_macs;
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
-    r.energy_breakdown = breakdown.dump();
+    r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.reused = lp.reused;
     return r;
 }
