@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <set>
 
 #include "arch/architecture_parser.hpp"
@@ -17,10 +18,12 @@
 #include "constraints/constraints_parser.hpp"
 #include "duration_text.hpp"
 #include "eval/arch_model.hpp"
+#include "interruption.hpp"
 #include "json_errors.hpp"
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "network/network_mapper.hpp"
+#include "number_options.hpp"
 #include "sparse/mask_check.hpp"
 #include "sparsity_options.hpp"
 #include "sweep/map_run_record.hpp"
@@ -506,11 +509,17 @@ void run_map(const MapOptions& o) {
     options.search.budget.max_evaluations = o.budget;
     options.search.budget.patience = o.patience;
     options.search.seed = o.seed;
-    options.search.threads = o.threads;
+    options.search.threads = usable_threads(o.threads);
     options.time_budget_seconds = o.time_budget;
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
+    set_interruption_note(
+        o.db.empty() ? std::string("Nothing was written.")
+                     : fmt::format("Nothing was written to {} (map writes its results in one "
+                                   "transaction after every layer is mapped).",
+                                   o.db),
+        "Rerun:", true);
     ProgressLine progress(!o.quiet, options.search.objective);
     const NetworkMapResult result =
         map_network(model, training, plan, options,
@@ -520,7 +529,7 @@ void run_map(const MapOptions& o) {
     const MapRun run{o, arch, model, network, training, plan, result, dataflow, constraints};
     if (result.failure) throw_no_mapping(run);
     if (json) {
-        std::cout << map_to_json(run).dump(2) << "\n";
+        std::cout << json_text(map_to_json(run)) << "\n";
         if (!o.quiet) std::cerr << summary_line(run);
     } else {
         std::cout << "\n" << map_to_text(run);
@@ -554,7 +563,7 @@ void add_map_command(CLI::App& app) {
         ->required();
     map->add_option("--batch,-b", o->batch, "Minibatch size N")
         ->default_val(kDefaultBatch)
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
     map->add_option("--phase,-p", o->phase, "Training phase(s) to map")
         ->default_val("all")
         ->check(CLI::IsMember({"fw", "bw", "wu", "all"}));
@@ -572,20 +581,23 @@ void add_map_command(CLI::App& app) {
                     "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
                     "whole mapspace)")
         ->default_val(SearchBudget{}.max_evaluations)
-        ->check(CLI::NonNegativeNumber);
+        ->transform(count_from(0));
     map->add_option("--time-budget", o->time_budget,
                     "Seconds for the whole network, shared out over the problems still to search "
                     "(0: none; results then depend on the machine)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
+        ->transform(finite_number_in(0, 1e9));
     map->add_option("--patience", o->patience,
                     "Stop a search after this many evaluations without improvement (0: never)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--threads,-j", o->threads, "Worker threads (0: all cores)")
+        ->transform(count_from(0));
+    map->add_option("--threads,-j", o->threads,
+                    "Worker threads (0: all cores; more than the machine has are capped)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
+        ->transform(integer_in(0, std::numeric_limits<int>::max()));
+    map->add_option("--seed", o->seed, "Random seed (same seed, same result)")
+        ->default_val(1)
+        ->transform(unsigned_integer());
     map->add_flag("--no-bypass", o->no_bypass,
                   "Every level keeps every tensor it may hold (do not explore bypass; a "
                   "constraint's required bypasses still apply)");

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "json_errors.hpp"
+#include "number_options.hpp"
 #include "problem/training_problems.hpp"
 #include "workload/network_library.hpp"
 #include "workload_report.hpp"
@@ -22,7 +23,7 @@ void run_show(const ShowOptions& options) {
     const Network network = load_network(options.network);
     const NetworkTraining training = derive_training_problems(network, options.batch);
     if (options.format == "json") {
-        std::cout << training_to_json(network, training, options.batch).dump(2) << "\n";
+        std::cout << json_text(training_to_json(network, training, options.batch)) << "\n";
     } else {
         std::cout << training_to_text(network, training, options.batch);
     }
@@ -51,7 +52,7 @@ void add_workload_command(CLI::App& app) {
         ->required();
     show->add_option("--batch,-b", options->batch, "Minibatch size N")
         ->default_val(kDefaultBatch)
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
     show->add_option("--format,-f", options->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));
