@@ -148,7 +148,10 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     MapReader map(node);
     const std::string full_name = map.required("name").as_string();
     const std::string klass = map.required("class").as_string();
-    auto [name, count] = split_range(node, full_name);
+    // Not a structured binding: lambdas below use the name (clang 14 cannot capture bindings).
+    const auto range = split_range(node, full_name);
+    const std::string& name = range.first;
+    const std::int64_t count = range.second;
     // Attributes: the enclosing subtrees' (inherited), overridden by the local's own.
     YAML::Node merged = YAML::Clone(ctx.inherited);
     std::optional<SpecNode> attrs_node = map.optional("attributes");
