@@ -5,8 +5,8 @@
 // Run: build/bench/bench_load_imbalance   (record results in bench/RESULTS.md)
 #include <benchmark/benchmark.h>
 
-#include "eval/nest_analysis.hpp"
-#include "sparse/load_imbalance.hpp"
+#include "imbalance/load_imbalance.hpp"
+#include "nest/nest_analysis.hpp"
 #include "support/allocation_counter.hpp"
 #include "support/eval_fixtures.hpp"
 

@@ -1,4 +1,4 @@
-// Mapper quality and speed (issue #5), on the Procrustes 16×16 baseline:
+// Mapper quality and speed, on the Procrustes 16×16 baseline:
 // - small layers, every phase: exhaustive optimum vs simulated annealing and
 //   random sampling at the same budget (EDP ratio, seconds), one thread;
 // - evaluations per second with 1 and 2 threads (random search).

@@ -1,460 +1,29 @@
 #include "map_command.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <limits>
-#include <set>
+#include <optional>
 
-#include "arch/architecture_parser.hpp"
-#include "common/count_format.hpp"
+#include "arch/arch_model.hpp"
+#include "common/spec_error.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
-#include "duration_text.hpp"
-#include "eval/arch_model.hpp"
 #include "interruption.hpp"
 #include "json_errors.hpp"
-#include "mapping/mapping_json.hpp"
-#include "mapping/mapping_text.hpp"
+#include "map_export.hpp"
+#include "map_options.hpp"
+#include "map_progress.hpp"
+#include "map_report.hpp"
 #include "network/network_mapper.hpp"
 #include "number_options.hpp"
 #include "sparse/mask_check.hpp"
-#include "sparsity_options.hpp"
 #include "sweep/map_run_record.hpp"
-#include "timeloop/timeloop_export.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {
 namespace {
-
-struct MapOptions {
-    std::string arch;
-    std::string workload;
-    std::int64_t batch = kDefaultBatch;
-    std::string phase = "all";
-    std::string dataflow = "any";
-    std::string objective = "edp";
-    std::string search = "anneal";
-    std::int64_t budget = SearchBudget{}.max_evaluations;
-    double time_budget = 0;
-    std::int64_t patience = 0;
-    int threads = 0;
-    std::uint64_t seed = 1;
-    bool no_bypass = false;
-    std::string constraints;  // a constraints file; empty: the architecture's only
-    std::string format = "text";
-    std::vector<std::string> export_to;  // {"timeloop", DIR}
-    bool force = false;
-    bool quiet = false;
-    SparsityOptions sparsity;
-    std::string db;  // also write the results to this database
-};
-
-// The files export_timeloop writes into each layer-phase's directory.
-const std::vector<std::string> kTimeloopFiles = {"map.yaml", "problem.yaml", "arch.yaml",
-                                                 "ERT.yaml", "ART.yaml"};
-
-std::vector<Phase> selected_phases(const std::string& name) {
-    if (name == "all") return {kAllPhases.begin(), kAllPhases.end()};
-    return {*phase_from_name(name)};  // CLI11 checked the name
-}
-
-// "1,234" for counts a table can hold, "1.23e+19" beyond.
-std::string big_count(double value) {
-    if (value < 1e9) return group_thousands(static_cast<std::int64_t>(value));
-    return fmt::format("{:.2e}", value);
-}
-
-// µJ: grouped whole µJ from 1 mJ up, else four significant digits.
-std::string microjoules(double pj) {
-    const double uj = pj * 1e-6;
-    if (uj >= 1000) return group_thousands(std::llround(uj));
-    return fmt::format("{:.4g}", uj);
-}
-
-// Layer names become directory names: keep them readable, drop separators.
-std::string file_stem(const std::string& name) {
-    std::string out = name;
-    for (char& c : out) {
-        const bool plain =
-            std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-        if (!plain) c = '_';
-    }
-    return out;
-}
-
-// "812 rejected — capacity at RF 700, capacity at GLB 100, fanout_x 12",
-// biggest counts first.
-std::string rejection_summary(const SearchResult& r, const Architecture& arch) {
-    std::vector<std::pair<std::string, std::int64_t>> parts;
-    std::int64_t total = 0;
-    for (std::size_t k = 0; k < kNumViolationKinds; ++k) {
-        const auto kind = static_cast<ViolationKind>(k);
-        const std::int64_t n = r.rejected[k];
-        total += n;
-        if (n == 0) continue;
-        if (kind != ViolationKind::capacity) {
-            parts.emplace_back(std::string(violation_kind_name(kind)), n);
-            continue;
-        }
-        std::int64_t by_level = 0;
-        for (std::size_t level = 0; level < arch.levels.size() && level < kMaxLevels; ++level) {
-            const std::int64_t c = r.rejected_capacity_by_level[level];
-            by_level += c;
-            if (c > 0) parts.emplace_back("capacity at " + arch.levels[level].name, c);
-        }
-        if (by_level < n) parts.emplace_back("capacity", n - by_level);
-    }
-    if (total == 0) return fmt::format("{} mappings evaluated, none rejected", r.evaluations);
-    std::stable_sort(parts.begin(), parts.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string text = fmt::format("{} rejected —", group_thousands(total));
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        text += fmt::format("{} {} {}", i == 0 ? "" : ",", parts[i].first,
-                            group_thousands(parts[i].second));
-    }
-    return text;
-}
-
-// One line on standard error: redrawn in place on a terminal, else printed
-// every few seconds.
-class ProgressLine {
-  public:
-    ProgressLine(bool enabled, Objective objective)
-        : enabled_(enabled),
-          terminal_(enabled && isatty(STDERR_FILENO) != 0),
-          objective_(objective) {}
-
-    void update(const NetworkMapProgress& p) {
-        if (!enabled_) return;
-        const auto now = std::chrono::steady_clock::now();
-        const double interval = terminal_ ? 0.1 : 5.0;
-        if (std::chrono::duration<double>(now - last_).count() < interval) return;
-        last_ = now;
-        if (!started_) {  // the first call is the start: nothing to say yet
-            started_ = true;
-            return;
-        }
-        const double rate = p.seconds > 0 ? double(p.evaluations) / p.seconds : 0;
-        std::string line = fmt::format(
-            "map: {}/{} layer-phases ({}/{} problems), {} evaluations, {} evaluations/s",
-            p.layer_phases_done, p.layer_phases_total, p.problems_done, p.problems_total,
-            si_count(double(p.evaluations)), si_count(rate));
-        if (p.best_objective > 0) line += ", best so far " + best_text(p.best_objective);
-        if (p.fraction_done > 0 && p.fraction_done < 1) {
-            line += ", ETA " + duration_text(p.seconds * (1 - p.fraction_done) / p.fraction_done);
-        }
-        if (terminal_) {
-            const std::size_t width = line.size();
-            if (line.size() < width_) line.append(width_ - line.size(), ' ');
-            width_ = width;
-            std::cerr << "\r" << line << std::flush;
-        } else {
-            std::cerr << line << "\n" << std::flush;
-        }
-    }
-
-    // Erases the line on a terminal so what follows starts clean.
-    void finish() {
-        if (terminal_ && width_ > 0) std::cerr << "\r" << std::string(width_, ' ') << "\r";
-        width_ = 0;
-    }
-
-  private:
-    // The current problem's best objective value, in its unit.
-    std::string best_text(double value) const {
-        switch (objective_) {
-            case Objective::energy:
-                return microjoules(value) + " µJ";
-            case Objective::latency:
-                return si_count(value) + " cycles";
-            case Objective::edp:
-            case Objective::pareto:
-                return fmt::format("EDP {:.3g} pJ·cycles", value);
-        }
-        return fmt::format("{:.3g}", value);
-    }
-
-    bool enabled_;
-    bool terminal_;
-    Objective objective_;
-    bool started_ = false;
-    std::size_t width_ = 0;
-    std::chrono::steady_clock::time_point last_{};
-};
-
-struct MapRun {
-    const MapOptions& options;
-    const Architecture& arch;
-    const ArchModel& model;
-    const Network& network;
-    const NetworkTraining& training;
-    const NetworkMapPlan& plan;
-    const NetworkMapResult& result;
-    std::optional<Dataflow> dataflow;
-    const MappingConstraints& constraints;
-};
-
-// "constraints (architecture + FILE): spatial y: N (N16); keep/bypass 1", or
-// empty when there are none.
-std::string constraints_line(const MapRun& run) {
-    if (run.constraints.empty()) return {};
-    std::string from = run.arch.constraints.empty() ? "" : "architecture";
-    if (!run.options.constraints.empty()) {
-        from += (from.empty() ? "" : " + ") + run.options.constraints;
-    }
-    return fmt::format("constraints ({}): {}\n", from, constraints_summary(run.constraints));
-}
-
-std::string mapspace_line(const MapRun& run) {
-    const MapspaceSize size = run.plan.mapspaces[run.plan.largest_mapspace].size();
-    const PhaseProblem& p =
-        run.plan.problems[run.plan.mapspace_problem[run.plan.largest_mapspace]].problem;
-    return fmt::format(
-        "mapspace of the largest problem ({}, {}): spatial {}, tilings {}, orders {}, keeps {} "
-        "— {} mappings\n",
-        p.layer, to_string(p.space), big_count(size.spatial), big_count(size.tilings),
-        big_count(size.orders), big_count(size.keeps), big_count(size.total()));
-}
-
-nlohmann::json cost_json(const CostTotal& t) {
-    return {{"cycles", t.cycles}, {"energy_pj", t.energy_pj}, {"macs", t.macs}};
-}
-
-nlohmann::json map_to_json(const MapRun& run) {
-    const MapOptions& o = run.options;
-    nlohmann::json layers = nlohmann::json::array();
-    for (const LayerResult& layer : run.result.layers) {
-        nlohmann::json phases = nlohmann::json::object();
-        for (const LayerPhaseResult& lp : layer.phases) {
-            const Candidate& best = *lp.best;  // a failure is reported before this
-            const SearchResult& search = run.result.searches[lp.problem].result;
-            nlohmann::json entry = {{"mapping", mapping_to_json(best.mapping, run.arch)},
-                                    {"cycles", best.cycles},
-                                    {"energy_pj", best.energy_pj},
-                                    {"macs", lp.macs},
-                                    {"pj_per_mac", best.energy_pj / double(lp.macs)},
-                                    {"utilization", lp.utilization},
-                                    {"evaluations", search.evaluations},
-                                    {"valid", search.valid},
-                                    {"reused", lp.reused}};
-            if (!o.sparsity.profile.empty()) {
-                entry["effectual_macs"] = best.effectual_macs;
-                entry["imbalance_cycles"] = best.imbalance_cycles;
-                entry["imbalance_pct"] = best.imbalance_pct;
-            }
-            if (o.objective == "pareto") {
-                nlohmann::json front = nlohmann::json::array();
-                for (const Candidate& c : search.pareto) {
-                    front.push_back({{"cycles", c.cycles},
-                                     {"energy_pj", c.energy_pj},
-                                     {"mapping", mapping_to_json(c.mapping, run.arch)}});
-                }
-                entry["pareto"] = front;
-            }
-            phases[std::string(phase_name(lp.phase))] = entry;
-        }
-        layers.push_back({{"name", layer.name}, {"phases", phases}});
-    }
-    nlohmann::json totals = nlohmann::json::object();
-    bool all_phases = true;
-    for (Phase phase : kAllPhases) {
-        if (const auto& t = run.result.total(phase)) {
-            totals[std::string(phase_name(phase))] = cost_json(*t);
-        } else {
-            all_phases = false;
-        }
-    }
-    if (all_phases) totals["step"] = cost_json(run.result.step);
-
-    const PlannedProblem& largest =
-        run.plan.problems[run.plan.mapspace_problem[run.plan.largest_mapspace]];
-    const MapspaceSize size = run.plan.mapspaces[run.plan.largest_mapspace].size();
-    nlohmann::json phase_names = nlohmann::json::array();
-    for (Phase phase : selected_phases(o.phase))
-        phase_names.push_back(std::string(phase_name(phase)));
-    return {{"network", run.network.name()},
-            {"arch", run.arch.name},
-            {"batch", o.batch},
-            {"phases", phase_names},
-            {"dataflow", run.dataflow ? to_string(*run.dataflow) : "any"},
-            {"objective", o.objective},
-            {"search", o.search},
-            {"budget", o.budget},
-            {"seed", o.seed},
-            {"bypass", !o.no_bypass},
-            {"constraints", constraints_summary(run.constraints)},
-            {"mapspace",
-             {{"layer", largest.problem.layer},
-              {"phase", std::string(phase_name(largest.problem.phase))},
-              {"spatial", size.spatial},
-              {"tilings", size.tilings},
-              {"orders", size.orders},
-              {"keeps", size.keeps},
-              {"total", size.total()}}},
-            {"layers", layers},
-            {"totals", totals},
-            {"searched_problems", run.result.searches.size()},
-            {"layer_phases", run.plan.layer_phases.size()},
-            {"evaluations", run.result.evaluations}};
-}
-
-std::string summary_line(const MapRun& run) {
-    const double seconds = run.result.seconds;
-    const double rate = seconds > 0 ? double(run.result.evaluations) / seconds : 0;
-    return fmt::format(
-        "searched {} distinct problems for {} layer-phases in {:.2f} s ({} evaluations, {} "
-        "evaluations/s)\n",
-        run.result.searches.size(), run.plan.layer_phases.size(), seconds,
-        group_thousands(run.result.evaluations), group_thousands(std::int64_t(rate)));
-}
-
-std::string map_to_text(const MapRun& run) {
-    const MapOptions& o = run.options;
-    std::size_t name_width = 5;
-    for (const LayerResult& layer : run.result.layers) {
-        name_width = std::max(name_width, layer.name.size());
-    }
-    // With a sparsity profile: the compute cycles lost to load imbalance, in %.
-    const bool sparse = !o.sparsity.profile.empty();
-    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{}  {}\n", "layer",
-                                  name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
-                                  sparse ? fmt::format(" {:>6}", "imbal") : "",
-                                  "mapping (`= `: the same problem as a layer above)");
-    out += std::string(name_width + 53 + (sparse ? 7 : 0), '-') + "\n";
-    for (const LayerResult& layer : run.result.layers) {
-        for (const LayerPhaseResult& lp : layer.phases) {
-            const Candidate& best = *lp.best;
-            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{}  {}{}\n",
-                               layer.name, name_width, phase_name(lp.phase),
-                               group_thousands(best.cycles), microjoules(best.energy_pj),
-                               best.energy_pj / double(lp.macs), lp.utilization * 100,
-                               sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
-                               lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
-        }
-    }
-    out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
-                       "pJ/MAC", "MACs");
-    auto total_line = [&](std::string_view name, const CostTotal& t) {
-        return fmt::format("{:<6} {:>15} {:>13} {:>8.2f} {:>18}\n", name, group_thousands(t.cycles),
-                           microjoules(t.energy_pj),
-                           t.macs > 0 ? t.energy_pj / double(t.macs) : 0.0,
-                           group_thousands(t.macs));
-    };
-    bool all_phases = true;
-    for (Phase phase : kAllPhases) {
-        if (const auto& t = run.result.total(phase)) {
-            out += total_line(phase_name(phase), *t);
-        } else {
-            all_phases = false;
-        }
-    }
-    if (all_phases) out += total_line("step", run.result.step);
-    out += fmt::format(
-        "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, budget {} "
-        "evaluations per problem, seed {}{}{}\n",
-        run.network.name(), run.arch.name, o.batch, run.dataflow ? to_string(*run.dataflow) : "any",
-        o.objective, o.search, o.budget == 0 ? std::string("unlimited") : group_thousands(o.budget),
-        o.seed, o.no_bypass ? ", no bypass" : "",
-        sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
-                             o.sparsity.iteration
-                                 ? fmt::format(" at iteration {}", *o.sparsity.iteration)
-                                 : "")
-               : "");
-    out += summary_line(run);
-    return out;
-}
-
-[[noreturn]] void throw_no_mapping(const MapRun& run) {
-    const NetworkMapResult::Failure& f = *run.result.failure;
-    const SearchResult& r = run.result.searches[f.search].result;
-    // Searches run in plan order: the failed search is the plan's problem f.search.
-    const Mapspace& space = run.plan.mapspaces[run.plan.problems[f.search].mapspace];
-    if (const auto& reason = space.empty_reason()) {
-        throw SpecError(reason->origin.where, reason->origin.key,
-                        fmt::format("no valid mapping for {} {}: the constraints leave its "
-                                    "mapspace empty — {}",
-                                    f.layer, phase_name(f.phase), reason->text),
-                        "constraints that every layer of the network can meet",
-                        "loosen that constraint (factors above a dimension's size already "
-                        "apply as the whole dimension), or move it to a constraints file "
-                        "used only for the layers it fits");
-    }
-    std::string message = fmt::format("no valid mapping for {} {}: {}", f.layer,
-                                      phase_name(f.phase), rejection_summary(r, run.arch));
-    if (r.exhausted) message += " (the whole mapspace was searched)";
-    if (!run.constraints.empty()) {
-        message +=
-            "; no mapping was rejected by a constraint: the mapspace holds only mappings that "
-            "honour them";
-    }
-    throw SpecError({run.options.arch, 0, 0}, "", message,
-                    "an architecture whose levels can hold some tiling of every layer",
-                    r.exhausted ? "a larger level, or another --dataflow"
-                                : "valid mappings may be rare rather than absent: try a larger "
-                                  "--budget or --search exhaustive; else a larger level or "
-                                  "another --dataflow");
-}
-
-std::filesystem::path export_dir(const MapOptions& o, const std::string& layer, Phase phase) {
-    return std::filesystem::path(o.export_to[1]) /
-           fmt::format("{}_{}", file_stem(layer), phase_name(phase));
-}
-
-// Before searching: refuse to overwrite earlier exports unless --force.
-void check_export_target(const MapOptions& o, const NetworkTraining& training,
-                         const NetworkMapPlan& plan) {
-    if (o.export_to.empty()) return;
-    if (o.export_to[0] != "timeloop") {
-        throw SpecError({}, "--export", fmt::format("cannot export to `{}`", o.export_to[0]),
-                        "`--export timeloop DIR`");
-    }
-    if (o.force) return;
-    for (const PlannedLayerPhase& lp : plan.layer_phases) {
-        const auto dir = export_dir(o, training.layers[lp.layer].layer->layer.name, lp.phase);
-        for (const std::string& file : kTimeloopFiles) {
-            if (std::filesystem::exists(dir / file)) {
-                throw SpecError(
-                    {}, "--export", fmt::format("{} already exists", (dir / file).string()),
-                    "an export directory without earlier exports", "--force overwrites them");
-            }
-        }
-    }
-}
-
-// One directory per layer-phase; what Timeloop cannot express is a warning.
-void export_all(const MapRun& run, std::ostream& out) {
-    const MapOptions& o = run.options;
-    std::set<std::string> notes;
-    std::size_t written = 0;
-    std::size_t total = 0;
-    for (const LayerResult& layer : run.result.layers) {
-        const LayerTraining& training = run.training.layers[layer.layer];
-        for (const LayerPhaseResult& lp : layer.phases) {
-            ++total;
-            try {
-                for (std::string& note :
-                     export_timeloop(export_dir(o, layer.name, lp.phase), run.arch,
-                                     *training.find(lp.phase), lp.best->mapping, o.force)) {
-                    notes.insert(std::move(note));
-                }
-                ++written;
-            } catch (const SpecError& e) {
-                std::cerr << fmt::format("warning: {} {} not exported: {}\n", layer.name,
-                                         phase_name(lp.phase), e.message());
-            }
-        }
-    }
-    for (const std::string& note : notes) std::cerr << "note: " << note << "\n";
-    out << fmt::format("exported {} of {} layer-phases to {}/<layer>_<phase>/ ({})\n", written,
-                       total, o.export_to[1], fmt::join(kTimeloopFiles, ", "));
-}
 
 void run_map(const MapOptions& o) {
     const std::optional<Dataflow> dataflow = parse_dataflow(o.dataflow);
@@ -464,11 +33,12 @@ void run_map(const MapOptions& o) {
                         "a positive number of evaluations per layer-phase",
                         "--budget 0 goes with --search exhaustive or --time-budget SECONDS");
     }
-    const Architecture arch = load_architecture(o.arch);
+    const ArchitectureSpec spec = load_architecture_spec(o.arch);
+    const Architecture& arch = spec.arch;
     const ArchModel model = build_arch_model(arch);
     // The file's constraints add to the architecture's, or override them
     // entry by entry (docs/mapping_constraints.md).
-    MappingConstraints constraints = arch.constraints;
+    MappingConstraints constraints = spec.constraints;
     if (!o.constraints.empty()) {
         constraints = merge_constraints(
             constraints,
@@ -496,7 +66,8 @@ void run_map(const MapOptions& o) {
 
     const bool json = o.format == "json";
     NetworkMapResult empty;
-    MapRun preview{o, arch, model, network, training, plan, empty, dataflow, constraints};
+    MapRun preview{o,    arch,  model,    network,     training,
+                   plan, empty, dataflow, constraints, !spec.constraints.empty()};
     if (!json) {
         std::cout << constraints_line(preview) << mapspace_line(preview) << std::flush;
     } else if (!o.quiet) {
@@ -520,13 +91,14 @@ void run_map(const MapOptions& o) {
                                    "transaction after every layer is mapped).",
                                    o.db),
         "Rerun:", true);
-    ProgressLine progress(!o.quiet, options.search.objective);
+    MapProgress progress(!o.quiet, options.search.objective);
     const NetworkMapResult result =
         map_network(model, training, plan, options,
                     [&progress](const NetworkMapProgress& p) { progress.update(p); });
     progress.finish();
 
-    const MapRun run{o, arch, model, network, training, plan, result, dataflow, constraints};
+    const MapRun run{o,    arch,   model,    network,     training,
+                     plan, result, dataflow, constraints, !spec.constraints.empty()};
     if (result.failure) throw_no_mapping(run);
     if (json) {
         std::cout << json_text(map_to_json(run)) << "\n";
@@ -573,10 +145,10 @@ void add_map_command(CLI::App& app) {
         ->default_val("any");
     map->add_option("--objective", o->objective, "What the best mapping minimizes")
         ->default_val("edp")
-        ->check(CLI::IsMember({"energy", "latency", "edp", "pareto"}));
+        ->check(CLI::IsMember(objective_names()));
     map->add_option("--search", o->search, "Search strategy")
         ->default_val("anneal")
-        ->check(CLI::IsMember({"exhaustive", "random", "anneal"}));
+        ->check(CLI::IsMember(strategy_names()));
     map->add_option("--budget", o->budget,
                     "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
                     "whole mapspace)")

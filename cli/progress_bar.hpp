@@ -8,25 +8,33 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace trainloop::cli {
 
 class ProgressBar {
   public:
-    ProgressBar(std::string label, std::string unit, bool enabled, double plain_interval = 10.0);
+    // `final_line`: when not on a terminal, finish() prints the last state
+    // if the interval kept it back (off where a summary follows anyway).
+    ProgressBar(std::string label, std::string unit, bool enabled, double plain_interval = 10.0,
+                bool final_line = true);
 
     // `done` of `total` finished, `seconds` since the work started; `note`
-    // is appended (e.g. "3 failed").
-    void update(std::int64_t done, std::int64_t total, double seconds,
-                const std::string& note = {});
+    // is appended (e.g. "3 failed"). `fraction` (in (0, 1)), when given, is
+    // a finer measure of the work done than done/total, for the ETA.
+    void update(std::int64_t done, std::int64_t total, double seconds, const std::string& note = {},
+                std::optional<double> fraction = std::nullopt);
+    // The work starts now: the first plain line comes one interval later
+    // (without it, the first update prints at once).
+    void start() { last_ = std::chrono::steady_clock::now(); }
     // Erases the bar on a terminal; prints a last line otherwise.
     void finish();
 
     // The bar's text, without terminal control characters (tests).
     static std::string render(const std::string& label, const std::string& unit, std::int64_t done,
                               std::int64_t total, double seconds, const std::string& note,
-                              bool with_bar);
+                              bool with_bar, std::optional<double> fraction = std::nullopt);
 
   private:
     std::string label_;
@@ -34,6 +42,7 @@ class ProgressBar {
     bool enabled_;
     bool terminal_;
     double plain_interval_;
+    bool final_line_;
     std::size_t width_ = 0;
     std::string last_line_;
     bool printed_last_ = true;

@@ -67,10 +67,7 @@ void add_query_command(CLI::App& app) {
         "Query a results database (read-only, also while a sweep writes it): summary, best, "
         "pareto, compare-dataflows, compare-archs, or --sql \"SELECT ...\". Columns: "
         "docs/results_db.md.");
-    cmd->add_option("name", o->name,
-                    "summary | best (--arch --network --dataflow) | pareto (--network [--layer "
-                    "L --phase P | --phase P]) | compare-dataflows (--network) | compare-archs "
-                    "(--baseline [--network])");
+    cmd->add_option("name", o->name, canned_query_usage());
     cmd->add_option("--db", o->db, "Results database")->required();
     cmd->add_option("--sql", o->sql, "Any read-only SQL statement instead of a canned query");
     cmd->add_option("--time-limit", o->time_limit,

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
+#include "density/density_schedule.hpp"
+#include "density/sparsity_library.hpp"
+#include "imbalance/load_imbalance.hpp"
 #include "number_options.hpp"
-#include "sparse/load_imbalance.hpp"
-#include "sparsity/density_schedule.hpp"
-#include "sparsity/sparsity_library.hpp"
 
 namespace trainloop::cli {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "arch/arch_model.hpp"
 #include "common/spec_node.hpp"
-#include "eval/arch_model.hpp"
 #include "eval/evaluation.hpp"
 #include "fuzz_support.hpp"
 #include "mapping/mapping_json.hpp"

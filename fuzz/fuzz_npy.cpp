@@ -2,8 +2,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "density/npy_mask.hpp"
 #include "fuzz_support.hpp"
-#include "sparsity/npy_mask.hpp"
 
 using namespace trainloop;
 

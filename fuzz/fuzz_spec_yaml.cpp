@@ -6,13 +6,14 @@
 #include <cstdint>
 #include <string>
 
-#include "arch/component_library_parser.hpp"
+#include "arch/arch_model.hpp"
 #include "common/spec_node.hpp"
+#include "components/component_library_parser.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
-#include "eval/arch_model.hpp"
+#include "density/sparsity_profile.hpp"
 #include "fuzz_support.hpp"
 #include "problem/training_problems.hpp"
-#include "sparsity/sparsity_profile.hpp"
 #include "sweep/sweep_parser.hpp"
 #include "workload/network.hpp"
 
@@ -36,8 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 // Named inside arch_specs/ so `components/default_45nm.yaml` resolves.
                 const SpecNode root =
                     SpecNode::load_string(text, fuzz::source_path("arch_specs/fuzz.yaml"));
-                const Architecture arch = parse_architecture(root);
-                (void)build_arch_model(arch);
+                const ArchitectureSpec spec = parse_architecture_spec(root);
+                (void)build_arch_model(spec.arch);
             });
             break;
         case 2:
@@ -52,11 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             break;
         case 4:
             fuzz::expect_spec_errors_only([&] {
-                const Architecture& arch = fuzz::shipped_architecture();
+                const ArchitectureSpec& spec = fuzz::shipped_architecture_spec();
                 const ConstraintsFile file =
                     parse_constraints_file(SpecNode::load_string(text, "fuzz/constraints.yaml"),
-                                           arch.levels, arch.pe_array);
-                check_constraints_consistent(merge_constraints(arch.constraints, file.constraints));
+                                           spec.arch.levels, spec.arch.pe_array);
+                check_constraints_consistent(merge_constraints(spec.constraints, file.constraints));
             });
             break;
         default:

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "arch/arch_model.hpp"
 #include "common/spec_node.hpp"
-#include "eval/arch_model.hpp"
 #include "eval/evaluation.hpp"
 #include "fuzz_support.hpp"
 #include "timeloop/timeloop_import.hpp"

@@ -8,7 +8,8 @@ packages=(
   g++ cmake ninja-build pkg-config
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev
   libbenchmark-dev libgtest-dev libgmock-dev
-  libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev
+  clang-format
   python3 python3-yaml           # the malformed-input corpus (tests/malformed/)
   clang libfuzzer-14-dev         # the libFuzzer targets (fuzz/)
 )

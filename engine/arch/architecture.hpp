@@ -14,12 +14,11 @@
 #include <string_view>
 #include <vector>
 
-#include "arch/component_library.hpp"
 #include "arch/on_chip_network.hpp"
 #include "arch/pe_array.hpp"
 #include "arch/sparse_features.hpp"
 #include "arch/storage_level.hpp"
-#include "constraints/mapping_constraints.hpp"
+#include "components/component_library.hpp"
 
 namespace trainloop {
 
@@ -35,9 +34,6 @@ struct Architecture {
     SparseFeatures sparse;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved
-    // The file's `constraints:` section: what every mapping on it must honour
-    // (docs/mapping_constraints.md); empty when there is none.
-    MappingConstraints constraints;
 
     std::optional<std::size_t> level_index(std::string_view level_name) const {
         for (std::size_t i = 0; i < levels.size(); ++i) {

@@ -7,22 +7,20 @@
 #include <utility>
 #include <vector>
 
-#include "arch/component_library_parser.hpp"
-#include "arch/spec_reading.hpp"
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
-#include "constraints/constraints_parser.hpp"
+#include "common/spec_reading.hpp"
+#include "components/component_library_parser.hpp"
+#include "vocabulary/data_space_reading.hpp"
 
 namespace trainloop {
 namespace {
 
-using arch_detail::fail_duplicate_name;
-using arch_detail::fail_unknown_name;
-using arch_detail::read_data_space;
-using arch_detail::read_data_space_set;
-using arch_detail::read_enum;
-using arch_detail::read_name;
-using arch_detail::read_positive_double;
+using spec_reading::fail_duplicate_name;
+using spec_reading::fail_unknown_name;
+using spec_reading::read_enum;
+using spec_reading::read_name;
+using spec_reading::read_positive_double;
 
 std::vector<std::string> level_names(const std::vector<StorageLevel>& levels) {
     std::vector<std::string> names;
@@ -470,7 +468,9 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
     top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
-               "component_overrides", "storage", "pe_array", "networks", "sparse", "constraints"});
+               "component_overrides", "storage", "pe_array", "networks", "sparse",
+               // Read by constraints/architecture_spec.hpp, which knows mappings.
+               "constraints"});
     top.finish();
     Architecture arch;
     arch.name = read_name(top.required("architecture"));
@@ -491,9 +491,6 @@ Architecture parse_architecture(const SpecNode& root) {
     arch.levels = read_storage(storage, arch.pe_array, arch.components);
     arch.networks = read_networks(top.required("networks"), arch.levels, arch.components);
     if (const auto sparse = top.optional("sparse")) arch.sparse = read_sparse(*sparse, arch.levels);
-    if (const auto constraints = top.optional("constraints")) {
-        arch.constraints = parse_constraints_section(*constraints, arch.levels, arch.pe_array);
-    }
     return arch;
 }
 

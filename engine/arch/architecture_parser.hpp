@@ -1,6 +1,9 @@
 // Reading an architecture YAML (top-level key `architecture:`, the spec's
 // name; format in docs/arch_format.md). The file names its component library
 // by a path relative to itself and may override library entries inline.
+// The file's `constraints:` section is skipped here (it constrains mappings,
+// which sit above the architecture): constraints/architecture_spec.hpp reads
+// the architecture together with it.
 // Every user error is a SpecError located at the offending node: unknown keys
 // (with did-you-mean), missing keys, wrong types, non-positive sizes,
 // duplicate names, a data space no level holds, a network or sparse entry

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "arch/array_axis.hpp"
-#include "arch/data_space_set.hpp"
+#include "vocabulary/array_axis.hpp"
+#include "vocabulary/data_space_set.hpp"
 
 namespace trainloop {
 

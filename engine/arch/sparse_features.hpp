@@ -8,7 +8,7 @@
 //     is spent, the energy is not) when a `condition_on` data space is zero
 //     (Sparseloop's terms);
 //   - load balancing across the PE array (Procrustes §IV-C half-tile pairing,
-//     seed 003's two-level work stealing, Eager Pruning's flexible PE
+//     Chen et al.'s (2024) two-level work stealing, Eager Pruning's flexible PE
 //     allocation), with the array axis it balances along.
 #pragma once
 
@@ -20,8 +20,8 @@
 #include <string_view>
 #include <vector>
 
-#include "arch/array_axis.hpp"
-#include "arch/data_space_set.hpp"
+#include "vocabulary/array_axis.hpp"
+#include "vocabulary/data_space_set.hpp"
 
 namespace trainloop {
 
@@ -39,8 +39,8 @@ constexpr std::string_view compressed_format_name(CompressedFormat f) {
 enum class LoadBalancingScheme : std::uint8_t {
     none,
     half_tile_pairing,        // Procrustes §IV-C
-    two_level_work_stealing,  // seed 003 (coarse-grain + fine-grain)
-    flexible_allocation,      // Eager Pruning (seed 001)
+    two_level_work_stealing,  // Chen et al. 2024 (coarse-grain + fine-grain)
+    flexible_allocation,      // Eager Pruning
 };
 inline constexpr std::array<std::string_view, 4> kLoadBalancingSchemeNames = {
     "none", "half_tile_pairing", "two_level_work_stealing", "flexible_allocation"};

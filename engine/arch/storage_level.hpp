@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "arch/data_space_set.hpp"
+#include "vocabulary/data_space_set.hpp"
 
 namespace trainloop {
 

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
-#include "arch/spec_reading.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/spec_reading.hpp"
+#include "vocabulary/data_space_reading.hpp"
 
 namespace trainloop {
 namespace {
@@ -154,7 +155,7 @@ LevelConstraints read_level(const SpecNode& node, std::size_t index,
     for (const bool keep : {true, false}) {
         const auto spaces = reader.optional(keep ? "keep" : "bypass");
         if (!spaces) continue;
-        const DataSpaceSet set = arch_detail::read_data_space_set(*spaces);
+        const DataSpaceSet set = read_data_space_set(*spaces);
         for (DataSpace s : kAllDataSpaces) {
             if (!set.contains(s)) continue;
             auto& slot = c.keep[static_cast<std::size_t>(s)];
@@ -202,7 +203,7 @@ MappingConstraints read_body(MapReader& reader, const std::vector<StorageLevel>&
             const std::string name = key.as_string();
             const auto it = std::find(c.level_names.begin(), c.level_names.end(), name);
             if (it == c.level_names.end()) {
-                arch_detail::fail_unknown_name(key, "storage level", name, c.level_names);
+                spec_reading::fail_unknown_name(key, "storage level", name, c.level_names);
             }
             const auto index = static_cast<std::size_t>(it - c.level_names.begin());
             c.levels[index] = read_level(value, index, levels);
@@ -279,7 +280,7 @@ ConstraintsFile parse_constraints_file(const SpecNode& root,
     file.arch = read_constraints_target(root);
     MapReader reader(root);
     reader.allow({"for"});
-    file.name = arch_detail::read_name(reader.required("mapping_constraints"));
+    file.name = spec_reading::read_name(reader.required("mapping_constraints"));
     if (const auto description = reader.optional("description"))
         file.description = description->as_string();
     file.constraints = read_body(reader, levels, array);

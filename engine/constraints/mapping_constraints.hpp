@@ -32,10 +32,10 @@
 #include <string>
 #include <vector>
 
-#include "arch/array_axis.hpp"
-#include "arch/data_space_set.hpp"
 #include "common/spec_error.hpp"
-#include "problem/dims.hpp"
+#include "vocabulary/array_axis.hpp"
+#include "vocabulary/data_space_set.hpp"
+#include "vocabulary/dims.hpp"
 
 namespace trainloop {
 

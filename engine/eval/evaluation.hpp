@@ -9,12 +9,13 @@
 #include <cstdint>
 #include <optional>
 
-#include "eval/action_counts.hpp"
-#include "eval/arch_model.hpp"
+#include "arch/arch_model.hpp"
 #include "eval/mapping_check.hpp"
-#include "eval/nest_analysis.hpp"
-#include "sparse/load_imbalance.hpp"
+#include "imbalance/load_imbalance.hpp"
+#include "nest/action_counts.hpp"
+#include "nest/nest_analysis.hpp"
 #include "sparse/phase_densities.hpp"
+#include "sparse/sparse_adjustment.hpp"
 
 namespace trainloop {
 

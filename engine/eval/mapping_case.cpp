@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "arch/architecture_parser.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "mapping/mapping_yaml.hpp"
 #include "problem/problem_lookup.hpp"
 #include "workload/network_library.hpp"
@@ -72,8 +73,9 @@ MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTa
         if (given || !target.IsMap() || !target[key]) return read();
         return load_referenced(root.sibling(target[key], fmt::format("for.{}", key)), what, read);
     };
+    // Read with its constraints section, so a bad one is reported here too.
     c.arch = load(overrides.arch, "arch", "architecture",
-                  [&] { return load_architecture(*c.target.arch); });
+                  [&] { return load_architecture_spec(*c.target.arch).arch; });
     c.arch_model = build_arch_model(c.arch);
     c.network = load(overrides.workload, "workload", "network", [&] {
         return std::make_shared<const Network>(load_network(*c.target.workload));

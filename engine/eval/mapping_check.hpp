@@ -9,10 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "arch/arch_model.hpp"
 #include "arch/architecture.hpp"
-#include "eval/action_counts.hpp"
-#include "eval/arch_model.hpp"
-#include "eval/nest_analysis.hpp"
+#include "nest/action_counts.hpp"
+#include "nest/nest_analysis.hpp"
 
 namespace trainloop {
 

@@ -15,13 +15,12 @@
 #include <array>
 #include <cstdint>
 
-#include "arch/data_space_set.hpp"
 #include "common/checked_math.hpp"
-#include "problem/dims.hpp"
+#include "vocabulary/data_space_set.hpp"
+#include "vocabulary/dims.hpp"
+#include "vocabulary/limits.hpp"
 
 namespace trainloop {
-
-inline constexpr std::size_t kMaxLevels = 8;
 
 struct Loop {
     Dim dim = Dim::N;

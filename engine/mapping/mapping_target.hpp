@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "problem/phase.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

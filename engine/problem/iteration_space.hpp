@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "problem/dims.hpp"
+#include "vocabulary/dims.hpp"
 #include "workload/layer.hpp"
 #include "workload/tensor_shape.hpp"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "problem/iteration_space.hpp"
-#include "problem/phase.hpp"
 #include "problem/projection.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "problem/iteration_space.hpp"
-#include "problem/phase.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

@@ -44,7 +44,7 @@ CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, 
             // Procrustes §IV-B: a mask bit per element, a pointer per block, packed values.
             return {n, E + E / double(f.block_elements) * double(f.block_pointer_bits)};
         case CompressedFormat::rp_dual: {
-            // Seed 003 eqs. 5–10 per row, in expectation over the row's nonzero count.
+            // Chen et al. 2024 eqs. 5–10 per row, in expectation over the row's nonzero count.
             const RowFormatFields row{f.row_length, f.row_header_bits, f.column_index_bits};
             const TileOccupancy one_row = tile_occupancy(model, density, tile.one_row(), space);
             return {n, double(f.rows) * expected_rp_dual_row_bits(row, one_row)};

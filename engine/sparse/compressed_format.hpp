@@ -16,9 +16,9 @@
 #include <cstdint>
 
 #include "arch/sparse_features.hpp"
-#include "problem/phase.hpp"
+#include "density/density_model.hpp"
 #include "sparse/tensor_tile.hpp"
-#include "sparsity/density_model.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

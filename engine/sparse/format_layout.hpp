@@ -40,7 +40,7 @@ struct FormatLayout {
     // mask bit per element.
     std::int64_t block_elements = 1;
     std::int64_t block_pointer_bits = 0;
-    // RP-CSR (seed 003 §IV-C, fig. 5): each row starts with a header, which
+    // RP-CSR (Chen et al. 2024 §IV-C, fig. 5): each row starts with a header, which
     // we read as the row's nonzero count 0..L (it delimits the self-contained
     // row; eq. 7 charges it once per row), then a column index per nonzero.
     std::int64_t row_header_bits = 0;

@@ -4,8 +4,8 @@
 #include <fmt/ranges.h>
 
 #include "common/spec_error.hpp"
+#include "density/sparsity_query.hpp"
 #include "sparse/tensor_tile.hpp"
-#include "sparsity/sparsity_query.hpp"
 
 namespace trainloop {
 

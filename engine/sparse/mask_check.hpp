@@ -1,6 +1,6 @@
 // Checks the `mask` density models of a sparsity profile against the layers
 // of a network: every mask must have the shape of the tensor of each layer
-// its rule applies to (sparsity/density_model.hpp, MaskTensor, for the
+// its rule applies to (density/density_model.hpp, MaskTensor, for the
 // dimension orders). The CLI calls it once the network is known.
 //
 // Contract: throws SpecError at the rule's location, naming the mask file,
@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "density/sparsity_profile.hpp"
 #include "problem/training_problems.hpp"
-#include "sparsity/sparsity_profile.hpp"
 
 namespace trainloop {
 

@@ -1,4 +1,4 @@
-// The nonzero counts of the tiles of an actual mask (sparsity/density_model.hpp,
+// The nonzero counts of the tiles of an actual mask (density/density_model.hpp,
 // MaskModel): the mask cut into aligned tiles of a TensorTile's extents, one
 // count per tile position. Tile occupancy averages over them; the
 // Monte-Carlo load-imbalance reference samples them.
@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "problem/phase.hpp"
+#include "density/density_model.hpp"
 #include "sparse/tensor_tile.hpp"
-#include "sparsity/density_model.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

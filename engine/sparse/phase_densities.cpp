@@ -1,6 +1,6 @@
 #include "sparse/phase_densities.hpp"
 
-#include "sparsity/sparsity_query.hpp"
+#include "density/sparsity_query.hpp"
 
 namespace trainloop {
 

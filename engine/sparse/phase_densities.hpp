@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "problem/phase.hpp"
-#include "sparsity/density_model.hpp"
-#include "sparsity/density_schedule.hpp"
-#include "sparsity/sparsity_profile.hpp"
+#include "density/density_model.hpp"
+#include "density/density_schedule.hpp"
+#include "density/sparsity_profile.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

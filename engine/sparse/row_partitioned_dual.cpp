@@ -73,7 +73,7 @@ double expected_rp_dual_row_bits(const RowFormatFields& f, const TileOccupancy& 
     const double n_switch = switch_nonzeros(f);
     if (n_switch <= 0) return bf;                                // RP-BF for every count
     if (n_switch >= double(L)) return rp_csr_row_bits(f, mean);  // RP-CSR for every count
-    // Seed 003 eqs. 5–9 per row: min(h + c·n, L), in expectation over n.
+    // Chen et al. 2024 eqs. 5–9 per row: min(h + c·n, L), in expectation over n.
     const auto cost = [&](double n) { return std::min(rp_csr_row_bits(f, n), bf); };
     if (L <= kExactRowLength) {
         const double p = mean / double(L);

@@ -1,4 +1,4 @@
-// Seed 003's dual row-partitioned format (§IV-B.1, §IV-C, eqs. 5–10): every
+// Chen et al.'s (2024) dual row-partitioned format (§IV-B.1, §IV-C, eqs. 5–10): every
 // row of a tile is stored as RP-CSR (a row header, then a column index per
 // nonzero) or as RP-BF (a bitmap of the row), whichever is smaller for that
 // row's nonzero count; the nonzero values follow in both. The switch point
@@ -33,7 +33,7 @@ constexpr double rp_csr_row_bits(const RowFormatFields& f, double nonzeros) {
 constexpr double rp_bf_row_bits(const RowFormatFields& f) { return double(f.row_length); }
 
 // The fraction of a row's elements that are nonzero above which the row is
-// stored as RP-BF (seed 003 eq. 10 in density terms: 1 - S_threshold).
+// stored as RP-BF (Chen et al. 2024 eq. 10 in density terms: 1 - S_threshold).
 // 0 when RP-BF always wins, 1 when RP-CSR always does.
 double rp_bf_switch_density(const RowFormatFields& f);
 

@@ -116,7 +116,7 @@ bool axis_identifies_cluster(const ClusteredModel& model, int axis, const Tensor
 }
 
 int half_cut_axis(const DensityModel& model, const TensorTile& tile, DataSpace space) {
-    const auto* clustered = std::get_if<ClusteredModel>(&model);
+    const ClusteredModel* clustered = clustered_model(model);
     int best = -1;
     bool best_separates = false;
     for (int a = 0; a < tile.rank; ++a) {

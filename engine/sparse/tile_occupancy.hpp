@@ -1,6 +1,6 @@
 // Tile occupancy: how many nonzeros a tile of a tensor holds, under a
-// density model (sparsity/density_model.hpp). Each model answers the
-// questions of issue #4: the expected nonzeros in a tile, the probability a
+// density model (density/density_model.hpp). Each model answers the
+// questions the sparse evaluator asks: the expected nonzeros in a tile, the probability a
 // tile is empty, and (through the variance and the model) the spread of
 // nonzeros across the tiles that run in parallel.
 //
@@ -13,9 +13,9 @@
 // along the cluster axis, or its rows for `row`).
 #pragma once
 
-#include "problem/phase.hpp"
+#include "density/density_model.hpp"
 #include "sparse/tensor_tile.hpp"
-#include "sparsity/density_model.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

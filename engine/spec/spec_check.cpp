@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include "arch/architecture_parser.hpp"
-#include "arch/component_library_parser.hpp"
 #include "common/did_you_mean.hpp"
+#include "components/component_library_parser.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
+#include "density/sparsity_profile.hpp"
 #include "eval/mapping_case.hpp"
 #include "problem/training_problems.hpp"
-#include "sparsity/sparsity_profile.hpp"
 #include "workload/network.hpp"
 
 namespace trainloop {
@@ -39,14 +40,15 @@ SpecCheckResult check_network(const SpecNode& root) {
 }
 
 SpecCheckResult check_architecture(const SpecNode& root) {
-    const Architecture arch = parse_architecture(root);
+    const ArchitectureSpec spec = parse_architecture_spec(root);
+    const Architecture& arch = spec.arch;
     return {SpecKind::architecture, arch.name,
             fmt::format("{}×{} PEs, {} storage levels, {} networks, components from {}{}",
                         arch.pe_array.rows, arch.pe_array.columns, arch.levels.size(),
                         arch.networks.size(), arch.components.name,
-                        arch.constraints.empty()
+                        spec.constraints.empty()
                             ? ""
-                            : ", mapping constraints: " + constraints_summary(arch.constraints))};
+                            : ", mapping constraints: " + constraints_summary(spec.constraints))};
 }
 
 SpecCheckResult check_component_library(const SpecNode& root) {
@@ -83,10 +85,11 @@ SpecCheckResult check_constraints(const SpecNode& root) {
     const YAML::Node target = root.raw()["for"];
     const SpecNode reference =
         target.IsMap() && target["arch"] ? root.sibling(target["arch"], "for.arch") : root;
-    const Architecture arch =
-        load_referenced(reference, "architecture", [&] { return load_architecture(*arch_path); });
+    const ArchitectureSpec spec = load_referenced(
+        reference, "architecture", [&] { return load_architecture_spec(*arch_path); });
+    const Architecture& arch = spec.arch;
     const ConstraintsFile file = parse_constraints_file(root, arch.levels, arch.pe_array);
-    const MappingConstraints merged = merge_constraints(arch.constraints, file.constraints);
+    const MappingConstraints merged = merge_constraints(spec.constraints, file.constraints);
     check_constraints_consistent(merged);
     return {SpecKind::mapping_constraints, file.name,
             fmt::format("for {}: {}", arch.name, constraints_summary(merged))};

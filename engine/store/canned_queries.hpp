@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/query_table.hpp"
@@ -45,8 +46,20 @@ struct QueryArgs {
     std::string by = "edp";  // best: edp | energy | latency
 };
 
+// The one table of canned queries: `trainloop query`'s choices, its --help
+// and the dispatch all read it, so a new query is one entry here (and one
+// file under store/queries/).
+struct CannedQuery {
+    std::string_view name;
+    std::string_view arguments;  // for --help, e.g. "(--network)"; may be empty
+    QueryTable (*run)(Database& db, const QueryArgs& args);
+};
+const std::vector<CannedQuery>& canned_queries();
+
 // The canned query names, in the order `--help` lists them.
 const std::vector<std::string>& canned_query_names();
+// "summary | best (--arch --network --dataflow) | ...", for --help.
+std::string canned_query_usage();
 
 // Throws SpecError for an unknown name or missing/invalid arguments.
 QueryTable run_canned_query(Database& db, const std::string& name, const QueryArgs& args);

@@ -7,8 +7,8 @@
 #include <array>
 #include <cctype>
 
+#include "arch/arch_model.hpp"
 #include "common/yaml_text.hpp"
-#include "eval/arch_model.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop {

@@ -14,7 +14,7 @@
 
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
-#include "problem/dims.hpp"
+#include "vocabulary/dims.hpp"
 
 namespace trainloop {
 

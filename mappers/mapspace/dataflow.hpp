@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "problem/dims.hpp"
+#include "vocabulary/dims.hpp"
 
 namespace trainloop {
 

@@ -190,11 +190,21 @@ std::int64_t Mapspace::order_count(std::size_t level, const std::vector<Dim>& lo
 
 Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                          const MapspaceConstraints& constraints) {
+    check_dataflow_against_constraints(constraints);
     Mapspace m;
     m.num_levels_ = arch.num_levels;
     m.bounds_ = space.bounds;
+    m.build_spatial_choices(arch, space, constraints);
+    m.build_keep_choices(arch, constraints);
+    m.build_factor_bounds(arch, space, constraints.user);
+    m.build_factorizations(space, constraints.user);
+    if (!m.spatial_.empty()) m.empty_reason_.reset();
+    return m;
+}
+
+void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace& space,
+                                     const MapspaceConstraints& constraints) {
     // Spatial choices: the dataflow at every level that fans out over the array.
-    check_dataflow_against_constraints(constraints);
     const MappingConstraints& user = constraints.user;
     const std::vector<Dataflow> dataflows = candidate_dataflows(space.bounds, constraints);
     std::set<std::vector<std::int64_t>> seen;  // canonical form, to drop duplicates
@@ -259,15 +269,18 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                     break;
                 }
             }
-            if (fits && seen.insert(key).second) m.spatial_.push_back(c);
+            if (fits && seen.insert(key).second) spatial_.push_back(c);
         }
     }
-    if (m.spatial_.empty() && spatial_reason) m.empty_reason_ = spatial_reason;
+    if (spatial_.empty() && spatial_reason) empty_reason_ = spatial_reason;
+}
+
+void Mapspace::build_keep_choices(const ArchModel& arch, const MapspaceConstraints& constraints) {
     // Keep choices per level: what the level may hold, less what the
     // constraints require to bypass, with what they require kept.
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
         const DataSpaceSet may = arch.levels[i].may_hold;
-        const auto& required = user.level(i).keep;
+        const auto& required = constraints.user.level(i).keep;
         auto honours = [&](const DataSpaceSet& keep) {
             for (DataSpace s : kAllDataSpaces) {
                 const auto& r = required[std::size_t(s)];
@@ -281,7 +294,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                 const auto& r = required[std::size_t(s)];
                 if (r && !r->keep) keep.members[std::size_t(s)] = false;
             }
-            m.keeps_[i] = {keep};
+            keeps_[i] = {keep};
             continue;
         }
         for (int bits = 7; bits >= 0; --bits) {
@@ -289,46 +302,53 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
             bool allowed = true;
             for (DataSpace s : kAllDataSpaces)
                 allowed = allowed && (!keep.contains(s) || may.contains(s));
-            if (allowed && honours(keep)) m.keeps_[i].push_back(keep);
+            if (allowed && honours(keep)) keeps_[i].push_back(keep);
         }
     }
+}
+
+void Mapspace::build_factor_bounds(const ArchModel& arch, const IterationSpace& space,
+                                   const MappingConstraints& user) {
     // Factor bounds and loop orders per level; a full order leaves the
     // dimensions it does not list factor 1 at its level.
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
         const LevelConstraints& level = user.level(i);
-        m.orders_[i] = level.order;
+        orders_[i] = level.order;
         for (Dim d : kAllDims) {
-            m.factor_min_[i][d] = 1;
-            m.factor_max_[i][d] = space.bounds[d];
+            factor_min_[i][d] = 1;
+            factor_max_[i][d] = space.bounds[d];
             if (const auto& b = level.factors[d]) {
-                m.factor_min_[i][d] = effective_factor(b->min, space.bounds[d]);
-                m.factor_max_[i][d] = effective_factor(b->max, space.bounds[d]);
+                factor_min_[i][d] = effective_factor(b->min, space.bounds[d]);
+                factor_max_[i][d] = effective_factor(b->max, space.bounds[d]);
             }
             if (level.order && level.order->full && !listed(level.order->dims, d)) {
-                m.factor_max_[i][d] = 1;
+                factor_max_[i][d] = 1;
             }
-            if (m.factor_min_[i][d] > 1 || m.factor_max_[i][d] < space.bounds[d]) {
-                m.bounded_[d] = true;
+            if (factor_min_[i][d] > 1 || factor_max_[i][d] < space.bounds[d]) {
+                bounded_[d] = true;
             }
         }
     }
+}
+
+void Mapspace::build_factorizations(const IterationSpace& space, const MappingConstraints& user) {
     // Factorizations of every bound a dimension can have left, within the
     // factor bounds; a spatial choice that leaves some dimension none is dropped.
     std::vector<SpatialChoice> kept;
-    for (const SpatialChoice& c : m.spatial_) {
+    for (const SpatialChoice& c : spatial_) {
         bool possible = true;
         for (Dim d : kAllDims) {
             const std::int64_t bound = space.bounds[d] / c.total[d];
-            auto [it, added] = m.factorizations_.try_emplace(std::pair{d, bound});
+            auto [it, added] = factorizations_.try_emplace(std::pair{d, bound});
             if (added) {
                 const std::int64_t count =
-                    ordered_factorization_count(bound, m.num_levels_, kMaxFactorizations + 1);
+                    ordered_factorization_count(bound, num_levels_, kMaxFactorizations + 1);
                 if (count > kMaxFactorizations) {
                     throw SpecError(
                         {}, "",
                         fmt::format("{} = {} has more than {} ordered factorizations over {} "
                                     "levels: too many to enumerate",
-                                    dim_name(d), bound, kMaxFactorizations, m.num_levels_),
+                                    dim_name(d), bound, kMaxFactorizations, num_levels_),
                         "dimensions whose factorizations over the levels number at most 10^6",
                         "a smaller dimension (e.g. --batch), or a dimension with fewer prime "
                         "factors");
@@ -336,25 +356,23 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
                 std::vector<std::int64_t> prefix;
                 std::vector<std::vector<std::int64_t>> all;
                 all.reserve(std::size_t(count));
-                factorize(bound, m.num_levels_, divisors(bound), prefix, all);
+                factorize(bound, num_levels_, divisors(bound), prefix, all);
                 for (std::vector<std::int64_t>& f : all) {
                     bool ok = true;
-                    for (std::size_t i = 0; i < m.num_levels_; ++i) {
-                        ok = ok && m.factor_allowed(i, d, f[i]);
+                    for (std::size_t i = 0; i < num_levels_; ++i) {
+                        ok = ok && factor_allowed(i, d, f[i]);
                     }
                     if (ok) it->second.push_back(std::move(f));
                 }
             }
             if (it->second.empty()) {
                 possible = false;
-                if (!m.empty_reason_) m.empty_reason_ = m.factor_bounds_reason(user, d, bound);
+                if (!empty_reason_) empty_reason_ = factor_bounds_reason(user, d, bound);
             }
         }
         if (possible) kept.push_back(c);
     }
-    m.spatial_ = std::move(kept);
-    if (!m.spatial_.empty()) m.empty_reason_.reset();
-    return m;
+    spatial_ = std::move(kept);
 }
 
 MapspaceSize Mapspace::size() const {

@@ -1,7 +1,7 @@
 // Mapspace: the mappings the mapper may choose from for one phase problem on
 // one architecture, and the moves between them.
 //
-// Axes (issue #5): spatial — which dimensions go on the array's X and Y axes,
+// Axes: spatial — which dimensions go on the array's X and Y axes,
 // with which factors (from a dataflow, or all dataflows for `any`); temporal
 // — every ordered factorization of each dimension's remaining bound across
 // the levels (perfect factors); loop orders per level (only the relative order
@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "arch/arch_model.hpp"
 #include "constraints/mapping_constraints.hpp"
-#include "eval/arch_model.hpp"
 #include "mapping/mapping.hpp"
 #include "mapspace/dataflow.hpp"
 #include "problem/iteration_space.hpp"
@@ -120,6 +120,18 @@ class Mapspace {
     MapPoint neighbor(const MapPoint& point, std::mt19937_64& rng) const;
 
   private:
+    // The steps of build(), in order: the spatial choices of the dataflows
+    // (fixed spatial factors honoured), the keep/bypass choices per level,
+    // the factor bounds and loop orders per level, and the factorizations of
+    // every bound a dimension can have left (dropping spatial choices that
+    // leave some dimension none).
+    void build_spatial_choices(const ArchModel& arch, const IterationSpace& space,
+                               const MapspaceConstraints& constraints);
+    void build_keep_choices(const ArchModel& arch, const MapspaceConstraints& constraints);
+    void build_factor_bounds(const ArchModel& arch, const IterationSpace& space,
+                             const MappingConstraints& user);
+    void build_factorizations(const IterationSpace& space, const MappingConstraints& user);
+
     void random_factors(MapPoint& point, Dim d, std::mt19937_64& rng) const;
     // Why `bound` of `d` has no factorization within the factor bounds.
     EmptyMapspaceReason factor_bounds_reason(const MappingConstraints& user, Dim d,

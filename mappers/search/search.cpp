@@ -12,6 +12,7 @@
 #include "mapspace/divisors.hpp"
 #include "problem/projection.hpp"
 #include "search/pareto_front.hpp"
+#include "sparse/sparse_adjustment.hpp"
 
 namespace trainloop {
 namespace {
@@ -447,28 +448,29 @@ double objective_value(Objective objective, std::int64_t cycles, double energy_p
 }
 
 std::optional<Objective> objective_from_name(std::string_view name) {
-    for (Objective o : {Objective::energy, Objective::latency, Objective::edp, Objective::pareto}) {
-        if (objective_name(o) == name) return o;
+    for (std::size_t i = 0; i < kObjectiveNames.size(); ++i) {
+        if (kObjectiveNames[i] == name) return static_cast<Objective>(i);
     }
     return std::nullopt;
 }
 
 std::optional<SearchStrategy> strategy_from_name(std::string_view name) {
-    for (SearchStrategy s :
-         {SearchStrategy::exhaustive, SearchStrategy::random, SearchStrategy::anneal}) {
-        if (strategy_name(s) == name) return s;
+    for (std::size_t i = 0; i < kSearchStrategyNames.size(); ++i) {
+        if (kSearchStrategyNames[i] == name) return static_cast<SearchStrategy>(i);
     }
     return std::nullopt;
 }
 
-std::string_view objective_name(Objective o) {
-    constexpr std::array<std::string_view, 4> names = {"energy", "latency", "edp", "pareto"};
-    return names[std::size_t(o)];
+std::string_view objective_name(Objective o) { return kObjectiveNames[std::size_t(o)]; }
+
+std::string_view strategy_name(SearchStrategy s) { return kSearchStrategyNames[std::size_t(s)]; }
+
+std::vector<std::string> objective_names() {
+    return {kObjectiveNames.begin(), kObjectiveNames.end()};
 }
 
-std::string_view strategy_name(SearchStrategy s) {
-    constexpr std::array<std::string_view, 3> names = {"exhaustive", "random", "anneal"};
-    return names[std::size_t(s)];
+std::vector<std::string> strategy_names() {
+    return {kSearchStrategyNames.begin(), kSearchStrategyNames.end()};
 }
 
 SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Mapspace& space,
@@ -479,18 +481,21 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
     double best_value = std::numeric_limits<double>::infinity();
     ParetoFront front;
     if (space.spatial_choices().empty()) return out;
-    if (options.strategy == SearchStrategy::exhaustive) {
-        Exhaustive exhaustive(ctx, arena, out, best_value, front);
-        out.exhausted = exhaustive.run();
-    } else {
-        std::vector<UnitResult> units;
-        if (options.strategy == SearchStrategy::random) {
-            random_search(ctx, arena, units);
-        } else {
-            anneal_search(ctx, arena, units);
+    std::vector<UnitResult> units;
+    switch (options.strategy) {
+        case SearchStrategy::exhaustive: {
+            Exhaustive exhaustive(ctx, arena, out, best_value, front);
+            out.exhausted = exhaustive.run();
+            break;
         }
-        for (const UnitResult& r : units) merge(out, best_value, front, r);
+        case SearchStrategy::random:
+            random_search(ctx, arena, units);
+            break;
+        case SearchStrategy::anneal:
+            anneal_search(ctx, arena, units);
+            break;
     }
+    for (const UnitResult& r : units) merge(out, best_value, front, r);
     if (options.objective == Objective::pareto) {
         out.pareto = front.sorted();
         // The front's best EDP stands for it where one mapping is needed.

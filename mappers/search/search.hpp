@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/evaluation.hpp"
@@ -24,10 +26,21 @@ namespace trainloop {
 enum class Objective : std::uint8_t { energy, latency, edp, pareto };
 enum class SearchStrategy : std::uint8_t { exhaustive, random, anneal };
 
+// The one table of each: names (in the CLI's choices, sweep files and the
+// database), in enum order. search() dispatches on the enum with a switch,
+// so a new strategy is an enum value, a row here and a case there.
+inline constexpr std::array<std::string_view, 4> kObjectiveNames = {"energy", "latency", "edp",
+                                                                    "pareto"};
+inline constexpr std::array<std::string_view, 3> kSearchStrategyNames = {"exhaustive", "random",
+                                                                         "anneal"};
+
 std::optional<Objective> objective_from_name(std::string_view name);
 std::optional<SearchStrategy> strategy_from_name(std::string_view name);
 std::string_view objective_name(Objective o);
 std::string_view strategy_name(SearchStrategy s);
+// The names as strings, for CLI choices and spec readers.
+std::vector<std::string> objective_names();
+std::vector<std::string> strategy_names();
 
 // A budget of 0 evaluations means: exhaustive — the whole mapspace; random
 // and anneal — until the time budget, or 64,000 / 40,000 evaluations when

@@ -10,6 +10,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
 #include "common/spec_node.hpp"
+#include "constraints/architecture_spec.hpp"
 
 namespace trainloop {
 namespace {
@@ -87,7 +88,8 @@ void apply_override(YAML::Node root, const ArchOverride& o) {
 ArchitectureVariant load_architecture_variant(const SweepArchitecture& entry) {
     std::string text = read_file_text(entry.file);
     if (entry.overrides.empty()) {
-        return {parse_architecture(SpecNode::load_string(text, entry.file)), text};
+        ArchitectureSpec spec = parse_architecture_spec(SpecNode::load_string(text, entry.file));
+        return {std::move(spec.arch), std::move(spec.constraints), text};
     }
     YAML::Node root = SpecNode::load_string(text, entry.file).raw();
     if (!root.IsMap()) {
@@ -102,7 +104,8 @@ ArchitectureVariant load_architecture_variant(const SweepArchitecture& entry) {
     text = std::string(out.c_str()) + "\n";
     try {
         // Named after the file, so its component library is found next to it.
-        return {parse_architecture(SpecNode::load_string(text, entry.file)), text};
+        ArchitectureSpec spec = parse_architecture_spec(SpecNode::load_string(text, entry.file));
+        return {std::move(spec.arch), std::move(spec.constraints), text};
     } catch (const SpecError& e) {
         // An override the parser refuses is blamed on the override itself.
         for (const ArchOverride& o : entry.overrides) {

@@ -7,13 +7,15 @@
 #include <string>
 
 #include "arch/architecture.hpp"
+#include "constraints/mapping_constraints.hpp"
 #include "sweep/sweep_spec.hpp"
 
 namespace trainloop {
 
 struct ArchitectureVariant {
     Architecture arch;
-    std::string yaml;  // the text parse_architecture read
+    MappingConstraints constraints;  // the file's `constraints:` section
+    std::string yaml;                // the text the parser read
 };
 
 // Throws SpecError: at the override in the sweep file for a key path that

@@ -5,7 +5,7 @@
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
 #include "common/yaml_text.hpp"
-#include "sparsity/sparsity_library.hpp"
+#include "density/sparsity_library.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "density/density_schedule.hpp"
 #include "network/network_mapper.hpp"
-#include "sparsity/density_schedule.hpp"
 #include "store/results_store.hpp"
 
 namespace trainloop {

@@ -177,7 +177,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     if (auto objectives = r.optional("objectives")) {
         const std::vector<SpecNode> items = axis_items(*objectives);
         for (const SpecNode& o : items) {
-            spec.objectives.push_back(o.as_choice({"energy", "latency", "edp", "pareto"}));
+            spec.objectives.push_back(o.as_choice(objective_names()));
         }
         reject_duplicates(spec.objectives, items, "objective");
     } else {
@@ -203,7 +203,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     if (auto search = r.optional("search")) {
         MapReader s(*search);
         if (auto v = s.optional("strategy")) {
-            spec.strategy = *strategy_from_name(v->as_choice({"exhaustive", "random", "anneal"}));
+            spec.strategy = *strategy_from_name(v->as_choice(strategy_names()));
         }
         if (auto v = s.optional("budget")) spec.budget = v->as_non_negative_int();
         if (auto v = s.optional("patience")) spec.patience = v->as_non_negative_int();

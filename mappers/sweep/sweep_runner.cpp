@@ -8,13 +8,13 @@
 #include <set>
 #include <tuple>
 
+#include "arch/arch_model.hpp"
 #include "common/file_text.hpp"
 #include "common/spec_node.hpp"
-#include "eval/arch_model.hpp"
+#include "density/sparsity_profile.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
 #include "sparse/mask_check.hpp"
-#include "sparsity/sparsity_profile.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
 #include "sweep/point_record.hpp"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
-#include "problem/phase.hpp"
+#include "density/density_schedule.hpp"
 #include "search/search.hpp"
-#include "sparsity/density_schedule.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "arch/component_library_parser.hpp"
 #include "arch_test_support.hpp"
+#include "components/component_library_parser.hpp"
 
 namespace trainloop {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <filesystem>
 
+#include "arch/arch_model.hpp"
 #include "arch/architecture_parser.hpp"
-#include "arch/component_library_parser.hpp"
-#include "eval/arch_model.hpp"
+#include "components/component_library_parser.hpp"
 
 namespace trainloop {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "arch/arch_model.hpp"
 #include "arch_test_support.hpp"
-#include "eval/arch_model.hpp"
 
 namespace trainloop {
 namespace {

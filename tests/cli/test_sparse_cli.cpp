@@ -1,6 +1,6 @@
 // End-to-end: `eval` and `map` with a sparsity profile — the JSON keys of
-// issue #4, dense results unchanged by an all-dense profile, the imbalance
-// options, and the errors.
+// the sparse evaluation (docs/sparse_evaluation.md), dense results unchanged by an all-dense
+// profile, the imbalance options, and the errors.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

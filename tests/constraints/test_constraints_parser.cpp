@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch/architecture_parser.hpp"
+#include "constraints/architecture_spec.hpp"
 #include "constraints/constraint_check.hpp"
 #include "constraints/constraints_parser.hpp"
 #include "spec/spec_check.hpp"
@@ -258,16 +259,16 @@ TEST(ArchitectureConstraints, AnArchitecturesSectionIsReadAgainstItsLevels) {
         "  spatial: {x: [K]}\n"
         "  levels:\n"
         "    RF: {bypass: [weights]}\n";
-    const Architecture arch =
-        parse_architecture(SpecNode::load_string(arch_text, kSource + "/arch_specs/inline.yaml"));
-    ASSERT_TRUE(arch.constraints.axis(ArrayAxis::x));
-    ASSERT_TRUE(arch.constraints.level(1).keep[0]);
-    EXPECT_FALSE(arch.constraints.level(1).keep[0]->keep);
-    EXPECT_EQ(arch.constraints.level_names, (std::vector<std::string>{"DRAM", "RF"}));
+    const ArchitectureSpec spec = parse_architecture_spec(
+        SpecNode::load_string(arch_text, kSource + "/arch_specs/inline.yaml"));
+    ASSERT_TRUE(spec.constraints.axis(ArrayAxis::x));
+    ASSERT_TRUE(spec.constraints.level(1).keep[0]);
+    EXPECT_FALSE(spec.constraints.level(1).keep[0]->keep);
+    EXPECT_EQ(spec.constraints.level_names, (std::vector<std::string>{"DRAM", "RF"}));
 
     const SpecError e = expect_spec_error([&] {
-        parse_architecture(SpecNode::load_string(arch_text + "    GLB: {keep: [weights]}\n",
-                                                 kSource + "/arch_specs/inline.yaml"));
+        parse_architecture_spec(SpecNode::load_string(arch_text + "    GLB: {keep: [weights]}\n",
+                                                      kSource + "/arch_specs/inline.yaml"));
     });
     EXPECT_TRUE(contains(e.message(), "unknown storage level `GLB`"));
     EXPECT_EQ(e.where().line, 13);

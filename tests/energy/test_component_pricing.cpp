@@ -5,10 +5,10 @@
 
 #include <cmath>
 
+#include "arch/arch_model.hpp"
 #include "arch/architecture_parser.hpp"
-#include "arch/component_library_parser.hpp"
-#include "energy/component_pricing.hpp"
-#include "eval/arch_model.hpp"
+#include "components/component_library_parser.hpp"
+#include "components/component_pricing.hpp"
 
 namespace trainloop {
 namespace {

@@ -1,4 +1,4 @@
-// The sparse adjustment of evaluate() (eval/action_counts.hpp): dense results
+// The sparse adjustment of evaluate() (nest/action_counts.hpp): dense results
 // are unchanged when every density is 1; skipping and gating at the MACs and
 // at a level, and compressed formats, change exactly what they should.
 #include <gtest/gtest.h>

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "arch/arch_model.hpp"
 #include "arch/architecture_parser.hpp"
-#include "eval/arch_model.hpp"
 #include "eval/evaluation.hpp"
 #include "mapping/mapping_json.hpp"
 #include "problem/training_problems.hpp"

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "eval/arch_model.hpp"
+#include "arch/arch_model.hpp"
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "mapping/mapping_yaml.hpp"

@@ -2,8 +2,8 @@
 // load-imbalance tests: C,K (C along x, K along y) and K,N (N along x, K along y).
 #pragma once
 
-#include "eval/nest_analysis.hpp"
-#include "sparse/load_imbalance.hpp"
+#include "imbalance/load_imbalance.hpp"
+#include "nest/nest_analysis.hpp"
 #include "support/eval_fixtures.hpp"
 
 namespace trainloop::testing {

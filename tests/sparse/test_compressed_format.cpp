@@ -267,7 +267,7 @@ TEST(TransferRatio, SplitsATransferIntoDataAndMetadataWords) {
 }
 
 TEST(TransferRatio, CompressedTrafficCrossesUncompressedAtTheCrossoverDensity) {
-    // Issue #4's energy sanity check: a level's data and metadata words cost
+    // The energy sanity check of compressed formats: a level's data and metadata words cost
     // the same per access, so compressed transfer energy falls below the
     // uncompressed one exactly below the crossover the metadata implies.
     const double reads = 1e6;

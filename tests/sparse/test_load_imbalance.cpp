@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numbers>
 
+#include "imbalance/expected_maximum.hpp"
+#include "imbalance/wave_shape.hpp"
 #include "imbalance_fixtures.hpp"
-#include "sparse/expected_maximum.hpp"
-#include "sparse/wave_shape.hpp"
 
 namespace trainloop {
 namespace {

@@ -1,4 +1,4 @@
-// Seed 003's dual RP-CSR / RP-BF format (engine/sparse/row_partitioned_dual.hpp):
+// Chen et al.'s (2024) dual RP-CSR / RP-BF format (engine/sparse/row_partitioned_dual.hpp):
 // the per-row switch point of eqs. 5–10, and the expected size against the
 // single formats and exact sums.
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ using format_test::size;
 using format_test::tile;
 
 TEST(RpDualSwitch, ReproducesSeed003Eq10WithThePapersParameters) {
-    // Seed 003 §IV-B.1: 8-bit column indices and 8-bit row entries, one bitmap
+    // Chen et al. 2024 §IV-B.1: 8-bit column indices and 8-bit row entries, one bitmap
     // bit per element, rows of X = 500 (its fig. 3). A row is RP-BF below the
     // threshold sparsity 0.875 + 1/X (eq. 10), "≈ 88 %".
     const RowFormatFields paper{500, 8, 8};

@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "density/npy_mask.hpp"
+#include "density/sparsity_profile.hpp"
+#include "density/sparsity_query.hpp"
 #include "sparse/mask_check.hpp"
-#include "sparsity/npy_mask.hpp"
-#include "sparsity/sparsity_profile.hpp"
-#include "sparsity/sparsity_query.hpp"
 #include "support/npy_file.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "workload/network_library.hpp"

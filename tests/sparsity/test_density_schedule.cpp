@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sparsity/density_schedule.hpp"
+#include "density/density_schedule.hpp"
 
 namespace trainloop {
 namespace {

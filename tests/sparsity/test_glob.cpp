@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "sparsity/glob.hpp"
+#include "density/glob.hpp"
 
 namespace trainloop {
 namespace {

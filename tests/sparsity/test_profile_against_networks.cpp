@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "common/data_directory.hpp"
+#include "density/glob.hpp"
+#include "density/sparsity_query.hpp"
 #include "problem/training_problems.hpp"
-#include "sparsity/glob.hpp"
-#include "sparsity/sparsity_query.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {

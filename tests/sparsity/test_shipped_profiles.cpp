@@ -2,9 +2,9 @@
 
 #include <filesystem>
 
-#include "sparsity/sparsity_profile.hpp"
-#include "sparsity/sparsity_query.hpp"
-#include "sparsity/tensor_phases.hpp"
+#include "density/sparsity_profile.hpp"
+#include "density/sparsity_query.hpp"
+#include "density/tensor_phases.hpp"
 
 namespace trainloop {
 namespace {

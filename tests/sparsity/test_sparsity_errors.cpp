@@ -2,7 +2,7 @@
 // line and key path, with a message (and hint) a user can act on.
 #include <gtest/gtest.h>
 
-#include "sparsity/sparsity_profile.hpp"
+#include "density/sparsity_profile.hpp"
 
 namespace trainloop {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "sparsity/sparsity_profile.hpp"
-#include "sparsity/sparsity_query.hpp"
+#include "density/sparsity_profile.hpp"
+#include "density/sparsity_query.hpp"
 
 namespace trainloop {
 namespace {

@@ -3,7 +3,8 @@
 
 #include <initializer_list>
 
-#include "eval/arch_model.hpp"
+#include "arch/arch_model.hpp"
+#include "mapping/mapping.hpp"
 #include "problem/phase_problem.hpp"
 
 namespace trainloop::testing {

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "eval/arch_model.hpp"
+#include "arch/arch_model.hpp"
 #include "problem/iteration_space.hpp"
 
 namespace trainloop::testing {

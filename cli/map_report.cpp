@@ -1,0 +1,173 @@
+#include "map_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/count_format.hpp"
+#include "common/spec_error.hpp"
+#include "mapping/mapping_text.hpp"
+
+namespace trainloop::cli {
+
+std::string big_count(double value) {
+    if (value < 1e9) return group_thousands(static_cast<std::int64_t>(value));
+    return fmt::format("{:.2e}", value);
+}
+
+std::string microjoules(double pj) {
+    const double uj = pj * 1e-6;
+    if (uj >= 1000) return group_thousands(std::llround(uj));
+    return fmt::format("{:.4g}", uj);
+}
+
+std::string rejection_summary(const SearchResult& r, const Architecture& arch) {
+    std::vector<std::pair<std::string, std::int64_t>> parts;
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < kNumViolationKinds; ++k) {
+        const auto kind = static_cast<ViolationKind>(k);
+        const std::int64_t n = r.rejected[k];
+        total += n;
+        if (n == 0) continue;
+        if (kind != ViolationKind::capacity) {
+            parts.emplace_back(std::string(violation_kind_name(kind)), n);
+            continue;
+        }
+        std::int64_t by_level = 0;
+        for (std::size_t level = 0; level < arch.levels.size() && level < kMaxLevels; ++level) {
+            const std::int64_t c = r.rejected_capacity_by_level[level];
+            by_level += c;
+            if (c > 0) parts.emplace_back("capacity at " + arch.levels[level].name, c);
+        }
+        if (by_level < n) parts.emplace_back("capacity", n - by_level);
+    }
+    if (total == 0) return fmt::format("{} mappings evaluated, none rejected", r.evaluations);
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string text = fmt::format("{} rejected —", group_thousands(total));
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        text += fmt::format("{} {} {}", i == 0 ? "" : ",", parts[i].first,
+                            group_thousands(parts[i].second));
+    }
+    return text;
+}
+
+std::string constraints_line(const MapRun& run) {
+    if (run.constraints.empty()) return {};
+    std::string from = run.arch_has_constraints ? "architecture" : "";
+    if (!run.options.constraints.empty()) {
+        from += (from.empty() ? "" : " + ") + run.options.constraints;
+    }
+    return fmt::format("constraints ({}): {}\n", from, constraints_summary(run.constraints));
+}
+
+std::string mapspace_line(const MapRun& run) {
+    const MapspaceSize size = run.plan.mapspaces[run.plan.largest_mapspace].size();
+    const PhaseProblem& p =
+        run.plan.problems[run.plan.mapspace_problem[run.plan.largest_mapspace]].problem;
+    return fmt::format(
+        "mapspace of the largest problem ({}, {}): spatial {}, tilings {}, orders {}, keeps {} "
+        "— {} mappings\n",
+        p.layer, to_string(p.space), big_count(size.spatial), big_count(size.tilings),
+        big_count(size.orders), big_count(size.keeps), big_count(size.total()));
+}
+
+std::string summary_line(const MapRun& run) {
+    const double seconds = run.result.seconds;
+    const double rate = seconds > 0 ? double(run.result.evaluations) / seconds : 0;
+    return fmt::format(
+        "searched {} distinct problems for {} layer-phases in {:.2f} s ({} evaluations, {} "
+        "evaluations/s)\n",
+        run.result.searches.size(), run.plan.layer_phases.size(), seconds,
+        group_thousands(run.result.evaluations), group_thousands(std::int64_t(rate)));
+}
+
+std::string map_to_text(const MapRun& run) {
+    const MapOptions& o = run.options;
+    std::size_t name_width = 5;
+    for (const LayerResult& layer : run.result.layers) {
+        name_width = std::max(name_width, layer.name.size());
+    }
+    // With a sparsity profile: the compute cycles lost to load imbalance, in %.
+    const bool sparse = !o.sparsity.profile.empty();
+    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{}  {}\n", "layer",
+                                  name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
+                                  sparse ? fmt::format(" {:>6}", "imbal") : "",
+                                  "mapping (`= `: the same problem as a layer above)");
+    out += std::string(name_width + 53 + (sparse ? 7 : 0), '-') + "\n";
+    for (const LayerResult& layer : run.result.layers) {
+        for (const LayerPhaseResult& lp : layer.phases) {
+            const Candidate& best = *lp.best;
+            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{}  {}{}\n",
+                               layer.name, name_width, phase_name(lp.phase),
+                               group_thousands(best.cycles), microjoules(best.energy_pj),
+                               best.energy_pj / double(lp.macs), lp.utilization * 100,
+                               sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
+                               lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
+        }
+    }
+    out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
+                       "pJ/MAC", "MACs");
+    auto total_line = [&](std::string_view name, const CostTotal& t) {
+        return fmt::format("{:<6} {:>15} {:>13} {:>8.2f} {:>18}\n", name, group_thousands(t.cycles),
+                           microjoules(t.energy_pj),
+                           t.macs > 0 ? t.energy_pj / double(t.macs) : 0.0,
+                           group_thousands(t.macs));
+    };
+    bool all_phases = true;
+    for (Phase phase : kAllPhases) {
+        if (const auto& t = run.result.total(phase)) {
+            out += total_line(phase_name(phase), *t);
+        } else {
+            all_phases = false;
+        }
+    }
+    if (all_phases) out += total_line("step", run.result.step);
+    out += fmt::format(
+        "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, budget {} "
+        "evaluations per problem, seed {}{}{}\n",
+        run.network.name(), run.arch.name, o.batch, run.dataflow ? to_string(*run.dataflow) : "any",
+        o.objective, o.search, o.budget == 0 ? std::string("unlimited") : group_thousands(o.budget),
+        o.seed, o.no_bypass ? ", no bypass" : "",
+        sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
+                             o.sparsity.iteration
+                                 ? fmt::format(" at iteration {}", *o.sparsity.iteration)
+                                 : "")
+               : "");
+    out += summary_line(run);
+    return out;
+}
+
+void throw_no_mapping(const MapRun& run) {
+    const NetworkMapResult::Failure& f = *run.result.failure;
+    const SearchResult& r = run.result.searches[f.search].result;
+    // Searches run in plan order: the failed search is the plan's problem f.search.
+    const Mapspace& space = run.plan.mapspaces[run.plan.problems[f.search].mapspace];
+    if (const auto& reason = space.empty_reason()) {
+        throw SpecError(reason->origin.where, reason->origin.key,
+                        fmt::format("no valid mapping for {} {}: the constraints leave its "
+                                    "mapspace empty — {}",
+                                    f.layer, phase_name(f.phase), reason->text),
+                        "constraints that every layer of the network can meet",
+                        "loosen that constraint (factors above a dimension's size already "
+                        "apply as the whole dimension), or move it to a constraints file "
+                        "used only for the layers it fits");
+    }
+    std::string message = fmt::format("no valid mapping for {} {}: {}", f.layer,
+                                      phase_name(f.phase), rejection_summary(r, run.arch));
+    if (r.exhausted) message += " (the whole mapspace was searched)";
+    if (!run.constraints.empty()) {
+        message +=
+            "; no mapping was rejected by a constraint: the mapspace holds only mappings that "
+            "honour them";
+    }
+    throw SpecError({run.options.arch, 0, 0}, "", message,
+                    "an architecture whose levels can hold some tiling of every layer",
+                    r.exhausted ? "a larger level, or another --dataflow"
+                                : "valid mappings may be rare rather than absent: try a larger "
+                                  "--budget or --search exhaustive; else a larger level or "
+                                  "another --dataflow");
+}
+
+}  // namespace trainloop::cli

@@ -1,0 +1,93 @@
+#include <fmt/format.h>
+
+#include "map_report.hpp"
+#include "mapping/mapping_json.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+nlohmann::json cost_json(const CostTotal& t) {
+    return {{"cycles", t.cycles}, {"energy_pj", t.energy_pj}, {"macs", t.macs}};
+}
+
+}  // namespace
+
+nlohmann::json map_to_json(const MapRun& run) {
+    const MapOptions& o = run.options;
+    nlohmann::json layers = nlohmann::json::array();
+    for (const LayerResult& layer : run.result.layers) {
+        nlohmann::json phases = nlohmann::json::object();
+        for (const LayerPhaseResult& lp : layer.phases) {
+            const Candidate& best = *lp.best;  // a failure is reported before this
+            const SearchResult& search = run.result.searches[lp.problem].result;
+            nlohmann::json entry = {{"mapping", mapping_to_json(best.mapping, run.arch)},
+                                    {"cycles", best.cycles},
+                                    {"energy_pj", best.energy_pj},
+                                    {"macs", lp.macs},
+                                    {"pj_per_mac", best.energy_pj / double(lp.macs)},
+                                    {"utilization", lp.utilization},
+                                    {"evaluations", search.evaluations},
+                                    {"valid", search.valid},
+                                    {"reused", lp.reused}};
+            if (!o.sparsity.profile.empty()) {
+                entry["effectual_macs"] = best.effectual_macs;
+                entry["imbalance_cycles"] = best.imbalance_cycles;
+                entry["imbalance_pct"] = best.imbalance_pct;
+            }
+            if (o.objective == "pareto") {
+                nlohmann::json front = nlohmann::json::array();
+                for (const Candidate& c : search.pareto) {
+                    front.push_back({{"cycles", c.cycles},
+                                     {"energy_pj", c.energy_pj},
+                                     {"mapping", mapping_to_json(c.mapping, run.arch)}});
+                }
+                entry["pareto"] = front;
+            }
+            phases[std::string(phase_name(lp.phase))] = entry;
+        }
+        layers.push_back({{"name", layer.name}, {"phases", phases}});
+    }
+    nlohmann::json totals = nlohmann::json::object();
+    bool all_phases = true;
+    for (Phase phase : kAllPhases) {
+        if (const auto& t = run.result.total(phase)) {
+            totals[std::string(phase_name(phase))] = cost_json(*t);
+        } else {
+            all_phases = false;
+        }
+    }
+    if (all_phases) totals["step"] = cost_json(run.result.step);
+
+    const PlannedProblem& largest =
+        run.plan.problems[run.plan.mapspace_problem[run.plan.largest_mapspace]];
+    const MapspaceSize size = run.plan.mapspaces[run.plan.largest_mapspace].size();
+    nlohmann::json phase_names = nlohmann::json::array();
+    for (Phase phase : selected_phases(o.phase))
+        phase_names.push_back(std::string(phase_name(phase)));
+    return {{"network", run.network.name()},
+            {"arch", run.arch.name},
+            {"batch", o.batch},
+            {"phases", phase_names},
+            {"dataflow", run.dataflow ? to_string(*run.dataflow) : "any"},
+            {"objective", o.objective},
+            {"search", o.search},
+            {"budget", o.budget},
+            {"seed", o.seed},
+            {"bypass", !o.no_bypass},
+            {"constraints", constraints_summary(run.constraints)},
+            {"mapspace",
+             {{"layer", largest.problem.layer},
+              {"phase", std::string(phase_name(largest.problem.phase))},
+              {"spatial", size.spatial},
+              {"tilings", size.tilings},
+              {"orders", size.orders},
+              {"keeps", size.keeps},
+              {"total", size.total()}}},
+            {"layers", layers},
+            {"totals", totals},
+            {"searched_problems", run.result.searches.size()},
+            {"layer_phases", run.plan.layer_phases.size()},
+            {"evaluations", run.result.evaluations}};
+}
+
+}  // namespace trainloop::cli

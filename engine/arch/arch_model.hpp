@@ -1,0 +1,116 @@
+// ArchModel: the numeric view of an Architecture that the evaluator reads.
+//
+// Built once per architecture (names resolved, components priced at each
+// level's capacity and width, array geometry per level), then read-only and
+// shared by every thread, so evaluation never touches strings or allocates.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "arch/architecture.hpp"
+#include "arch/sparse_features.hpp"
+#include "vocabulary/limits.hpp"
+
+namespace trainloop {
+
+inline constexpr std::size_t kMaxNetworks = 8;
+
+// A set of data spaces per training phase (a sparse feature's conditions can
+// differ by phase). insert(s) adds s in every phase.
+struct PhaseDataSpaces {
+    std::array<DataSpaceSet, 3> by_phase{};
+
+    const DataSpaceSet& in(Phase p) const { return by_phase[std::size_t(p)]; }
+    void insert(DataSpace s) {
+        for (DataSpaceSet& set : by_phase) set.insert(s);
+    }
+    void insert(DataSpace s, Phase p) { by_phase[std::size_t(p)].insert(s); }
+};
+
+struct LevelModel {
+    std::int64_t instances = 1;
+    // Instances laid out over the array: mesh_x along the columns, mesh_y
+    // along the rows (a per-PE level: columns × rows; a shared buffer: 1 × 1).
+    std::int64_t mesh_x = 1;
+    std::int64_t mesh_y = 1;
+    std::int64_t capacity_words = -1;  // per instance; -1 = unbounded
+    std::int64_t word_bits = 0;        // bits of one word (one datum)
+    double read_bandwidth = 0;         // words/cycle per instance; 0 = no limit
+    double write_bandwidth = 0;
+    DataSpaceSet may_hold;
+    double read_pj = 0;  // per word
+    double write_pj = 0;
+    double update_pj = 0;
+    double leakage_mw = 0;  // per instance
+    double area_um2 = 0;    // per instance
+    // Sparse features (arch/sparse_features.hpp), by data space: the format
+    // it is kept in, and the data spaces whose zeros skip (or gate) its
+    // accesses here (empty: none).
+    std::array<CompressedFormat, 3> format{};
+    std::array<PhaseDataSpaces, 3> skip_when_zero{};
+    std::array<PhaseDataSpaces, 3> gate_when_zero{};
+};
+
+// How words of a data space cross into the PE array from a level above it.
+enum class DeliveryKind : std::uint8_t { unicast, multicast, reduction };
+
+// Which array axes a multicast or reduction spans (bit 0: x, bit 1: y).
+using AxisMask = std::uint8_t;
+inline constexpr AxisMask kAxisX = 1;
+inline constexpr AxisMask kAxisY = 2;
+
+struct NetworkModel {
+    std::int64_t parent = 0;  // level index
+    DataSpaceSet carries;
+    DeliveryKind kind = DeliveryKind::unicast;  // broadcast and multicast are both multicast
+    AxisMask axes = kAxisX | kAxisY;            // the axes it runs along
+    double hop_pj = 0;                          // per word
+};
+
+struct ArchModel {
+    std::array<LevelModel, kMaxLevels> levels{};
+    std::size_t num_levels = 0;
+    std::array<NetworkModel, kMaxNetworks> networks{};
+    std::size_t num_networks = 0;
+    std::int64_t pe_rows = 1;
+    std::int64_t pe_columns = 1;
+    std::int64_t macs_per_pe = 1;
+    double mac_pj = 0;
+    double mac_leakage_mw = 0;  // per MAC unit
+    double mac_area_um2 = 0;    // per MAC unit
+    double clock_ghz = 1.0;
+    // MACs are skipped (gated) when an operand on one of these data spaces is
+    // zero (the `compute` entries of `skipping` / `gating`).
+    PhaseDataSpaces compute_skip;
+    PhaseDataSpaces compute_gate;
+    LoadBalancing load_balancing;
+    bool has_sparse_features = false;  // any format, skipping, gating or balancing
+
+    std::int64_t num_macs() const { return pe_rows * pe_columns * macs_per_pe; }
+    // Area of the components of an EnergyBreakdown (levels, MAC array,
+    // networks — the networks' wires are counted in the PEs and buffers), and
+    // in total: every instance counts, used or not.
+    double component_area_um2(std::size_t component) const;
+    double area_um2() const;
+    // How many instances of level i+1 each instance of level i feeds along
+    // each array axis; below the innermost level, the MACs of a PE (along x).
+    std::int64_t fanout_x(std::size_t i) const {
+        return i + 1 < num_levels ? levels[i + 1].mesh_x / levels[i].mesh_x : macs_per_pe;
+    }
+    std::int64_t fanout_y(std::size_t i) const {
+        return i + 1 < num_levels ? levels[i + 1].mesh_y / levels[i].mesh_y : 1;
+    }
+    // The network that carries `space` down from level `parent`: one of
+    // `kind` whose axes cover `axes` (the axes the multicast or reduction
+    // spans), else a unicast network, else any network carrying the space from
+    // there; -1 when none is declared. A unicast delivery has axes 0.
+    int network_for(std::size_t parent, DataSpace space, DeliveryKind kind, AxisMask axes) const;
+};
+
+// Throws SpecError when the architecture has more levels or networks than
+// the evaluator supports (kMaxLevels, kMaxNetworks).
+ArchModel build_arch_model(const Architecture& arch);
+
+}  // namespace trainloop

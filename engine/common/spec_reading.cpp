@@ -1,0 +1,47 @@
+#include "common/spec_reading.hpp"
+
+#include <fmt/format.h>
+
+#include "common/did_you_mean.hpp"
+
+namespace trainloop {
+
+namespace spec_reading {
+
+double read_positive_double(const SpecNode& node) {
+    const double value = node.as_double();
+    if (value <= 0.0) node.fail(fmt::format("non-positive value {}", value), "a number > 0");
+    return value;
+}
+
+double read_non_negative_double(const SpecNode& node) {
+    const double value = node.as_double();
+    if (value < 0.0) node.fail(fmt::format("negative value {}", value), "a number >= 0");
+    return value;
+}
+
+std::string read_name(const SpecNode& node) {
+    std::string name = node.as_string();
+    if (name.empty()) node.fail("empty name", "a non-empty name");
+    return name;
+}
+
+void fail_unknown_name(const SpecNode& node, std::string_view what, const std::string& name,
+                       const std::vector<std::string>& known) {
+    std::string expected;
+    for (const auto& k : known) expected += (expected.empty() ? "" : ", ") + k;
+    node.fail(fmt::format("unknown {} `{}`", what, name),
+              known.empty() ? std::string("a defined name") : fmt::format("one of {}", expected),
+              suggestion_hint(name, known));
+}
+
+void fail_duplicate_name(const SpecNode& node, std::string_view what, const std::string& name,
+                         const SpecNode& first) {
+    const SourceLocation where = first.location();
+    node.fail(fmt::format("duplicate {} `{}`", what, name), fmt::format("a unique {}", what),
+              where.line > 0 ? fmt::format("`{}` is first defined at line {}", name, where.line)
+                             : std::string{});
+}
+
+}  // namespace spec_reading
+}  // namespace trainloop

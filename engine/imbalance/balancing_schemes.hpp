@@ -1,0 +1,69 @@
+// The load-balancing schemes of the seeds (arch/sparse_features.hpp), as
+// rules that turn the work of one wave into the wave's cycles. The closed
+// form and the Monte-Carlo reference (load_imbalance.hpp) share them, so the
+// two differ only in how they get the distribution of per-PE work.
+//
+// All work is in effectual MACs; a PE with `units` MAC units takes
+// ceil(work / units) cycles.
+//   none                     the wave lasts as long as its slowest PE.
+//   half_tile_pairing        Procrustes §IV-C: along one array axis, every
+//                            PE's tile is cut in half, the halves are sorted
+//                            by work and paired densest with sparsest; the
+//                            wave lasts as long as the heaviest pair. Only
+//                            along one axis (its interconnect constraint):
+//                            the lines along the other axis stay apart.
+//   two_level_work_stealing  Chen et al. 2024 §IV-D: the coarse step repartitions
+//                            the wave so no PE's estimated work exceeds the
+//                            mean by more than 10 %; then a PE that finishes
+//                            early steals from its torus neighbours, so the
+//                            slowest PE's remaining excess is shared among
+//                            its 4 neighbours and itself, at the cost of the
+//                            NoC round trip (8 cycles) once per wave, and
+//                            only when the excess exceeds the break-even
+//                            batch (3 multiplications for floating point,
+//                            Chen et al. 2024 Table I).
+//   flexible_allocation      Eager Pruning §4.2 (DRACT): any PE can work on
+//                            any output, so the wave's work is spread evenly
+//                            over its PEs; the reconfigurable adder tree adds
+//                            its depth, ceil(log2 PEs) cycles, per wave.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace trainloop::balancing {
+
+// Chen et al. 2024 §IV-D: the coarse step allows "a maximum of 10 % in workload difference".
+inline constexpr double kCoarseTolerance = 0.10;
+// Chen et al. 2024 §IV-D, Procedure 2: stealing pays off beyond 3 float multiplications.
+inline constexpr double kStealBreakEvenMacs = 3.0;
+// Chen et al. 2024 §IV-D: "eight cycles for data to traverse the NoC and reach the neighbor".
+inline constexpr double kStealLatencyCycles = 8.0;
+// Chen et al. 2024 §IV-D: a 2-D torus, so every PE has 4 neighbours (and itself).
+inline constexpr double kStealNeighbourhood = 5.0;
+// Chen et al. 2024 §IV-D: across partitions both operands and the product cross the NoC.
+inline constexpr double kStealWordsPerMac = 3.0;
+
+inline double pe_cycles(double work, std::int64_t units) {
+    return std::ceil(work / double(units) - 1e-9);
+}
+
+// Two-level work stealing: the slowest PE's work after both steps, given
+// the wave's mean and slowest-PE work.
+inline double two_level_slowest_work(double mean, double slowest) {
+    const double coarse = std::min(slowest, mean * (1.0 + kCoarseTolerance));
+    const double excess = coarse - mean;
+    if (excess <= kStealBreakEvenMacs) return coarse;
+    return mean + excess / kStealNeighbourhood;
+}
+inline bool two_level_steals(double mean, double slowest) {
+    return std::min(slowest, mean * (1.0 + kCoarseTolerance)) - mean > kStealBreakEvenMacs;
+}
+
+// Flexible allocation: the adder tree's depth over `pes` PEs.
+inline double flexible_tree_cycles(std::int64_t pes) {
+    return pes <= 1 ? 0.0 : std::ceil(std::log2(double(pes)));
+}
+
+}  // namespace trainloop::balancing

@@ -1,0 +1,112 @@
+#include "imbalance/wave_shape.hpp"
+
+namespace trainloop {
+namespace {
+
+std::int64_t product_over(const DimBounds& factors, DimSet dims) {
+    std::int64_t p = 1;
+    for (Dim d : kAllDims) {
+        if (dims.contains(d)) p *= factors[d];
+    }
+    return p;
+}
+
+// The outermost level with one instance per PE.
+std::size_t find_pe_level(const ArchModel& arch) {
+    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+        if (arch.levels[i].instances == arch.pe_rows * arch.pe_columns) return i;
+    }
+    return arch.num_levels;
+}
+
+}  // namespace
+
+DimSet cluster_dims(const DensityModel& model, const Projection& projection, DataSpace space) {
+    // Only clustered models tie elements together; a mask's or an N:M
+    // group's structure is inside the tile statistics, not across PEs.
+    const ClusteredModel* clustered = clustered_model(model);
+    if (!clustered) return {};
+    DimSet dims;
+    const int axis = cluster_axis_index(clustered->unit, space);
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        // `row`: every axis but the innermost identifies the cluster.
+        const bool identifies = axis >= 0 ? a == axis : a + 1 < projection.num_axes;
+        if (!identifies) continue;
+        for (std::uint8_t t = 0; t < projection.axes[a].num_terms; ++t) {
+            dims.insert(projection.axes[a].terms[t].dim);
+        }
+    }
+    return dims;
+}
+
+std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem& problem,
+                                       const PhaseDensities& densities, std::size_t& count) {
+    std::array<DataSpace, 2> out{};
+    count = 0;
+    for (DataSpace s : kAllDataSpaces) {
+        if (s == problem.output() || !arch.compute_skip.in(problem.phase).contains(s)) continue;
+        if (densities.of(s).density >= 1.0) continue;
+        out[count++] = s;
+    }
+    return out;
+}
+
+WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
+                     const PhaseDensities& densities) {
+    WaveShape w;
+    w.pe_level = std::min<std::size_t>(find_pe_level(arch), mapping.num_levels);
+    for (Dim d : kAllDims) {
+        w.pe_box[d] = 1;
+        w.spread_x[d] = 1;
+        w.spread_y[d] = 1;
+    }
+    for (std::size_t i = 0; i < mapping.num_levels; ++i) {
+        const LevelMapping& level = mapping.level(i);
+        if (i < w.pe_level) {
+            w.waves *= level.temporal.product();
+            for (const Loop& l : level.spatial_x) w.spread_x[l.dim] *= l.factor;
+            for (const Loop& l : level.spatial_y) w.spread_y[l.dim] *= l.factor;
+            continue;
+        }
+        for (const Loop& l : level.temporal) w.pe_box[l.dim] *= l.factor;
+        for (const Loop& l : level.spatial_x) {
+            w.pe_box[l.dim] *= l.factor;
+            w.mac_units *= l.factor;
+        }
+        for (const Loop& l : level.spatial_y) {
+            w.pe_box[l.dim] *= l.factor;
+            w.mac_units *= l.factor;
+        }
+    }
+    w.pe_macs = 1;
+    for (Dim d : kAllDims) {
+        w.pe_macs *= w.pe_box[d];
+        w.pes_x *= w.spread_x[d];
+        w.pes_y *= w.spread_y[d];
+    }
+    const std::array<DataSpace, 2> spaces = skip_operands(arch, problem, densities, w.num_operands);
+    DimSet any_relevant;
+    for (std::size_t o = 0; o < w.num_operands; ++o) {
+        OperandSpread& op = w.operands[o];
+        op.space = spaces[o];
+        const Projection& projection = problem.projection(op.space);
+        op.tile = tile_of(projection, w.pe_box);
+        op.distinct_x = product_over(w.spread_x, projection.relevant);
+        op.distinct_y = product_over(w.spread_y, projection.relevant);
+        const DensityModel& model = densities.of(op.space).model;
+        if (clustered_model(model) != nullptr) {
+            const DimSet dims = cluster_dims(model, projection, op.space) & projection.relevant;
+            op.clusters_x = product_over(w.spread_x, dims);
+            op.clusters_y = product_over(w.spread_y, dims);
+        } else {
+            op.clusters_x = op.distinct_x;
+            op.clusters_y = op.distinct_y;
+        }
+        any_relevant = any_relevant | projection.relevant;
+    }
+    w.distinct_x = product_over(w.spread_x, any_relevant);
+    w.distinct_y = product_over(w.spread_y, any_relevant);
+    return w;
+}
+
+}  // namespace trainloop

@@ -1,0 +1,79 @@
+// WaveShape: how a mapping spreads one phase's work over the PE array, as the
+// load-imbalance model (imbalance/load_imbalance.hpp) sees it.
+//
+//   - The PE level is the outermost storage level with one instance per PE
+//     (the MACs when there is none). The spatial loops of the levels above it
+//     spread work over the array; their temporal loops are the waves: each
+//     iteration hands every PE one work tile (Procrustes fig. 4), and the PEs
+//     run it in lock-step.
+//   - A PE's work tile is the box of every loop at and below the PE level;
+//     its dense MACs are the box's volume, spread over the MAC units its
+//     spatial loops use (the PE's cycles = MACs / units when dense).
+//   - For each condition operand (a sparse input whose zeros skip MACs), the
+//     PEs hold *different* tiles only along the dimensions spread over the
+//     array that index the operand; along the others they hold copies
+//     (identical work — the K,N insight of Procrustes §IV-C). Of the
+//     distinct tiles, those that differ only in dimensions that do not index
+//     the model's cluster axis share their clusters (correlated work).
+//
+// Contract: pure and allocation-free.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "arch/arch_model.hpp"
+#include "mapping/mapping.hpp"
+#include "problem/phase_problem.hpp"
+#include "sparse/phase_densities.hpp"
+#include "sparse/tensor_tile.hpp"
+
+namespace trainloop {
+
+struct OperandSpread {
+    DataSpace space = DataSpace::weights;
+    TensorTile tile;  // one PE's tile of the operand per wave
+    // Distinct tiles along x and y, and among them distinct cluster sets
+    // (equal to distinct unless the model is clustered).
+    std::int64_t distinct_x = 1;
+    std::int64_t distinct_y = 1;
+    std::int64_t clusters_x = 1;
+    std::int64_t clusters_y = 1;
+    std::int64_t distinct() const { return distinct_x * distinct_y; }
+    std::int64_t cluster_groups() const { return clusters_x * clusters_y; }
+};
+
+struct WaveShape {
+    std::size_t pe_level = 0;    // the level with one instance per PE (num_levels: the MACs)
+    std::int64_t waves = 1;      // Π temporal factors above the PE level
+    std::int64_t pes_x = 1;      // PEs used along x (columns)
+    std::int64_t pes_y = 1;      // PEs used along y (rows)
+    std::int64_t pe_macs = 1;    // dense MACs of one PE's work tile
+    std::int64_t mac_units = 1;  // MAC units a PE uses (spatial factors at and below the PE level)
+    DimBounds pe_box{};          // extents of one PE's work tile
+    DimBounds spread_x{};        // per dimension: factor spread along x above the PE level
+    DimBounds spread_y{};
+    std::array<OperandSpread, 2> operands{};
+    std::size_t num_operands = 0;
+    // Distinct PE work tiles along each axis, over every operand.
+    std::int64_t distinct_x = 1;
+    std::int64_t distinct_y = 1;
+
+    std::int64_t pes() const { return pes_x * pes_y; }
+    std::int64_t dense_pe_cycles() const { return pe_macs / mac_units; }
+};
+
+// The operands of the phase that skip MACs: inputs of the phase (not its
+// output) listed in `arch.compute_skip` for the phase, with density below 1.
+std::array<DataSpace, 2> skip_operands(const ArchModel& arch, const PhaseProblem& problem,
+                                       const PhaseDensities& densities, std::size_t& count);
+
+// Precondition: the mapping passed check_mapping_structure.
+WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
+                     const PhaseDensities& densities);
+
+// The dimensions that identify a cluster of `model` in `space` (empty unless
+// the model is clustered).
+DimSet cluster_dims(const DensityModel& model, const Projection& projection, DataSpace space);
+
+}  // namespace trainloop

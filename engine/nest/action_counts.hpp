@@ -1,0 +1,44 @@
+// Action counts: what each storage level and the MACs actually do, the input
+// of the latency and energy models. The dense counts are the nest analysis's
+// (nest_analysis.hpp); with a sparsity profile, sparse/sparse_adjustment.hpp
+// adjusts them (DESIGN.md, "Evaluating a mapping", step 2).
+//
+// Every count is per instance of the level and a double (expected values).
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "nest/nest_analysis.hpp"
+
+namespace trainloop {
+
+struct SpaceCounts {
+    double reads = 0;             // words read (energy): skipped and gated reads removed
+    double timed_reads = 0;       // words read that take a cycle (gated reads still do)
+    double fills = 0;             // words written in from the parent
+    double updates = 0;           // output: partial sums written in (energy)
+    double timed_updates = 0;     // output: the updates that take a cycle
+    double drains = 0;            // output: words written back to the parent
+    double metadata_reads = 0;    // words of format metadata read
+    double metadata_fills = 0;    // words of format metadata written in from the parent
+    double child_side_words = 0;  // words crossing the network to (from) the children
+    double footprint_words = 0;   // the tile's storage, metadata included (capacity)
+};
+
+struct LevelCounts {
+    std::array<SpaceCounts, 3> spaces{};  // by DataSpace
+    const SpaceCounts& space(DataSpace s) const { return spaces[std::size_t(s)]; }
+};
+
+struct ActionCounts {
+    std::array<LevelCounts, kMaxLevels> levels{};
+    std::size_t num_levels = 0;
+    double macs_performed = 0;  // MACs the datapath does (skipped and gated ones removed)
+    double effectual_macs = 0;  // MACs whose operands are all nonzero
+};
+
+// The dense counts of a nest analysis.
+void dense_action_counts(const NestAnalysis& nest, ActionCounts& out);
+
+}  // namespace trainloop

@@ -1,0 +1,98 @@
+#include "sparse/sparse_adjustment.hpp"
+
+#include "sparse/compressed_format.hpp"
+#include "sparse/tensor_tile.hpp"
+
+namespace trainloop {
+namespace {
+
+// The probability that an access to `target` meets no zero of the operands in
+// `conditions` (see the header for which operands count).
+double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& conditions,
+                           DataSpace output, DataSpace target, bool target_compressed) {
+    double p = 1.0;
+    for (DataSpace c : kAllDataSpaces) {
+        if (!conditions.contains(c) || c == output) continue;
+        if (c == target && target_compressed) continue;
+        p *= densities.of(c).density;
+    }
+    return p;
+}
+
+void apply_format(const LevelModel& level, const PhaseProblem& problem, const DimBounds& box,
+                  DataSpace s, const OperandDensity& operand, SpaceCounts& c) {
+    const TensorTile tile = tile_of(problem.projection(s), box);
+    const CompressedSize size = compressed_size(level.format[std::size_t(s)], tile, s,
+                                                operand.density, operand.model, level.word_bits);
+    const TransferRatio ratio = transfer_ratio(size, tile.elements(), level.word_bits);
+    const double data = ratio.data;
+    const double metadata = ratio.metadata;
+    c.metadata_reads = c.reads * metadata;
+    c.metadata_fills = c.fills * metadata;
+    c.reads *= data;
+    c.timed_reads *= data;
+    c.fills *= data;
+    c.updates *= data;
+    c.timed_updates *= data;
+    c.drains *= data;
+    c.child_side_words *= data + metadata;
+    c.footprint_words = size.words(level.word_bits);
+}
+
+}  // namespace
+
+double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                         const DimBounds& box, const PhaseDensities* densities) {
+    const CompressedFormat format = level.format[std::size_t(space)];
+    if (densities == nullptr || format == CompressedFormat::uncompressed) {
+        return double(footprint(problem.projection(space), box));
+    }
+    const OperandDensity& operand = densities->of(space);
+    return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
+                           operand.model, level.word_bits)
+        .words(level.word_bits);
+}
+
+void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
+                          const NestAnalysis& nest, const PhaseDensities& densities,
+                          ActionCounts& out) {
+    dense_action_counts(nest, out);
+    const DataSpace output = problem.output();
+    for (std::size_t i = 0; i < nest.num_levels; ++i) {
+        const LevelModel& level = arch.levels[i];
+        for (DataSpace s : kAllDataSpaces) {
+            const std::size_t si = std::size_t(s);
+            if (!nest.levels[i].spaces[si].kept) continue;
+            SpaceCounts& c = out.levels[i].spaces[si];
+            const bool compressed = level.format[si] != CompressedFormat::uncompressed;
+            if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities.of(s), c);
+            // Skipping removes the access and its cycle; gating only its energy.
+            const double kept_by_skip = no_zero_probability(
+                densities, level.skip_when_zero[si].in(problem.phase), output, s, compressed);
+            const double kept_by_gate = no_zero_probability(
+                densities, level.gate_when_zero[si].in(problem.phase), output, s, compressed);
+            // For the output an update and its read-modify-write read go together.
+            c.timed_reads *= kept_by_skip;
+            c.reads *= kept_by_skip * kept_by_gate;
+            if (s == output) {
+                c.timed_updates *= kept_by_skip;
+                c.updates *= kept_by_skip * kept_by_gate;
+            }
+            c.child_side_words *= kept_by_skip;
+        }
+    }
+    // Effectual MACs: every operand read by the phase is nonzero.
+    double effectual = 1.0;
+    for (DataSpace s : kAllDataSpaces) {
+        if (s != output) effectual *= densities.of(s).density;
+    }
+    DataSpaceSet datapath = arch.compute_skip.in(problem.phase);
+    for (DataSpace s : kAllDataSpaces) {
+        if (arch.compute_gate.in(problem.phase).contains(s)) datapath.insert(s);
+    }
+    out.effectual_macs = double(nest.macs) * effectual;
+    out.macs_performed =
+        double(nest.macs) * no_zero_probability(densities, datapath, output, output, false);
+}
+
+}  // namespace trainloop

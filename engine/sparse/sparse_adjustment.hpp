@@ -1,0 +1,45 @@
+// The sparse adjustment of the action counts (nest/action_counts.hpp): with a
+// sparsity profile, what each level and the MACs actually do
+// (DESIGN.md, "Evaluating a mapping", step 2; Sparseloop's terms):
+//   - a compressed format at a level keeps a tile in compressed_size() words
+//     (sparse/compressed_format.hpp): the tile's footprint (capacity), and
+//     every transfer of the tile (fills, reads serving the child, the words
+//     crossing the network) moves data_words / elements of the dense words
+//     plus metadata in the same proportion (docs/sparse_formats.md);
+//   - skipping at a level: reads of the target (updates, for the phase's
+//     output) that meet a zero of a condition operand are not done and take no
+//     cycle; gating: not done (no energy) but the cycle is spent;
+//   - skipping (gating) at `compute`: the MACs with a zero condition operand
+//     are not done (no energy); skipping also removes their cycles, with the
+//     load imbalance that causes (imbalance/load_imbalance.hpp).
+// Operands are independent: the probability that a MAC (an access) meets no
+// zero is the product of the condition operands' densities. The phase's
+// output is never a condition (its values are being computed), and a target
+// whose own format is compressed already moves only its nonzeros.
+//
+// Every count is per instance of the level and a double (expected values).
+// With every density 1, no format and no metadata, the counts equal the
+// dense ones exactly, so the evaluation is unchanged.
+#pragma once
+
+#include "arch/arch_model.hpp"
+#include "nest/action_counts.hpp"
+#include "nest/nest_analysis.hpp"
+#include "sparse/phase_densities.hpp"
+
+namespace trainloop {
+
+// The words `level` needs for the tile of `space` over the iteration-space
+// box `box`: its format's expected compressed size (metadata included) when
+// `densities` is given and the format is not `uncompressed`, else the dense
+// footprint. The capacity check and the mapper's pruning both use it.
+double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                         const DimBounds& box, const PhaseDensities* densities);
+
+// The sparse adjustment. Precondition: `nest` analyzes `problem` under a
+// mapping that passed check_mapping_structure.
+void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
+                          const NestAnalysis& nest, const PhaseDensities& densities,
+                          ActionCounts& out);
+
+}  // namespace trainloop
