@@ -151,7 +151,7 @@ int current_schema_version() { return static_cast<int>(kMigrations.size()); }
 
 void prepare_for_writing(Database& db) {
     // journal_mode returns a row; execute() ignores it.
-    db.execute("PRAGMA journal_mode = WAL");
+    db.execute_retrying_when_busy("PRAGMA journal_mode = WAL");
     db.execute("PRAGMA synchronous = NORMAL");
     db.execute("PRAGMA foreign_keys = ON");
     // The version is read inside each migration's write transaction: another
