@@ -21,13 +21,13 @@ inline std::string json_text(const nlohmann::json& json, int indent = 2) {
 
 inline nlohmann::json error_to_json(const SpecError& e) {
     return {{"error",
-             {{"message", e.message()},
+             {{"message", bounded(e.message(), kShownMessage)},
               {"file", e.where().file},
               {"line", e.where().line},
               {"column", e.where().column},
-              {"key", e.key_path()},
-              {"expected", e.expected()},
-              {"hint", e.hint()}}}};
+              {"key", bounded(e.key_path(), kShownKeyPath)},
+              {"expected", bounded(e.expected(), kShownNote)},
+              {"hint", bounded(e.hint(), kShownNote)}}}};
 }
 
 // Runs `command`; with format "json", a SpecError is printed as JSON and
