@@ -18,9 +18,11 @@
 namespace trainloop {
 namespace {
 
+// Keys come from the document: a key that is a whole paragraph is quoted
+// by its first line only.
 std::string child_path(const std::string& parent, std::string_view key) {
-    if (parent.empty()) return std::string(key);
-    return fmt::format("{}.{}", parent, key);
+    if (parent.empty()) return quoted_excerpt(key);
+    return fmt::format("{}.{}", parent, quoted_excerpt(key));
 }
 
 std::string describe(const YAML::Node& node) {
@@ -235,8 +237,13 @@ SpecNode SpecNode::load_string(const std::string& text, const std::string& sourc
     return parse(text, source_name);
 }
 
+// A lookup of a missing key through a const YAML::Node gives an invalid node,
+// whose every query throws YAML::InvalidNode: it stands here as an undefined
+// value instead, which the accessors report as missing, at its place.
 SpecNode::SpecNode(YAML::Node node, std::shared_ptr<const std::string> file, std::string path)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)) {}
+    : node_(node.IsDefined() ? std::move(node) : YAML::Node(YAML::NodeType::Undefined)),
+      file_(std::move(file)),
+      path_(std::move(path)) {}
 
 SpecNode SpecNode::sibling(YAML::Node node, std::string path, YAML::Mark fallback) const {
     SpecNode out(std::move(node), file_, std::move(path));
@@ -442,7 +449,7 @@ SpecNode MapReader::required(std::string_view key) {
         const std::string present = entry.first.IsScalar() ? entry.first.Scalar() : "";
         if (std::find(known_.begin(), known_.end(), present) != known_.end()) continue;
         if (nearest_name(present, {std::string(key)})) {
-            key_node(present).fail(fmt::format("unknown key `{}`", present),
+            key_node(present).fail(fmt::format("unknown key `{}`", quoted_excerpt(present)),
                                    fmt::format("`{}`", key),
                                    fmt::format("did you mean `{}`?", key));
         }
@@ -463,7 +470,7 @@ void MapReader::finish() const {
         const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<non-scalar key>";
         if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
         const std::string where = node_.path().empty() ? "at the top level" : "in " + node_.path();
-        key_node(key).fail(fmt::format("unknown key `{}` {}", key, where),
+        key_node(key).fail(fmt::format("unknown key `{}` {}", quoted_excerpt(key), where),
                            fmt::format("one of {}", fmt::join(known_, ", ")),
                            suggestion_hint(key, known_));
     }

@@ -95,8 +95,14 @@ struct Context {
     YAML::Node inherited = YAML::Node(YAML::NodeType::Map);
 };
 
+// An attribute, inherited or the local's own; a missing one reports at `attrs`.
 SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
-    return attrs.sibling(merged[key], attrs.path() + "." + key);
+    const YAML::Node value = merged[key];
+    const SpecNode node = attrs.sibling(value, attrs.path() + "." + key);
+    if (!value.IsDefined()) {
+        attrs.fail(fmt::format("no `{}` attribute", key), fmt::format("`{}:` here", key));
+    }
+    return node;
 }
 
 std::int64_t read_attr_int(const SpecNode& attrs, const YAML::Node& merged, const char* key) {

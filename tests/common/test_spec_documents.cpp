@@ -85,6 +85,28 @@ TEST(SpecDocuments, ValuesAreQuotedOneLineAtMost) {
     EXPECT_FALSE(contains(e.what(), "user:x"));
 }
 
+TEST(SpecDocuments, KeysAreQuotedOneLineAtMost) {
+    // A key that is a paragraph (a quoted scalar across lines) is named by its
+    // first line, in the message and in the key path below it.
+    // (A long or multi-line key must be an explicit one, `? key`.)
+    const std::string paragraph = "? \"first\n\n" + std::string(5000, 'k') + "\"\n";
+    const SpecNode root = SpecNode::load_string("known: 1\n" + paragraph + ": 2\n", "keys.yaml");
+    const SpecError unknown = expect_spec_error([&] {
+        MapReader reader{root};
+        reader.required("known");
+        reader.finish();
+    });
+    EXPECT_TRUE(contains(unknown.message(), "unknown key `first"));
+    EXPECT_LT(unknown.message().size(), 200U);
+    const SpecNode nested = SpecNode::load_string(paragraph + ":\n  x: oops\n", "nested.yaml");
+    const SpecError deep = expect_spec_error([&] {
+        MapReader outer{nested};
+        MapReader inner{outer.required(nested.raw().begin()->first.Scalar())};
+        (void)inner.required("x").as_positive_int();
+    });
+    EXPECT_LT(deep.key_path().size(), 100U);
+}
+
 TEST(SpecDocuments, ErrorsInAReferencedFileAreReportedAtTheReference) {
     const SpecNode root = SpecNode::load_string("library: other.yaml\n", "main.yaml");
     const SpecNode reference = MapReader(root).required("library");

@@ -74,6 +74,16 @@ TEST(TimeloopReliability, AMeshXThatContradictsTheInstanceCountIsRefusedAtIt) {
     EXPECT_TRUE(contains(y.message(), "meshX 4 × meshY 8 does not make the 16 instances"));
 }
 
+// The MAC unit's datawidth, the one attribute read without a check of its own.
+TEST(TimeloopReliability, AMissingAttributeIsReportedAtTheAttributes) {
+    const SpecError e = import_error(
+        files_with("arch.yaml", "class: intmac\n          attributes:\n            datawidth: 16\n",
+                   "class: intmac\n          attributes:\n"));
+    EXPECT_TRUE(contains(e.where().file, "arch.yaml"));
+    EXPECT_TRUE(contains(e.key_path(), "attributes"));
+    EXPECT_TRUE(contains(e.message(), "no `datawidth` attribute"));
+}
+
 TEST(TimeloopReliability, InstanceRangesPastTwoToThe53AreRefused) {
     const SpecError e = import_error(
         files_with("arch.yaml", "name: PE[0..15]", "name: PE[0..9223372036854775806]"));
