@@ -38,7 +38,7 @@ BENCHMARK(BM_EvaluateOne);
 // load imbalance and the format sizes on top of the dense evaluation.
 void BM_EvaluateOneSparse(benchmark::State& state) {
     ArchModel arch = baseline();
-    arch.levels[1].format[std::size_t(DataSpace::weights)] = CompressedFormat::csb;
+    arch.levels[1].set_format(DataSpace::weights, CompressedFormat::csb);
     arch.compute_skip.insert(DataSpace::weights);
     arch.compute_skip.insert(DataSpace::inputs);
     arch.load_balancing = {LoadBalancingScheme::half_tile_pairing, ArrayAxis::y};

@@ -78,6 +78,31 @@ void BM_ClosedFormUncached(benchmark::State& state) {
 }
 BENCHMARK(BM_ClosedFormUncached)->Arg(0)->Arg(2);
 
+// Half-tile pairing on K,N with tiles of a few weights (the shape of the
+// example mapping resnet18_3x3_CK_fw: 18-weight tiles at density 0.21, 16
+// PEs along the balancing axis): the exact small-count pairing path
+// (sparse/small_count_pairing.hpp), cached (range 0) and with a new density
+// every call (range 1: the cost of a first sight).
+void BM_SmallCountPairing(benchmark::State& state) {
+    Setup s;
+    s.arch.compute_skip.insert(DataSpace::weights);
+    s.arch.load_balancing = {LoadBalancingScheme::half_tile_pairing, ArrayAxis::y};
+    s.mapping.level(0).temporal = testing::loops({{Dim::N, 16}, {Dim::K, 4}, {Dim::C, 8}});
+    s.mapping.level(2).temporal =
+        testing::loops({{Dim::K, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
+    s.nest = analyze_nest(s.fw, s.mapping);
+    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    w.density = 0.21;
+    std::int64_t i = 0;
+    for (auto _ : state) {
+        if (state.range(0) == 1) w.density = 0.21 * (1.0 + 1e-9 * double(++i % 100000));
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+}
+BENCHMARK(BM_SmallCountPairing)->Arg(0)->Arg(1);
+
 void BM_MonteCarlo256Waves(benchmark::State& state) {
     const Setup s = setup(2, 0);
     ImbalanceOptions o;

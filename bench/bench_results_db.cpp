@@ -264,7 +264,7 @@ void BM_WritePoints(benchmark::State& state) {
     for (auto _ : state) {
         PointRecord p;
         p.index = index++;
-        p.arch = {{"a", "architecture: a"}, 1.0, 16, 16};
+        p.arch = {{"a", "architecture: a"}, 1.0, 16, 16, 1.0, ""};
         p.network = {"n", "network: n"};
         p.sparsity = {"dense", "sparsity_profile: dense"};
         p.batch = 16;

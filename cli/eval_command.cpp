@@ -5,6 +5,7 @@
 #include <iostream>
 #include <optional>
 
+#include "arch/pricing_notes.hpp"
 #include "eval/evaluation_json.hpp"
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
@@ -13,6 +14,7 @@
 #include "sparse/mask_check.hpp"
 #include "sparse/phase_densities.hpp"
 #include "sparsity_options.hpp"
+#include "stored_case.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop::cli {
@@ -26,6 +28,8 @@ struct EvalOptions {
     std::string phase;
     std::optional<std::int64_t> batch;
     std::vector<std::string> timeloop;
+    std::string db;
+    std::optional<std::int64_t> point;
     std::string format = "text";
     SparsityOptions sparsity;
 };
@@ -61,14 +65,51 @@ void run_timeloop_eval(const EvalOptions& o) {
     }
 }
 
+// A stored result evaluated again: the point's specs, batch, profile and
+// density iteration from the database (stored_case.hpp).
+void run_stored_eval(const EvalOptions& o) {
+    if (!o.point || o.layer.empty() || o.phase.empty()) {
+        throw SpecError({}, "--db", "--db needs --point, --layer and --phase",
+                        "--db FILE --point ID --layer NAME --phase fw|bw|wu");
+    }
+    if (!o.sparsity.profile.empty() || o.sparsity.iteration || !o.arch.empty() ||
+        !o.workload.empty() || o.batch) {
+        throw SpecError({}, "--db",
+                        "--db takes the architecture, network, batch, sparsity profile and "
+                        "iteration from the stored point",
+                        "no --arch, --workload, --batch, --sparsity or --iteration with --db");
+    }
+    const StoredCase c = load_stored_case(o.db, *o.point, o.layer, o.phase);
+    check_masks_against(c.profile, c.network->name(), c.training);
+    const PhaseDensities densities = phase_densities(c.profile, c.network->name(), c.problem->layer,
+                                                     c.problem->phase, c.iteration);
+    const Evaluation e =
+        evaluate(c.model, *c.problem, c.mapping, densities, o.sparsity.imbalance_options());
+    if (!e.valid()) {
+        throw SpecError({o.db, 0, 0}, "--point",
+                        fmt::format("the stored mapping is not valid on the stored "
+                                    "architecture ({})",
+                                    describe(*e.violation, c.arch, *c.problem)),
+                        "a database written by this trainloop's model");
+    }
+    if (o.format == "json") {
+        std::cout << json_text(evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping))
+                  << "\n";
+    } else {
+        std::cout << evaluation_to_text(e, c.arch, c.model, *c.problem, c.mapping);
+    }
+}
+
 void run_eval(const EvalOptions& o) {
     if (!o.timeloop.empty()) return run_timeloop_eval(o);
+    if (!o.db.empty()) return run_stored_eval(o);
     if (o.mapping.empty()) {
         throw SpecError(
             {}, "--mapping", "no mapping given",
             "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
     }
     const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
+    for (const std::string& note : pricing_notes(c.arch)) std::cerr << "note: " << note << "\n";
     std::optional<PhaseDensities> densities;
     if (!o.sparsity.profile.empty()) {
         const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);
@@ -105,6 +146,13 @@ void add_eval_command(CLI::App& app) {
                      "Weights/Inputs/Outputs")
         ->check(CLI::ExistingFile)
         ->excludes(mapping);
+    CLI::Option* db =
+        eval->add_option("--db", o->db,
+                         "Evaluate a stored result again: the results database (with --point, "
+                         "--layer, --phase); specs, batch, profile and iteration are the "
+                         "point's")
+            ->excludes(mapping);
+    eval->add_option("--point", o->point, "Point id in the --db database (points.id)")->needs(db);
     add_mapping_override_options(eval, *o);
     add_sparsity_profile_options(eval, o->sparsity);
     add_imbalance_options(eval, o->sparsity);

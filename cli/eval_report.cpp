@@ -127,6 +127,9 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
         out +=
             fmt::format("  {} {:.3f}", component_name(arch, c), model.component_area_um2(c) / 1e6);
     }
+    for (const LogicUnit& unit : arch.units) {
+        out += fmt::format("  {} {:.3f}", unit.name, unit_area_um2(unit, arch.components) / 1e6);
+    }
     out += "\n\n";
 
     std::size_t width = 10;

@@ -12,6 +12,7 @@
 #include "import_export_command.hpp"
 #include "interruption.hpp"
 #include "map_command.hpp"
+#include "report_command.hpp"
 #include "results_db_commands.hpp"
 #include "spec_command.hpp"
 #include "workload_command.hpp"
@@ -65,6 +66,8 @@ int run(int argc, char** argv) {
         "arch_specs/procrustes_sparse_16x16.yaml --sparsity procrustes\n"
         "  trainloop sweep examples/sweeps/tiny.yaml --db tiny.db\n"
         "  trainloop query --db tiny.db summary\n"
+        "  trainloop report --db tiny.db --out report.html --figures figures/\n"
+        "  trainloop eval --db tiny.db --point 3 --layer fc1 --phase wu\n"
         "  trainloop eval --timeloop arch.yaml problem.yaml map.yaml ERT.yaml ART.yaml\n"
         "  trainloop import timeloop arch.yaml problem.yaml map.yaml ERT.yaml --out my_design\n"
         "\nExit codes: 0 success, 2 bad input, 1 internal error.");
@@ -76,6 +79,7 @@ int run(int argc, char** argv) {
     trainloop::cli::add_sweep_command(app);
     trainloop::cli::add_query_command(app);
     trainloop::cli::add_db_command(app);
+    trainloop::cli::add_report_command(app);
 
     try {
         app.parse(argc, argv);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "arch/arch_model.hpp"
+#include "arch/pricing_notes.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
@@ -36,6 +37,7 @@ void run_map(const MapOptions& o) {
     const ArchitectureSpec spec = load_architecture_spec(o.arch);
     const Architecture& arch = spec.arch;
     const ArchModel model = build_arch_model(arch);
+    for (const std::string& note : pricing_notes(arch)) std::cerr << "note: " << note << "\n";
     // The file's constraints add to the architecture's, or override them
     // entry by entry (docs/mapping_constraints.md).
     MappingConstraints constraints = spec.constraints;

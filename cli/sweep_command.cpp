@@ -3,10 +3,12 @@
 #include <iostream>
 #include <limits>
 
+#include "arch/pricing_notes.hpp"
 #include "interruption.hpp"
 #include "number_options.hpp"
 #include "progress_bar.hpp"
 #include "results_db_commands.hpp"
+#include "sweep/architecture_variant.hpp"
 #include "sweep/sweep_parser.hpp"
 #include "sweep/sweep_runner.hpp"
 
@@ -24,6 +26,10 @@ struct SweepOptions {
 void run_sweep_command(const SweepOptions& o) {
     const Shard shard = parse_shard(o.shard);
     const SweepSpec spec = load_sweep(o.file);
+    for (const ArchitectureVariant& variant : load_sweep_architectures(spec)) {
+        for (const std::string& note : pricing_notes(variant.arch))
+            std::cerr << "note: " << variant.arch.name << ": " << note << "\n";
+    }
     ResultsStore store = ResultsStore::open_for_writing(o.db);
     set_interruption_note(
         fmt::format("{{recorded}} points of this sweep are recorded in {} (each point is "

@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <optional>
 
 #include "json_errors.hpp"
 #include "number_options.hpp"
 #include "problem/training_problems.hpp"
+#include "sparse/network_densities.hpp"
+#include "sparsity_options.hpp"
 #include "workload/network_library.hpp"
 #include "workload_report.hpp"
 
@@ -17,15 +20,27 @@ struct ShowOptions {
     std::string network;
     std::int64_t batch = kDefaultBatch;
     std::string format = "text";
+    SparsityOptions sparsity;
 };
 
 void run_show(const ShowOptions& options) {
     const Network network = load_network(options.network);
     const NetworkTraining training = derive_training_problems(network, options.batch);
+    std::optional<NetworkDensities> densities;
+    std::string profile_name;
+    if (!options.sparsity.profile.empty()) {
+        const SparsityProfile profile = load_sparsity_profile_named(options.sparsity.profile);
+        profile_name = profile.name;
+        densities = network_densities(profile, network.name(), training,
+                                      options.sparsity.iteration_or_final());
+    }
     if (options.format == "json") {
-        std::cout << json_text(training_to_json(network, training, options.batch)) << "\n";
+        nlohmann::json out = training_to_json(network, training, options.batch);
+        if (densities) out["sparsity"] = densities_to_json(profile_name, *densities);
+        std::cout << json_text(out) << "\n";
     } else {
         std::cout << training_to_text(network, training, options.batch);
+        if (densities) std::cout << "\n" << densities_to_text(profile_name, *densities);
     }
 }
 
@@ -56,6 +71,7 @@ void add_workload_command(CLI::App& app) {
     show->add_option("--format,-f", options->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));
+    add_sparsity_profile_options(show, options->sparsity);
     show->callback(
         [options] { run_reporting_errors(options->format, [options] { run_show(*options); }); });
 

@@ -87,4 +87,34 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
     return out;
 }
 
+nlohmann::json densities_to_json(const std::string& profile, const NetworkDensities& d) {
+    nlohmann::json layers = nlohmann::json::array();
+    for (const LayerDensities& l : d.layers) {
+        layers.push_back({{"name", l.layer}, {"w", l.w}, {"x", l.x}, {"dy", l.dy}});
+    }
+    return {{"profile", profile},
+            {"weights", d.weights},
+            {"kept_weights", d.kept_weights},
+            {"weight_reduction", d.weight_reduction()},
+            {"fw_macs", d.fw_macs},
+            {"weight_sparse_fw_macs", d.weight_sparse_fw_macs},
+            {"fw_mac_reduction", d.mac_reduction()},
+            {"layers", layers}};
+}
+
+std::string densities_to_text(const std::string& profile, const NetworkDensities& d) {
+    std::string out =
+        fmt::format("sparsity profile {}: densities (fraction of nonzeros)\n", profile);
+    out += fmt::format("{:<28} {:>8} {:>8} {:>8}\n", "layer", "w", "x", "dy");
+    for (const LayerDensities& l : d.layers) {
+        out += fmt::format("{:<28} {:>8.4f} {:>8.4f} {:>8.4f}\n", l.layer, l.w, l.x, l.dy);
+    }
+    out += fmt::format(
+        "weights kept {} of {} ({:.2f}x fewer); fw MACs with the zero weights skipped {} of {} "
+        "({:.2f}x fewer)\n",
+        si_count(d.kept_weights), si_count(double(d.weights)), d.weight_reduction(),
+        si_count(d.weight_sparse_fw_macs), si_count(double(d.fw_macs)), d.mac_reduction());
+    return out;
+}
+
 }  // namespace trainloop::cli

@@ -45,7 +45,11 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
     model.has_sparse_features = !sparse.dense();
     model.load_balancing = sparse.load_balancing;
     for (const FormatEntry& f : sparse.formats) {
-        model.levels[*arch.level_index(f.level)].format[std::size_t(f.data_space)] = f.format;
+        for (Phase p : kAllPhases) {
+            if (!f.in_phase[std::size_t(p)]) continue;
+            model.levels[*arch.level_index(f.level)]
+                .format[std::size_t(f.data_space)][std::size_t(p)] = f.format;
+        }
     }
     const auto add = [&](const std::vector<SparseActionEntry>& entries, bool skip) {
         for (const SparseActionEntry& e : entries) {
@@ -88,7 +92,7 @@ double ArchModel::component_area_um2(std::size_t component) const {
 double ArchModel::area_um2() const {
     double area = 0;
     for (std::size_t c = 0; c <= num_levels; ++c) area += component_area_um2(c);
-    return area;
+    return area + units_area_um2;
 }
 
 ArchModel build_arch_model(const Architecture& arch) {
@@ -152,6 +156,8 @@ ArchModel build_arch_model(const Architecture& arch) {
                                              .hop_pj;
     }
     model.num_networks = arch.networks.size();
+    for (const LogicUnit& unit : arch.units)
+        model.units_area_um2 += unit_area_um2(unit, arch.components);
     add_sparse_features(arch, model);
     return model;
 }

@@ -46,11 +46,17 @@ struct LevelModel {
     double leakage_mw = 0;  // per instance
     double area_um2 = 0;    // per instance
     // Sparse features (arch/sparse_features.hpp), by data space: the format
-    // it is kept in, and the data spaces whose zeros skip (or gate) its
-    // accesses here (empty: none).
-    std::array<CompressedFormat, 3> format{};
+    // it is kept in (by phase), and the data spaces whose zeros skip (or gate)
+    // its accesses here (empty: none).
+    std::array<std::array<CompressedFormat, 3>, 3> format{};  // [data space][phase]
     std::array<PhaseDataSpaces, 3> skip_when_zero{};
     std::array<PhaseDataSpaces, 3> gate_when_zero{};
+
+    CompressedFormat format_in(DataSpace s, Phase p) const {
+        return format[std::size_t(s)][std::size_t(p)];
+    }
+    // The same format in every phase.
+    void set_format(DataSpace s, CompressedFormat f) { format[std::size_t(s)].fill(f); }
 };
 
 // How words of a data space cross into the PE array from a level above it.
@@ -80,6 +86,7 @@ struct ArchModel {
     double mac_pj = 0;
     double mac_leakage_mw = 0;  // per MAC unit
     double mac_area_um2 = 0;    // per MAC unit
+    double units_area_um2 = 0;  // the architecture's logic units, all instances
     double clock_ghz = 1.0;
     // MACs are skipped (gated) when an operand on one of these data spaces is
     // zero (the `compute` entries of `skipping` / `gating`).
@@ -91,7 +98,7 @@ struct ArchModel {
     std::int64_t num_macs() const { return pe_rows * pe_columns * macs_per_pe; }
     // Area of the components of an EnergyBreakdown (levels, MAC array,
     // networks — the networks' wires are counted in the PEs and buffers), and
-    // in total: every instance counts, used or not.
+    // in total, logic units included: every instance counts, used or not.
     double component_area_um2(std::size_t component) const;
     double area_um2() const;
     // How many instances of level i+1 each instance of level i feeds along

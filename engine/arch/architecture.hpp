@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arch/logic_unit.hpp"
 #include "arch/on_chip_network.hpp"
 #include "arch/pe_array.hpp"
 #include "arch/sparse_features.hpp"
@@ -31,6 +32,7 @@ struct Architecture {
     std::vector<StorageLevel> levels;  // outermost first
     PeArray pe_array;
     std::vector<OnChipNetwork> networks;
+    std::vector<LogicUnit> units;  // `units:`: logic priced by area
     SparseFeatures sparse;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved

@@ -205,6 +205,13 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
     check_component(component ? *component : class_node, level.component,
                     component_class_of(level.storage_class), library,
                     component ? "" : " (the default for this class)");
+    if (level.capacity_bytes) {
+        if (const auto why =
+                outside_table_error(*library.find(level.component), *level.capacity_bytes)) {
+            capacity.fail(*why, "a capacity the component's table covers",
+                          "extend the table (component_overrides) or choose another component");
+        }
+    }
     return level;
 }
 
@@ -337,12 +344,55 @@ std::vector<OnChipNetwork> read_networks(const SpecNode& node,
     return networks;
 }
 
+std::array<bool, 3> read_phase_set(const SpecNode& node);
+
+LogicUnit read_unit(const SpecNode& node, const PeArray& array, const ComponentLibrary& library) {
+    MapReader reader(node);
+    reader.allow({"name", "component", "instances", "per_pe"});
+    reader.finish();
+    LogicUnit unit;
+    unit.name = read_name(reader.required("name"));
+    const SpecNode component = reader.required("component");
+    unit.component = component.as_string();
+    check_component(component, unit.component, ComponentClass::logic, library);
+    const auto per_pe = reader.optional("per_pe");
+    const auto instances = reader.optional("instances");
+    unit.per_pe = per_pe && per_pe->as_bool();
+    if (unit.per_pe) {
+        if (instances) {
+            instances->fail("`instances` given together with `per_pe: true`",
+                            "either `per_pe: true` or `instances`, not both");
+        }
+        unit.instances = array.num_pes();
+    } else if (instances) {
+        unit.instances = instances->as_positive_int();
+    }
+    return unit;
+}
+
+std::vector<LogicUnit> read_units(const SpecNode& node, const PeArray& array,
+                                  const ComponentLibrary& library) {
+    std::vector<LogicUnit> units;
+    std::vector<SpecNode> name_nodes;
+    for (const SpecNode& item : node.items()) {
+        LogicUnit unit = read_unit(item, array, library);
+        const SpecNode name = MapReader(item).required("name");
+        for (std::size_t i = 0; i < units.size(); ++i) {
+            if (units[i].name == unit.name)
+                fail_duplicate_name(name, "unit name", unit.name, name_nodes[i]);
+        }
+        name_nodes.push_back(name);
+        units.push_back(std::move(unit));
+    }
+    return units;
+}
+
 std::vector<FormatEntry> read_formats(const SpecNode& node,
                                       const std::vector<StorageLevel>& levels) {
     std::vector<FormatEntry> formats;
     for (const SpecNode& item : node.items()) {
         MapReader reader(item);
-        reader.allow({"level", "data_space", "format"});
+        reader.allow({"level", "data_space", "format", "phases"});
         reader.finish();
         FormatEntry entry;
         const std::size_t level = read_level_ref(reader.required("level"), levels);
@@ -354,11 +404,17 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
         check_holds(space, levels[level], one, "level");
         entry.format =
             read_enum<CompressedFormat>(reader.required("format"), kCompressedFormatNames);
+        if (const auto phases = reader.optional("phases")) entry.in_phase = read_phase_set(*phases);
         for (const FormatEntry& f : formats) {
-            if (f.level == entry.level && f.data_space == entry.data_space) {
-                item.fail(fmt::format("second format for `{}` at level `{}`",
-                                      data_space_name(entry.data_space), entry.level),
-                          "one format per level and data space");
+            if (f.level != entry.level || f.data_space != entry.data_space) continue;
+            for (Phase p : kAllPhases) {
+                if (f.in_phase[std::size_t(p)] && entry.in_phase[std::size_t(p)]) {
+                    item.fail(
+                        fmt::format("second format for `{}` at level `{}` in phase {}",
+                                    data_space_name(entry.data_space), entry.level, phase_name(p)),
+                        "one format per level, data space and phase",
+                        "give the entries disjoint `phases:`");
+                }
             }
         }
         formats.push_back(entry);
@@ -366,7 +422,7 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
     return formats;
 }
 
-// `phases:` of a skipping or gating entry: one phase name or a list of them.
+// `phases:` of a format, skipping or gating entry: one phase name or a list of them.
 std::array<bool, 3> read_phase_set(const SpecNode& node) {
     std::array<bool, 3> in_phase{};
     const std::vector<SpecNode> items =
@@ -468,7 +524,7 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
     top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
-               "component_overrides", "storage", "pe_array", "networks", "sparse",
+               "component_overrides", "storage", "pe_array", "networks", "units", "sparse",
                // Read by constraints/architecture_spec.hpp, which knows mappings.
                "constraints"});
     top.finish();
@@ -490,6 +546,9 @@ Architecture parse_architecture(const SpecNode& root) {
     const SpecNode storage = top.required("storage");
     arch.levels = read_storage(storage, arch.pe_array, arch.components);
     arch.networks = read_networks(top.required("networks"), arch.levels, arch.components);
+    if (const auto units = top.optional("units")) {
+        arch.units = read_units(*units, arch.pe_array, arch.components);
+    }
     if (const auto sparse = top.optional("sparse")) arch.sparse = read_sparse(*sparse, arch.levels);
     return arch;
 }

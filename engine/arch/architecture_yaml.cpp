@@ -69,6 +69,18 @@ std::string network_text(const OnChipNetwork& n) {
     return flow_map(f);
 }
 
+// A `phases:` field, unless the entry acts in all three phases.
+void add_phases(const std::array<bool, 3>& in_phase, Fields& fields) {
+    if (in_phase == std::array<bool, 3>{true, true, true}) return;
+    std::string phases;
+    for (Phase p : kAllPhases) {
+        if (!in_phase[std::size_t(p)]) continue;
+        phases += phases.empty() ? "[" : ", ";
+        phases += phase_name(p);
+    }
+    fields.emplace_back("phases", phases + "]");
+}
+
 std::string sparse_actions_text(const char* key, const std::vector<SparseActionEntry>& entries) {
     if (entries.empty()) return {};
     std::string out = fmt::format("  {}:\n", key);
@@ -76,15 +88,7 @@ std::string sparse_actions_text(const char* key, const std::vector<SparseActionE
         Fields fields = {{"level", yaml_scalar(e.level)},
                          {"target", std::string(data_space_name(e.target))},
                          {"condition_on", data_spaces_text(e.condition_on)}};
-        if (e.in_phase != std::array<bool, 3>{true, true, true}) {
-            std::string phases;
-            for (Phase p : kAllPhases) {
-                if (!e.in_phase[std::size_t(p)]) continue;
-                phases += phases.empty() ? "[" : ", ";
-                phases += phase_name(p);
-            }
-            fields.emplace_back("phases", phases + "]");
-        }
+        add_phases(e.in_phase, fields);
         out += fmt::format("    - {}\n", flow_map(fields));
     }
     return out;
@@ -96,11 +100,11 @@ std::string sparse_text(const SparseFeatures& sparse) {
     if (!sparse.formats.empty()) {
         out += "  formats:\n";
         for (const FormatEntry& f : sparse.formats) {
-            out +=
-                fmt::format("    - {}\n",
-                            flow_map({{"level", yaml_scalar(f.level)},
-                                      {"data_space", std::string(data_space_name(f.data_space))},
-                                      {"format", std::string(compressed_format_name(f.format))}}));
+            Fields fields = {{"level", yaml_scalar(f.level)},
+                             {"data_space", std::string(data_space_name(f.data_space))},
+                             {"format", std::string(compressed_format_name(f.format))}};
+            add_phases(f.in_phase, fields);
+            out += fmt::format("    - {}\n", flow_map(fields));
         }
     }
     out += sparse_actions_text("skipping", sparse.skipping);
@@ -116,12 +120,13 @@ std::string sparse_text(const SparseFeatures& sparse) {
 
 // The keys of one priced point (capacity excluded), for a component of class `c`.
 Fields point_fields(const ComponentPoint& p, ComponentClass c) {
-    Fields f = {{"word_bits", fmt::format("{}", p.word_bits)}};
+    Fields f;
+    if (c != ComponentClass::logic) f.emplace_back("word_bits", fmt::format("{}", p.word_bits));
     for (Action a : component_actions(c)) {
         if (const auto pj = p.energy.get(a))
             f.emplace_back(fmt::format("{}_pj", action_name(a)), yaml_number(*pj));
     }
-    f.emplace_back("leakage_mw", yaml_number(p.leakage_mw));
+    if (c != ComponentClass::logic) f.emplace_back("leakage_mw", yaml_number(p.leakage_mw));
     f.emplace_back("area_um2", yaml_number(p.area_um2));
     return f;
 }
@@ -146,6 +151,18 @@ std::string architecture_to_yaml(const Architecture& arch, const std::string& co
     for (const StorageLevel& level : arch.levels) out += fmt::format("  - {}\n", level_text(level));
     out += arch.networks.empty() ? "networks: []\n" : "networks:\n";
     for (const OnChipNetwork& n : arch.networks) out += fmt::format("  - {}\n", network_text(n));
+    if (!arch.units.empty()) {
+        out += "units:\n";
+        for (const LogicUnit& u : arch.units) {
+            Fields f = {{"name", yaml_scalar(u.name)}, {"component", yaml_scalar(u.component)}};
+            if (u.per_pe) {
+                f.emplace_back("per_pe", "true");
+            } else {
+                f.emplace_back("instances", fmt::format("{}", u.instances));
+            }
+            out += fmt::format("  - {}\n", flow_map(f));
+        }
+    }
     out += sparse_text(arch.sparse);
     return out;
 }
@@ -163,6 +180,7 @@ std::string component_library_to_yaml(const ComponentLibrary& library) {
         if (!c.description.empty())
             out += fmt::format("    description: {}\n", yaml_scalar(c.description));
         if (is_table_class(c.component_class)) {
+            out += fmt::format("    outside_table: {}\n", outside_table_name(c.outside_table));
             out += "    table:\n";
             for (const ComponentPoint& p : c.points) {
                 Fields f = {{"capacity", capacity_text(p.capacity_bytes.value_or(0))}};

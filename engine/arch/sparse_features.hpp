@@ -53,6 +53,10 @@ struct FormatEntry {
     std::string level;
     DataSpace data_space = DataSpace::weights;
     CompressedFormat format = CompressedFormat::uncompressed;
+    // The training phases it applies in (`phases:`; all three when absent):
+    // a data space holds a different tensor per phase (w in fw/bw, dw in wu),
+    // and a design may compress one and not the other.
+    std::array<bool, 3> in_phase{true, true, true};
 };
 
 // One skipping or gating entry.
@@ -75,10 +79,11 @@ struct SparseFeatures {
     std::vector<SparseActionEntry> gating;
     LoadBalancing load_balancing;
 
-    // The format of `space` at `level` (uncompressed when not listed).
-    CompressedFormat format_of(std::string_view level, DataSpace space) const {
+    // The format of `space` at `level` in `phase` (uncompressed when not listed).
+    CompressedFormat format_of(std::string_view level, DataSpace space, Phase phase) const {
         for (const FormatEntry& f : formats) {
-            if (f.level == level && f.data_space == space) return f.format;
+            if (f.level == level && f.data_space == space && f.in_phase[std::size_t(phase)])
+                return f.format;
         }
         return CompressedFormat::uncompressed;
     }

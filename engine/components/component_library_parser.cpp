@@ -19,7 +19,10 @@ std::string action_key(Action a) { return fmt::format("{}_pj", action_name(a)); 
 // Keys of one priced point of a component of class `c` (a table row, or the
 // entry itself for the one-point classes), capacity excluded.
 std::vector<std::string> point_keys(ComponentClass c) {
-    std::vector<std::string> keys = {"word_bits", "leakage_mw", "area_um2"};
+    std::vector<std::string> keys = {"area_um2"};
+    if (c == ComponentClass::logic) return keys;  // priced by area only
+    keys.emplace_back("word_bits");
+    keys.emplace_back("leakage_mw");
     for (Action a : component_actions(c)) keys.push_back(action_key(a));
     return keys;
 }
@@ -31,10 +34,14 @@ void allow_keys(MapReader& reader, const std::vector<std::string>& keys) {
 // Reads the point keys from `reader` (already finished).
 ComponentPoint read_point(MapReader& reader, ComponentClass c) {
     ComponentPoint point;
-    point.word_bits = reader.required("word_bits").as_positive_int();
+    if (c != ComponentClass::logic)
+        point.word_bits = reader.required("word_bits").as_positive_int();
     for (Action a : component_actions(c)) {
         if (a == Action::update) continue;  // below: defaults to write
-        point.energy.set(a, read_positive_double(reader.required(action_key(a))));
+        // A wire may be left unpriced (0 pJ), as Timeloop's default network model does.
+        const SpecNode energy = reader.required(action_key(a));
+        point.energy.set(
+            a, a == Action::hop ? read_non_negative_double(energy) : read_positive_double(energy));
     }
     if (c == ComponentClass::sram || c == ComponentClass::regfile || c == ComponentClass::dram) {
         // An update (read-modify-write of an accumulator) costs a write unless given.
@@ -42,7 +49,9 @@ ComponentPoint read_point(MapReader& reader, ComponentClass c) {
         point.energy.set(Action::update,
                          update ? read_positive_double(*update) : *point.energy.get(Action::write));
     }
-    point.leakage_mw = read_non_negative_double(reader.required("leakage_mw"));
+    if (c != ComponentClass::logic) {
+        point.leakage_mw = read_non_negative_double(reader.required("leakage_mw"));
+    }
     point.area_um2 = read_non_negative_double(reader.required("area_um2"));
     return point;
 }
@@ -87,14 +96,14 @@ Component parse_component(const SpecNode& node) {
     if (class_node && !class_node->is_null()) {
         component.component_class = read_enum<ComponentClass>(*class_node, kComponentClassNames);
         if (is_table_class(component.component_class)) {
-            reader.allow({"table"});
+            reader.allow({"table", "outside_table"});
         } else {
             allow_keys(reader, point_keys(component.component_class));
         }
     } else {
         // No class yet: accept every key any class has, so that a misspelled
         // `class` is reported as such rather than as a stray key.
-        reader.allow({"table"});
+        reader.allow({"table", "outside_table"});
         for (std::size_t i = 0; i < kComponentClassNames.size(); ++i) {
             allow_keys(reader, point_keys(static_cast<ComponentClass>(i)));
         }
@@ -107,6 +116,9 @@ Component parse_component(const SpecNode& node) {
     }
     if (is_table_class(component.component_class)) {
         component.points = read_table(reader.required("table"), component.component_class);
+        if (const auto rule = reader.optional("outside_table")) {
+            component.outside_table = read_enum<OutsideTable>(*rule, kOutsideTableNames);
+        }
     } else {
         component.points = {read_point(reader, component.component_class)};
     }
@@ -146,6 +158,19 @@ ComponentLibrary parse_component_library(const SpecNode& root) {
     library.components = parse_component_list(entries);
     if (library.components.empty()) entries.fail("empty component library", "at least one entry");
     return library;
+}
+
+std::optional<std::string> outside_table_error(const Component& component,
+                                               std::int64_t capacity_bytes) {
+    if (!is_table_class(component.component_class) ||
+        component.outside_table != OutsideTable::refuse)
+        return std::nullopt;
+    if (capacity_bytes >= component.min_capacity() && capacity_bytes <= component.max_capacity())
+        return std::nullopt;
+    return fmt::format(
+        "{} bytes is outside the capacities component `{}`'s table covers ({}–{} bytes), and "
+        "its library does not extrapolate (`outside_table: refuse`)",
+        capacity_bytes, component.name, component.min_capacity(), component.max_capacity());
 }
 
 ComponentLibrary load_component_library(const std::filesystem::path& path) {

@@ -5,7 +5,10 @@
 // unsorted or repeated table points.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "common/spec_node.hpp"
@@ -21,5 +24,11 @@ ComponentLibrary parse_component_library(const SpecNode& root);
 std::vector<Component> parse_component_list(const SpecNode& list);
 // One component entry.
 Component parse_component(const SpecNode& node);
+
+// For a table component and a capacity outside its table whose rule is
+// `outside_table: refuse`: why it cannot be priced (the architecture parser
+// reports it at the level's capacity); nullopt when it can be.
+std::optional<std::string> outside_table_error(const Component& component,
+                                               std::int64_t capacity_bytes);
 
 }  // namespace trainloop

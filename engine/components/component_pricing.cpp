@@ -1,9 +1,12 @@
 #include "components/component_pricing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 
 namespace trainloop {
 namespace {
@@ -79,9 +82,21 @@ PricedComponent price_component(const Component& component,
         return at_width(upper->second, word_bits);
     }
     if (upper == by_capacity.begin() || upper == by_capacity.end()) {
+        if (component.outside_table == OutsideTable::refuse) {
+            throw std::logic_error(
+                fmt::format("component `{}` priced outside its table", component.name));
+        }
+        // The library's sqrt_capacity rule, from the nearest listed capacity.
         const auto& nearest = upper == by_capacity.end() ? *by_capacity.rbegin() : *upper;
         PricedComponent out = at_width(nearest.second, word_bits);
-        out.clamped = true;
+        const double ratio = double(capacity) / double(nearest.first);
+        const double energy_scale = std::sqrt(ratio);
+        out.read_pj *= energy_scale;
+        out.write_pj *= energy_scale;
+        out.update_pj *= energy_scale;
+        out.area_um2 *= ratio;
+        out.leakage_mw *= ratio;  // leakage, like area, grows with the cells
+        out.extrapolated = true;
         return out;
     }
     const auto lower = std::prev(upper);

@@ -94,17 +94,35 @@ AxisMask shared_axes(const SpatialDims& spread, const Projection& space, std::si
                     ((y & irrelevant).empty() ? 0 : kAxisY));
 }
 
-// The words a balancing scheme moves between PEs ride the network that
-// delivers the balanced operand to the PEs: priced as its hops.
+// The network a balancing scheme's words travel on: for a scheme that moves
+// them along one array axis (half-tile pairing, Procrustes §IV-C: over the
+// existing 1-D links), a network from the PEs' parent level running along
+// exactly that axis; otherwise (or when there is none) the unicast network.
+int balancing_network(const ArchModel& arch, std::size_t pe_parent, DataSpace s, int axis) {
+    if (axis >= 0) {
+        const AxisMask along = axis == 0 ? kAxisX : kAxisY;
+        for (std::size_t n = 0; n < arch.num_networks; ++n) {
+            const NetworkModel& net = arch.networks[n];
+            if (std::size_t(net.parent) == pe_parent && net.carries.contains(s) &&
+                net.axes == along)
+                return int(n);
+        }
+    }
+    return arch.network_for(pe_parent, s, DeliveryKind::unicast, 0);
+}
+
+// The words a balancing scheme moves between PEs, priced per hop they travel
+// (balancing_word_hops) on the network that carries them.
 void add_balancing_energy(const ArchModel& arch, Phase phase, Evaluation& e) {
-    if (!e.imbalance.applies || e.imbalance.balancing_words == 0) return;
+    if (!e.imbalance.applies || e.imbalance.balancing_word_hops == 0) return;
     const std::size_t pe_parent = arch.num_levels >= 2 ? arch.num_levels - 2 : 0;
     for (DataSpace s : kAllDataSpaces) {
         if (!arch.compute_skip.in(phase).contains(s)) continue;
-        const int n = arch.network_for(pe_parent, s, DeliveryKind::unicast, 0);
+        const int n = balancing_network(arch, pe_parent, s, e.imbalance.balancing_axis);
         if (n < 0) continue;
-        e.energy.network[std::size_t(n)][std::size_t(s)] +=
-            e.imbalance.balancing_words * arch.networks[std::size_t(n)].hop_pj;
+        const double pj = e.imbalance.balancing_word_hops * arch.networks[std::size_t(n)].hop_pj;
+        e.energy.network[std::size_t(n)][std::size_t(s)] += pj;
+        e.energy.balancing = pj;
         return;
     }
 }
@@ -129,6 +147,8 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
             b.level[i][si] = {(c.reads + c.metadata_reads) * level.read_pj * instances,
                               (c.fills + c.metadata_fills) * level.write_pj * instances,
                               c.updates * level.update_pj * instances};
+            b.level_metadata[i] +=
+                (c.metadata_reads * level.read_pj + c.metadata_fills * level.write_pj) * instances;
             // Words that cross into the PE array ride a network from this level.
             if (!acc.kept || c.child_side_words == 0) continue;
             const bool is_output = s == output;

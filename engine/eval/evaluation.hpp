@@ -37,6 +37,12 @@ struct EnergyBreakdown {
     std::array<std::array<double, 3>, kMaxNetworks> network{};  // [network][space] hops
     double mac = 0;
     double mac_leak = 0;
+    // The sparse overheads inside the cells above (already counted there):
+    // format metadata read and written at each level, and the balancing
+    // scheme's words moved between PEs (network hops). Reports show them as
+    // their own class (eval/energy_classes.hpp).
+    std::array<double, kMaxLevels> level_metadata{};
+    double balancing = 0;
     std::size_t num_levels = 0;
     std::size_t num_networks = 0;
 

@@ -26,6 +26,7 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
             {"cycles", li.cycles},
             {"balancing_cycles", li.balancing_cycles},
             {"balancing_words", li.balancing_words},
+            {"balancing_word_hops", li.balancing_word_hops},
             {"histogram", histogram}};
 }
 
@@ -53,6 +54,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
     for (std::size_t c = 0; c < e.energy.num_components(); ++c) {
         area[component_name(arch, c)] = model.component_area_um2(c);
     }
+    for (const LogicUnit& unit : arch.units) area[unit.name] = unit_area_um2(unit, arch.components);
     nlohmann::json by_tensor = nlohmann::json::object();
     for (DataSpace s : kAllDataSpaces) by_tensor[tensor_of(s)] = e.energy.space_pj(std::size_t(s));
     by_tensor["compute"] = e.energy.cell(e.energy.mac_component(), kNoSpace, EnergyAction::mac);

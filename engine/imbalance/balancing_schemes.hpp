@@ -22,10 +22,17 @@
 //                            only when the excess exceeds the break-even
 //                            batch (3 multiplications for floating point,
 //                            Chen et al. 2024 Table I).
-//   flexible_allocation      Eager Pruning §4.2 (DRACT): any PE can work on
-//                            any output, so the wave's work is spread evenly
-//                            over its PEs; the reconfigurable adder tree adds
-//                            its depth, ceil(log2 PEs) cycles, per wave.
+//   flexible_allocation      Eager Pruning §4.1–4.3 (DRACT): the nonzero
+//                            weights are loaded into consecutive PEs whatever
+//                            filter they belong to, so the wave's work is
+//                            spread evenly over its PEs, and a reconfigurable
+//                            adder tree collects each filter's partial sums.
+//                            The tree is a pipeline (one adder level per
+//                            stage) whose configuration bits arrive with the
+//                            weights, and weight loading overlaps computation
+//                            (§4.3: doubled weight registers), so its depth,
+//                            ceil(log2 PEs) cycles, is paid once per layer
+//                            and phase (filling the pipeline), not per wave.
 #pragma once
 
 #include <algorithm>
@@ -61,9 +68,16 @@ inline bool two_level_steals(double mean, double slowest) {
     return std::min(slowest, mean * (1.0 + kCoarseTolerance)) - mean > kStealBreakEvenMacs;
 }
 
-// Flexible allocation: the adder tree's depth over `pes` PEs.
+// Flexible allocation: the adder tree's depth over `pes` PEs (Eager Pruning
+// §4.2: a binary tree of path gates), the latency of its pipeline.
 inline double flexible_tree_cycles(std::int64_t pes) {
     return pes <= 1 ? 0.0 : std::ceil(std::log2(double(pes)));
 }
+
+// Half-tile pairing: the mean distance, in hops along a line of `n` PEs,
+// between the two PEs of a pair. Sorting by density places the partners at
+// independent positions, so the distance is that of two distinct positions
+// drawn uniformly from n: E|i − j| = (n + 1) / 3.
+inline double pairing_mean_hops(std::int64_t n) { return n <= 1 ? 0.0 : double(n + 1) / 3.0; }
 
 }  // namespace trainloop::balancing

@@ -17,6 +17,7 @@
 #include "imbalance/expected_maximum.hpp"
 #include "imbalance/imbalance_detail.hpp"
 #include "imbalance/small_count_maximum.hpp"
+#include "imbalance/small_count_pairing.hpp"
 #include "imbalance/wave_shape.hpp"
 #include "sparse/tile_occupancy.hpp"
 
@@ -126,6 +127,30 @@ double cycles_of(double work, const PeWork& pw, std::int64_t units) {
     return work / double(units) + rounding;
 }
 
+// E[ceil(W / (D · units))] for the wave's total work W over its D distinct
+// tiles spread evenly (flexible allocation): Σ_k P(W > k·D·units), W normal
+// with the tiles' moments (groups sharing clusters add their shared
+// variance), with a continuity correction when W counts whole nonzeros.
+double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::int64_t groups,
+                                  std::int64_t units) {
+    const double D = double(distinct);
+    const double per_cycle = D * double(units);
+    const double mean = D * pw.mean;
+    const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
+    const double var = D * own + D * D / double(std::max<std::int64_t>(groups, 1)) * pw.shared_var;
+    if (var <= 0) return balancing::pe_cycles(pw.mean, units);
+    const double sd = std::sqrt(var);
+    // P(W > x), W in steps of `reuse` MACs when integral.
+    const auto above = [&](double x) {
+        const double edge = pw.integral ? (std::floor(x / pw.reuse + 1e-9) + 0.5) * pw.reuse : x;
+        return 0.5 * std::erfc((edge - mean) / (sd * std::sqrt(2.0)));
+    };
+    const double lo = std::max(0.0, std::floor((mean - 9 * sd) / per_cycle));
+    double cycles = lo;  // P(W > k·D·units) ≈ 1 below lo
+    for (double k = lo; k * per_cycle <= mean + 9 * sd; k += 1) cycles += above(k * per_cycle);
+    return cycles;
+}
+
 LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
                           const PhaseDensities& densities) {
     const bool single = w.num_operands == 1;
@@ -147,8 +172,10 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
               : std::clamp(expected_max_work(pw, distinct, groups), pw.mean, pw.upper);
 
     double wave_cycles = cycles_of(slowest, pw, units);
-    double wave_balancing_cycles = 0;
+    double wave_balancing_cycles = 0;  // included in wave_cycles
     double wave_words = 0;
+    double wave_hops = 1;  // per word moved
+    int balancing_axis = -1;
     const LoadBalancing& lb = arch.load_balancing;
     switch (lb.scheme) {
         case LoadBalancingScheme::none:
@@ -182,11 +209,28 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
                 expected_maximum(lines, pw.mean + half_sd * z.m1, line_sd * std::sqrt(var), skew),
                 pw.mean, pw.upper);
             wave_cycles = cycles_of(paired, pw, units);
+            // A few nonzeros per half: the exact distribution of the heaviest pair.
+            if (single) {
+                const OperandDensity& d = densities.of(op0.space);
+                const TensorTile half0 = half_of(op0.tile, cut);
+                TensorTile half1 = op0.tile;
+                half1.extent[std::size_t(cut)] -= half0.extent[std::size_t(cut)];
+                if (const auto exact = small_count_paired_max(d.model, d.density, half0, half1,
+                                                              op0.space, along, lines)) {
+                    wave_cycles = 0;
+                    for (std::size_t t = 0; t <= exact->top; ++t) {
+                        const double p = exact->at(t) - (t > 0 ? exact->at(t - 1) : 0.0);
+                        wave_cycles += p * balancing::pe_cycles(double(t) * pw.reuse, units);
+                    }
+                }
+            }
             // The first operand's nonzeros: its whole tile's share of the work.
             const double nonzeros = single
                                         ? pw.mean / pw.reuse
                                         : pw.mean * double(op0.tile.elements()) / double(w.pe_macs);
             wave_words = imbalance_detail::pairing_words_per_wave(problem, w, nonzeros, axis);
+            wave_hops = balancing::pairing_mean_hops(imbalance_detail::pes_along(w, axis));
+            balancing_axis = axis;
             break;
         }
         case LoadBalancingScheme::two_level_work_stealing: {
@@ -206,10 +250,8 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             break;
         }
         case LoadBalancingScheme::flexible_allocation:
-            wave_balancing_cycles = balancing::flexible_tree_cycles(w.pes());
-            wave_cycles =
-                (pw.sd > 0 ? pw.mean / double(units) + 0.5 : balancing::pe_cycles(pw.mean, units)) +
-                wave_balancing_cycles;
+            // The wave's work spread evenly; the tree's fill once (below).
+            wave_cycles = expected_even_share_cycles(pw, distinct, groups, units);
             wave_words = double(w.pes());
             break;
     }
@@ -219,7 +261,14 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     r.balanced_cycles = double(w.waves) * pw.mean / double(units);
     r.cycles = double(w.waves) * wave_cycles;
     r.balancing_cycles = double(w.waves) * wave_balancing_cycles;
+    if (lb.scheme == LoadBalancingScheme::flexible_allocation) {
+        // The adder tree's pipeline fills once per layer and phase.
+        r.balancing_cycles = balancing::flexible_tree_cycles(w.pes());
+        r.cycles += r.balancing_cycles;
+    }
     r.balancing_words = double(w.waves) * wave_words;
+    r.balancing_word_hops = r.balancing_words * wave_hops;
+    r.balancing_axis = balancing_axis;
     imbalance_detail::finish(r);
     return r;
 }
@@ -231,6 +280,10 @@ namespace imbalance_detail {
 int balancing_axis(const LoadBalancing& balancing) {
     if (!balancing.axis || *balancing.axis == ArrayAxis::both) return -1;
     return *balancing.axis == ArrayAxis::x ? 0 : 1;
+}
+
+std::int64_t pes_along(const WaveShape& wave, int axis) {
+    return axis == 0 ? wave.pes_x : axis == 1 ? wave.pes_y : 1;
 }
 
 double pairing_words_per_wave(const PhaseProblem& problem, const WaveShape& wave,
@@ -247,7 +300,7 @@ double pairing_words_per_wave(const PhaseProblem& problem, const WaveShape& wave
         }
         if (differs) words += double(footprint(problem.projection(s), wave.pe_box));
     }
-    return words * double(wave.pes()) / 2.0;
+    return words * double(wave.pes());
 }
 
 void finish(LoadImbalance& r) {

@@ -59,10 +59,14 @@ struct LoadImbalance {
     double imbalance_cycles = 0;  // cycles − balanced_cycles
     double imbalance_pct = 0;     // 100 · imbalance_cycles / balanced_cycles
     // The part of `cycles` the balancing scheme spends on itself (pairing,
-    // stealing, the flexible reduction network), and the words it moves
-    // between PEs (priced by the evaluator as network hops).
+    // stealing, the flexible reduction network), the words it moves between
+    // PEs, and those words times the hops each travels. The evaluator prices
+    // the word-hops on the network along `balancing_axis` (0: x, 1: y; -1:
+    // any, priced on the unicast network).
     double balancing_cycles = 0;
     double balancing_words = 0;
+    double balancing_word_hops = 0;
+    int balancing_axis = -1;
     std::vector<OverheadBin> histogram;  // only with ImbalanceOptions::histogram
 };
 

@@ -228,6 +228,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     double sum_balanced = 0;
     double sum_balancing_cycles = 0;
     double sum_words = 0;
+    double sum_word_hops = 0;
     std::vector<double> bins(kHistogramBins, 0.0);
     for (std::int64_t s = 0; s < sampled; ++s) {
         for (OperandSampler& sampler : samplers) sampler.draw(rng);
@@ -251,6 +252,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
         double cycles = balancing::pe_cycles(slowest, units);
         double balancing_cycles = 0;
         double words = 0;
+        double hops = 1;
         switch (lb.scheme) {
             case LoadBalancingScheme::none:
                 break;
@@ -273,6 +275,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 }
                 cycles = balancing::pe_cycles(heaviest, units);
                 words = pairing_words_per_wave(problem, w, pairing_nonzeros, axis);
+                hops = balancing::pairing_mean_hops(pes_along(w, axis));
                 break;
             }
             case LoadBalancingScheme::two_level_work_stealing: {
@@ -288,8 +291,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 break;
             }
             case LoadBalancingScheme::flexible_allocation:
-                balancing_cycles = balancing::flexible_tree_cycles(w.pes());
-                cycles = balancing::pe_cycles(mean, units) + balancing_cycles;
+                // The adder tree's pipeline fill is added once, below.
+                cycles = balancing::pe_cycles(mean, units);
                 words = double(w.pes());
                 break;
         }
@@ -298,6 +301,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
         sum_balanced += balanced;
         sum_balancing_cycles += balancing_cycles;
         sum_words += words;
+        sum_word_hops += words * hops;
         const double overhead = balanced > 0 ? 100.0 * (cycles / balanced - 1.0) : 0.0;
         bins[std::size_t(std::clamp(int(std::floor(overhead / 10.0)), 0, kHistogramBins - 1))] += 1;
     }
@@ -309,6 +313,13 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     r.balanced_cycles = sum_balanced * per_wave;
     r.balancing_cycles = sum_balancing_cycles * per_wave;
     r.balancing_words = sum_words * per_wave;
+    r.balancing_word_hops = sum_word_hops * per_wave;
+    r.balancing_axis = pairing ? axis : -1;
+    if (lb.scheme == LoadBalancingScheme::flexible_allocation) {
+        // The adder tree's pipeline fills once per layer and phase.
+        r.balancing_cycles = balancing::flexible_tree_cycles(w.pes());
+        r.cycles += r.balancing_cycles;
+    }
     finish(r);
     if (options.histogram) {
         for (int b = 0; b < kHistogramBins; ++b) {

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <numeric>
 
 #include "common/spec_error.hpp"
 #include "problem/projection.hpp"
@@ -84,26 +86,16 @@ FlatNest flatten(const Mapping& mapping) {
 }
 
 // The words a box newly covers, summed over every step of the first
-// `count` step loops (see the header for the closed form), for two boxes at
-// once: a level's tile and the union of those tiles under its parent step
-// through the same loops.
-struct BoxExtents {
-    std::array<std::int64_t, 5> span;
-    std::int64_t volume = 1;
+// `count` step loops (see the header for the closed form): a level's fills
+// (for the output, its residencies); and whether a step of a loop with other
+// step loops inside it moves the box (or brings it back after the inner
+// loops moved it) and still keeps some of its words: a sliding window that
+// resumes after the inner loops ran, which timeloop-model counts otherwise
+// (docs/nest_analysis.md).
+struct DeltaSum {
+    std::int64_t words = 0;
+    bool reuse_after_inner_loops = false;
 };
-
-BoxExtents extents(const Projection& proj, const DimBounds& box) {
-    BoxExtents out;
-    for (std::uint8_t a = 0; a < proj.num_axes; ++a) {
-        const TensorAxis& axis = proj.axes[a];
-        out.span[a] = 1;
-        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
-            out.span[a] += (box[axis.terms[t].dim] - 1) * axis.terms[t].coef;
-        }
-        out.volume *= out.span[a];
-    }
-    return out;
-}
 
 // Overflow is recorded, not undefined: the caller turns it into an error.
 // (The inputs are bounded by 2^53, but access counts are products of tiles
@@ -122,14 +114,25 @@ struct Overflow {
     }
 };
 
-std::array<std::int64_t, 2> delta_sums(const Projection& proj, const DimBounds& box_a,
-                                       const DimBounds& box_b, const FlatNest& nest,
-                                       std::size_t count, Overflow& overflow) {
-    const BoxExtents a = extents(proj, box_a);
-    const BoxExtents b = extents(proj, box_b);
-    std::array<std::int64_t, 2> total = {a.volume, b.volume};
-    // How far the loops inside j move the box back along each axis when they wrap.
+DeltaSum delta_sum(const Projection& proj, const DimBounds& box, const FlatNest& nest,
+                   std::size_t count, Overflow& overflow) {
+    std::array<std::int64_t, 5> span;
+    std::int64_t volume = 1;
+    for (std::uint8_t a = 0; a < proj.num_axes; ++a) {
+        const TensorAxis& axis = proj.axes[a];
+        span[a] = 1;
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            span[a] += (box[axis.terms[t].dim] - 1) * axis.terms[t].coef;
+        }
+        volume *= span[a];
+    }
+    DeltaSum out{volume, false};
+    // How far the loops inside j move the box back along each axis when they
+    // wrap; and how far they move it in their first step (where Timeloop,
+    // which evaluates a loop's first two iterations and extrapolates, takes
+    // the box to be before j steps).
     std::array<std::int64_t, 5> wrap{};
+    std::array<std::int64_t, 5> first_step{};
     bool wrapped = false;
     for (std::size_t j = count; j-- > 0;) {
         const StepLoop& loop = nest.steps[j];
@@ -138,24 +141,66 @@ std::array<std::int64_t, 2> delta_sums(const Projection& proj, const DimBounds& 
         // that moved the tile: the tile stays (temporal reuse).
         if (moved_axis < 0 && !wrapped) continue;
         const std::int64_t advance = moved_axis < 0 ? 0 : proj.coef_of[loop.dim] * loop.step;
-        std::int64_t common_a = 1;
-        std::int64_t common_b = 1;
+        std::int64_t common = 1;
+        std::int64_t common_after_first_step = 1;
         for (std::uint8_t x = 0; x < proj.num_axes; ++x) {
-            const std::int64_t shift = std::llabs((x == moved_axis ? advance : 0) - wrap[x]);
-            const std::int64_t kept_a = a.span[x] - shift;
-            const std::int64_t kept_b = b.span[x] - shift;
-            common_a *= kept_a > 0 ? kept_a : 0;
-            common_b *= kept_b > 0 ? kept_b : 0;
+            const std::int64_t moved = x == moved_axis ? advance : 0;
+            const std::int64_t kept = span[x] - std::llabs(moved - wrap[x]);
+            const std::int64_t kept_first = span[x] - std::llabs(moved - first_step[x]);
+            common *= kept > 0 ? kept : 0;
+            common_after_first_step *= kept_first > 0 ? kept_first : 0;
         }
         const std::int64_t steps = overflow.mul(loop.iterations, loop.factor - 1);
-        total[0] = overflow.add(total[0], overflow.mul(steps, a.volume - common_a));
-        total[1] = overflow.add(total[1], overflow.mul(steps, b.volume - common_b));
+        out.words = overflow.add(out.words, overflow.mul(steps, volume - common));
+        // A moving tile that keeps words across a step of an outer loop.
+        if (j + 1 < count && (common > 0 || common_after_first_step > 0)) {
+            out.reuse_after_inner_loops = true;
+        }
         if (moved_axis >= 0) {
             wrap[std::size_t(moved_axis)] += advance * (loop.factor - 1);
+            first_step[std::size_t(moved_axis)] += advance;
             wrapped = true;
         }
     }
-    return total;
+    return out;
+}
+
+// The distinct positions at which the spatial loops of one level (factors
+// `spread`, each stepping by the extent `inner` of what lies inside it) place
+// copies of a tile of the data space. Copies at one position hold the same
+// words and receive them by one multicast read; copies at different positions
+// receive their own words, even where two of them overlap (Timeloop's rule:
+// a parent serves each distinct delta once, and only identical deltas share a
+// read). Per tensor axis: a one-term axis has as many positions as its
+// dimension's factor; a sliding-window axis with both terms spread (offsets
+// A·x + B·y, x < f0, y < f1) has f0·f1 − (f0 − B')⁺·(f1 − A')⁺, with A', B' the
+// steps over their gcd (the pairs that coincide form chains
+// (x, y) → (x + B', y − A')).
+std::int64_t distinct_positions(const Projection& proj, const DimBounds& spread,
+                                const DimBounds& inner) {
+    std::int64_t positions = 1;
+    for (std::uint8_t a = 0; a < proj.num_axes; ++a) {
+        const TensorAxis& axis = proj.axes[a];
+        const Dim d0 = axis.terms[0].dim;
+        const std::int64_t f0 = spread[d0];
+        if (axis.num_terms == 1) {
+            positions *= f0;
+            continue;
+        }
+        const Dim d1 = axis.terms[1].dim;
+        const std::int64_t f1 = spread[d1];
+        if (f0 == 1 || f1 == 1) {
+            positions *= f0 * f1;
+            continue;
+        }
+        const std::int64_t step0 = axis.terms[0].coef * inner[d0];
+        const std::int64_t step1 = axis.terms[1].coef * inner[d1];
+        const std::int64_t g = std::gcd(step0, step1);
+        const std::int64_t chained0 = std::max<std::int64_t>(0, f0 - step1 / g);
+        const std::int64_t chained1 = std::max<std::int64_t>(0, f1 - step0 / g);
+        positions *= f0 * f1 - chained0 * chained1;
+    }
+    return positions;
 }
 
 std::int64_t product(const DimBounds& f) {
@@ -204,14 +249,18 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 out.levels[i].spaces[si] = SpaceAccesses{};
                 if (!mapping.level(i).keep.contains(space)) continue;
             }
-            // The spread of level `parent`'s tile over the instances of this keeper.
+            // The spread of level `parent`'s tile over the instances of this
+            // keeper, and the distinct positions of those instances' tiles.
             DimBounds fanout = nest.spatial[parent];
-            for (std::size_t l = parent + 1; l < i; ++l) fanout = times(fanout, nest.spatial[l]);
-            std::int64_t transfers = 0;    // words the parent reads (or is updated with)
+            std::int64_t positions =
+                distinct_positions(proj, nest.spatial[parent], nest.tile[parent + 1]);
+            for (std::size_t l = parent + 1; l < i; ++l) {
+                fanout = times(fanout, nest.spatial[l]);
+                positions *= distinct_positions(proj, nest.spatial[l], nest.tile[l + 1]);
+            }
             std::int64_t child_words = 0;  // per child instance: fills (or drains)
             if (at_macs) {
                 // The MACs hold nothing: every MAC reads (or updates) its operand.
-                transfers = overflow.mul(out.compute_cycles, footprint(proj, fanout));
                 child_words = out.compute_cycles;
             } else {
                 SpaceAccesses& acc = out.levels[i].spaces[si];
@@ -219,10 +268,10 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 acc.tile = footprint(proj, nest.tile[i]);
                 acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
                 if (i > 0) {
-                    const auto [residencies, union_words] =
-                        delta_sums(proj, nest.tile[i], times(nest.tile[i], fanout), nest,
-                                   nest.steps_above[i], overflow);
-                    transfers = union_words;
+                    const DeltaSum delta =
+                        delta_sum(proj, nest.tile[i], nest, nest.steps_above[i], overflow);
+                    const std::int64_t residencies = delta.words;
+                    acc.reuse_after_inner_loops = delta.reuse_after_inner_loops;
                     if (is_output) {
                         acc.drains = residencies;
                         acc.fills = residencies - acc.partition;
@@ -233,6 +282,8 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                     }
                 }
             }
+            // The parent reads (is updated with) each distinct position's words once.
+            const std::int64_t transfers = overflow.mul(child_words, positions);
             if (i > 0) {
                 SpaceAccesses& up = out.levels[parent].spaces[si];
                 up.child = at_macs ? -1 : int(i);

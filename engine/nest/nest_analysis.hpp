@@ -3,7 +3,7 @@
 // allocation-free: the mapper runs it millions of times.
 //
 // The model (docs/nest_analysis.md; Timeloop's conventions, checked against
-// ../shared/validation/timeloop/conv3x_fixed):
+// tests/golden/timeloop/conv3x_fixed):
 // - A level's tile spans every loop at that level and inside it (its own
 //   temporal and spatial loops included); the input tile includes the
 //   sliding-window halo (projection.hpp).
@@ -14,10 +14,14 @@
 //   its new columns. Stepping loop j while every inner loop wraps moves the
 //   tile by a fixed offset, so the sum over all steps is closed-form:
 //     fills = V + Σ_j (Π_{i<j} F_i)·(F_j − 1)·(V − overlap_j).
-// - Reads serving a child (the next inner level keeping the space) are the
-//   same delta sum over the union of the child tiles under one instance
-//   (multicast: one read feeds every child that needs the word); reads
-//   serving the MACs are one per MAC operand, divided by multicast.
+// - Reads serving a child (the next inner level keeping the space): the
+//   child's delta sum times the number of distinct positions the spatial
+//   loops in between give the child tiles. Children at one position need the
+//   same words and share one read (multicast); children at different
+//   positions get their own, even where their tiles overlap (Timeloop's rule:
+//   only identical deltas share a read; sharing a partial overlap would need
+//   data to pass between the children). Reads serving the MACs: one per MAC
+//   operand per distinct position.
 // - The output (the phase's reduced-into space): each update from a child
 //   (after spatial reduction) or from the MACs is a read-modify-write, except
 //   the first write of each word the instance ever holds (its partition):
@@ -49,6 +53,10 @@ struct SpaceAccesses {
     // instances under one instance of this level. Compared with `reads`
     // (`updates` for the output) it gives the multicast (spatial reduction).
     std::int64_t child_side_words = 0;
+    // A step of a loop with other (factor > 1) loops between it and this
+    // level moved the tile and still kept some of its words: sliding-window
+    // reuse that timeloop-model counts otherwise (docs/nest_analysis.md).
+    bool reuse_after_inner_loops = false;
 };
 
 struct LevelAccesses {

@@ -19,10 +19,27 @@ double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& 
     return p;
 }
 
+// The conditions of the MACs' skipping (gating) entries that remove the
+// accesses of `s` at the level serving the MACs. A skipped MAC's operands are
+// not read and its output is not updated — except that an operand must be
+// read to find its own zero unless its format keeps only the nonzeros (the
+// format's density already removed those reads, see no_zero_probability).
+DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace s) {
+    DataSpaceSet out = macs.in(phase);
+    out.members[std::size_t(s)] = false;
+    return out;
+}
+
+DataSpaceSet either(const DataSpaceSet& a, const DataSpaceSet& b) {
+    DataSpaceSet out;
+    for (std::size_t i = 0; i < 3; ++i) out.members[i] = a.members[i] || b.members[i];
+    return out;
+}
+
 void apply_format(const LevelModel& level, const PhaseProblem& problem, const DimBounds& box,
                   DataSpace s, const OperandDensity& operand, SpaceCounts& c) {
     const TensorTile tile = tile_of(problem.projection(s), box);
-    const CompressedSize size = compressed_size(level.format[std::size_t(s)], tile, s,
+    const CompressedSize size = compressed_size(level.format_in(s, problem.phase), tile, s,
                                                 operand.density, operand.model, level.word_bits);
     const TransferRatio ratio = transfer_ratio(size, tile.elements(), level.word_bits);
     const double data = ratio.data;
@@ -43,7 +60,7 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
 
 double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
                          const DimBounds& box, const PhaseDensities* densities) {
-    const CompressedFormat format = level.format[std::size_t(space)];
+    const CompressedFormat format = level.format_in(space, problem.phase);
     if (densities == nullptr || format == CompressedFormat::uncompressed) {
         return double(footprint(problem.projection(space), box));
     }
@@ -64,13 +81,21 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             const std::size_t si = std::size_t(s);
             if (!nest.levels[i].spaces[si].kept) continue;
             SpaceCounts& c = out.levels[i].spaces[si];
-            const bool compressed = level.format[si] != CompressedFormat::uncompressed;
+            const bool compressed =
+                level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
             if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities.of(s), c);
             // Skipping removes the access and its cycle; gating only its energy.
-            const double kept_by_skip = no_zero_probability(
-                densities, level.skip_when_zero[si].in(problem.phase), output, s, compressed);
-            const double kept_by_gate = no_zero_probability(
-                densities, level.gate_when_zero[si].in(problem.phase), output, s, compressed);
+            // The innermost keeper serves the MACs: a skipped (gated) MAC does
+            // not read its operands there nor update its output.
+            const bool serves_macs = nest.levels[i].spaces[si].child < 0;
+            const DataSpaceSet skip = either(
+                level.skip_when_zero[si].in(problem.phase),
+                serves_macs ? macs_condition(arch.compute_skip, problem.phase, s) : DataSpaceSet{});
+            const DataSpaceSet gate = either(
+                level.gate_when_zero[si].in(problem.phase),
+                serves_macs ? macs_condition(arch.compute_gate, problem.phase, s) : DataSpaceSet{});
+            const double kept_by_skip = no_zero_probability(densities, skip, output, s, compressed);
+            const double kept_by_gate = no_zero_probability(densities, gate, output, s, compressed);
             // For the output an update and its read-modify-write read go together.
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;

@@ -11,7 +11,12 @@
 //     cycle; gating: not done (no energy) but the cycle is spent;
 //   - skipping (gating) at `compute`: the MACs with a zero condition operand
 //     are not done (no energy); skipping also removes their cycles, with the
-//     load imbalance that causes (imbalance/load_imbalance.hpp).
+//     load imbalance that causes (imbalance/load_imbalance.hpp). A skipped
+//     (gated) MAC does not touch the level that serves the MACs either: its
+//     other operands are not read there and its output is not updated (nor
+//     read for the read-modify-write). The condition operand itself is still
+//     read to find its zero, unless that level keeps it in a compressed
+//     format, which stores and reads only the nonzeros.
 // Operands are independent: the probability that a MAC (an access) meets no
 // zero is the product of the condition operands' densities. The phase's
 // output is never a condition (its values are being computed), and a target

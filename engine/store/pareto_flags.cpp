@@ -86,19 +86,21 @@ void update_pareto_flags(Database& db) {
                 "FROM results r JOIN points p ON p.id = r.point_id "
                 "ORDER BY 3, 4, 5, 6, 7, 8, 9, 10",
                 6, 3, "results", "pareto_arch");
-    // Across architectures: (energy, cycles, area).
+    // Across architectures: (energy, wall time, area); clocks differ, so
+    // latency is cycles / clock (ns), not cycles.
     update_flag(db,
                 "SELECT r.id, r.pareto_layer, p.network_id, p.batch, r.layer_index, "
                 "CASE r.phase WHEN 'fw' THEN 0 WHEN 'bw' THEN 1 ELSE 2 END AS ph, "
-                "r.energy_pj, r.cycles, a.area_um2 "
+                "r.energy_pj, r.cycles / a.clock_ghz, a.area_um2 "
                 "FROM results r JOIN points p ON p.id = r.point_id "
                 "JOIN architectures a ON a.id = p.arch_id "
                 "ORDER BY 3, 4, 5, 6, 7, 8, 9",
                 4, 3, "results", "pareto_layer");
-    // Whole training steps (points that mapped all three phases).
+    // Whole training steps (points that mapped all three phases): (energy,
+    // wall time, area).
     update_flag(db,
                 "SELECT p.id, p.pareto_step, p.network_id, p.batch, "
-                "t.energy_pj, t.cycles, a.area_um2 "
+                "t.energy_pj, t.cycles / a.clock_ghz, a.area_um2 "
                 "FROM points p JOIN phase_totals t ON t.point_id = p.id AND t.phase = 'step' "
                 "JOIN architectures a ON a.id = p.arch_id "
                 "ORDER BY 3, 4, 5, 6, 7",

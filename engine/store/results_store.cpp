@@ -14,6 +14,19 @@
 
 namespace trainloop {
 
+namespace {
+
+// A JSON column: NULL when the writer has none (an empty text is not JSON).
+void bind_json(Statement& s, int index, const std::string& json) {
+    if (json.empty()) {
+        s.bind_null(index);
+    } else {
+        s.bind(index, json);
+    }
+}
+
+}  // namespace
+
 ResultsStore::ResultsStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
 
 ResultsStore ResultsStore::open_for_writing(const std::filesystem::path& path) {
@@ -65,10 +78,12 @@ std::int64_t ResultsStore::spec_id(const std::string& table, const SpecText& spe
     if (const auto it = spec_ids_.find(key); it != spec_ids_.end()) return it->second;
     if (arch != nullptr) {
         Statement& insert = cached(
-            "INSERT INTO architectures (name, hash, yaml, area_um2, pe_rows, pe_columns) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING");
+            "INSERT INTO architectures (name, hash, yaml, area_um2, pe_rows, pe_columns, "
+            "clock_ghz, summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING");
         insert.bind(1, spec.name).bind(2, hash).bind(3, spec.yaml).bind(4, arch->area_um2);
-        insert.bind(5, arch->pe_rows).bind(6, arch->pe_columns).run();
+        insert.bind(5, arch->pe_rows).bind(6, arch->pe_columns).bind(7, arch->clock_ghz);
+        bind_json(insert, 8, arch->summary);
+        insert.run();
     } else {
         Statement& insert = cached(fmt::format(
             "INSERT INTO {} (name, hash, yaml) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING",
@@ -107,8 +122,8 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
     remove.bind(1, sweep_id).bind(2, p.index).run();
     Statement& point = cached(
         "INSERT INTO points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow, "
-        "objective, search, budget, seed, phases, status, failure, evaluations, layer_phases) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "objective, search, budget, seed, phases, status, failure, evaluations, layer_phases, "
+        "iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     point.bind(1, sweep_id).bind(2, p.index).bind(3, arch).bind(4, network).bind(5, p.batch);
     point.bind(6, sparsity).bind(7, p.dataflow).bind(8, p.objective).bind(9, p.search);
     point.bind(10, p.budget).bind(11, p.seed).bind(12, p.phases);
@@ -120,28 +135,38 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
     }
     std::int64_t layer_phases = 0;
     for (const LayerPhaseRecord& r : p.results) layer_phases += r.choice == 0 ? 1 : 0;
-    point.bind(15, p.evaluations).bind(16, layer_phases).run();
+    point.bind(15, p.evaluations).bind(16, layer_phases);
+    if (p.iteration) {
+        point.bind(17, *p.iteration);
+    } else {
+        point.bind_null(17);
+    }
+    point.run();
     const std::int64_t point_id = db_->last_insert_id();
 
     Statement& result = cached(
         "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
         "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
-        "energy_breakdown, reused) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "energy_breakdown, reused, performed_macs, energy_by_class) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LayerPhaseRecord& r : p.results) {
         const std::int64_t mapping = mapping_id(r.mapping);
         result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
         result.bind(5, r.choice).bind(6, mapping).bind(7, r.macs).bind(8, r.cycles);
         result.bind(9, r.energy_pj).bind(10, r.utilization).bind(11, r.effectual_macs);
         result.bind(12, r.imbalance_cycles).bind(13, r.imbalance_pct);
-        result.bind(14, r.energy_breakdown).bind(15, std::int64_t{r.reused ? 1 : 0}).run();
+        result.bind(14, r.energy_breakdown).bind(15, std::int64_t{r.reused ? 1 : 0});
+        result.bind(16, r.performed_macs);
+        bind_json(result, 17, r.energy_by_class);
+        result.run();
     }
     Statement& total = cached(
         "INSERT INTO phase_totals (point_id, phase, layer_phases, cycles, energy_pj, macs, "
-        "effectual_macs, imbalance_cycles) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        "effectual_macs, imbalance_cycles, performed_macs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const PhaseTotalRecord& t : p.totals) {
         total.bind(1, point_id).bind(2, t.phase).bind(3, t.layer_phases).bind(4, t.cycles);
         total.bind(5, t.energy_pj).bind(6, t.macs).bind(7, t.effectual_macs);
-        total.bind(8, t.imbalance_cycles).run();
+        total.bind(8, t.imbalance_cycles).bind(9, t.performed_macs).run();
     }
 }
 

@@ -1,9 +1,11 @@
 #include "store/schema.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "common/spec_error.hpp"
@@ -13,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 1> kMigrations = {
+constexpr std::array<std::string_view, 2> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -112,7 +114,75 @@ CREATE TABLE phase_totals (
 ) WITHOUT ROWID;
 CREATE INDEX phase_totals_by_phase ON phase_totals (phase, layer_phases, cycles, energy_pj);
 )sql",
+    // 2: what reports need: each architecture's clock (wall time) and parsed
+    // parameters, each point's density-schedule iteration, performed MACs,
+    // energy by component class, and views over them. Rows written before
+    // version 2 keep NULL where the value cannot be recovered from the stored
+    // text (summary, performed_macs, energy_by_class); clock_ghz and
+    // iteration are read back from the stored YAML (backfill_version_2).
+    R"sql(
+ALTER TABLE architectures ADD COLUMN clock_ghz REAL NOT NULL DEFAULT 1.0;
+ALTER TABLE architectures ADD COLUMN summary TEXT;
+ALTER TABLE points ADD COLUMN iteration INTEGER;
+ALTER TABLE results ADD COLUMN performed_macs REAL;
+ALTER TABLE results ADD COLUMN energy_by_class TEXT;
+ALTER TABLE phase_totals ADD COLUMN performed_macs REAL;
+CREATE VIEW phase_times AS
+  SELECT t.point_id, t.phase, t.cycles, t.cycles / (a.clock_ghz * 1e9) AS seconds, t.energy_pj,
+         t.macs, t.performed_macs, t.effectual_macs, t.imbalance_cycles
+  FROM phase_totals t JOIN points p ON p.id = t.point_id JOIN architectures a ON a.id = p.arch_id;
+CREATE VIEW result_energy_by_class AS
+  SELECT r.id AS result_id, r.point_id, r.layer, r.layer_index, r.phase, r.choice,
+         c.key AS class, c.value AS energy_pj
+  FROM results r, json_each(r.energy_by_class) c
+  WHERE r.energy_by_class IS NOT NULL;
+)sql",
 };
+
+// The clock of a stored architecture text (the top-level `clock_ghz`, 1 GHz
+// when absent, as the parser reads it).
+double stored_clock_ghz(const std::string& yaml) {
+    try {
+        const YAML::Node root = YAML::Load(yaml);
+        if (root.IsMap() && root["clock_ghz"]) return root["clock_ghz"].as<double>();
+    } catch (const YAML::Exception&) {
+        // Stored texts were parsed once; keep the default if this one is not.
+    }
+    return 1.0;
+}
+
+// The iteration a stored sweep (or `map --db` description) read its density
+// schedules at; nullopt: the final densities.
+std::optional<std::int64_t> stored_iteration(const std::string& yaml) {
+    try {
+        const YAML::Node root = YAML::Load(yaml);
+        YAML::Node node =
+            root.IsMap() && root["map"] ? root["map"]["iteration"] : root["iteration"];
+        if (node && node.IsScalar() && node.Scalar() != "final") return node.as<std::int64_t>();
+    } catch (const YAML::Exception&) {
+    }
+    return std::nullopt;
+}
+
+void backfill_version_2(Database& db) {
+    Statement archs = db.prepare("SELECT id, yaml FROM architectures");
+    Statement set_clock = db.prepare("UPDATE architectures SET clock_ghz = ? WHERE id = ?");
+    while (archs.step()) {
+        set_clock.bind(1, stored_clock_ghz(archs.text(1))).bind(2, archs.int64(0)).run();
+    }
+    Statement sweeps = db.prepare("SELECT id, yaml FROM sweeps");
+    Statement set_iteration = db.prepare("UPDATE points SET iteration = ? WHERE sweep_id = ?");
+    while (sweeps.step()) {
+        if (const auto iteration = stored_iteration(sweeps.text(1))) {
+            set_iteration.bind(1, *iteration).bind(2, sweeps.int64(0)).run();
+        }
+    }
+}
+
+// Work a migration cannot do in SQL, run in its transaction.
+void backfill(Database& db, int version) {
+    if (version == 2) backfill_version_2(db);
+}
 
 int user_version(Database& db) {
     Statement s = db.prepare("PRAGMA user_version");
@@ -163,6 +233,7 @@ void prepare_for_writing(Database& db) {
         check_version(db, v);
         if (v >= current_schema_version()) break;  // the guard rolls back: nothing written
         db.execute(kMigrations[static_cast<std::size_t>(v)]);
+        backfill(db, v + 1);
         db.execute(fmt::format("PRAGMA user_version = {}", v + 1));
         t.commit();
     }

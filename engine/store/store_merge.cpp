@@ -32,8 +32,10 @@ MergeSummary copy_attached(Database& db) {
     const std::int64_t last_result =
         single_int(db, "SELECT coalesce(max(id), 0) FROM main.results");
     db.execute(R"sql(
-INSERT INTO main.architectures (name, hash, yaml, area_um2, pe_rows, pe_columns)
-  SELECT name, hash, yaml, area_um2, pe_rows, pe_columns FROM src.architectures WHERE true
+INSERT INTO main.architectures (name, hash, yaml, area_um2, pe_rows, pe_columns, clock_ghz,
+                                summary)
+  SELECT name, hash, yaml, area_um2, pe_rows, pe_columns, clock_ghz, summary
+  FROM src.architectures WHERE true
   ON CONFLICT (hash) DO NOTHING;
 INSERT INTO main.networks (name, hash, yaml)
   SELECT name, hash, yaml FROM src.networks WHERE true ON CONFLICT (hash) DO NOTHING;
@@ -46,9 +48,10 @@ INSERT INTO main.mappings (text)
   SELECT text FROM src.mappings WHERE true ON CONFLICT (text) DO NOTHING;
 INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow,
                          objective, search, budget, seed, phases, status, failure, evaluations,
-                         layer_phases)
+                         layer_phases, iteration)
   SELECT ms.id, sp.idx, ma.id, mn.id, sp.batch, mz.id, sp.dataflow, sp.objective, sp.search,
-         sp.budget, sp.seed, sp.phases, sp.status, sp.failure, sp.evaluations, sp.layer_phases
+         sp.budget, sp.seed, sp.phases, sp.status, sp.failure, sp.evaluations, sp.layer_phases,
+         sp.iteration
   FROM src.points sp
   JOIN src.sweeps ss ON ss.id = sp.sweep_id JOIN main.sweeps ms ON ms.hash = ss.hash
   JOIN src.architectures sa ON sa.id = sp.arch_id JOIN main.architectures ma ON ma.hash = sa.hash
@@ -70,17 +73,18 @@ INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id,
     db.execute(fmt::format(R"sql(
 INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs, cycles,
                           energy_pj, utilization, effectual_macs, imbalance_cycles,
-                          imbalance_pct, energy_breakdown, reused)
+                          imbalance_pct, energy_breakdown, reused, performed_macs,
+                          energy_by_class)
   SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
          r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
-         r.energy_breakdown, r.reused
+         r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class
   FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
   JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
   ORDER BY n.new_id, r.id;
 INSERT INTO main.phase_totals (point_id, phase, layer_phases, cycles, energy_pj, macs,
-                               effectual_macs, imbalance_cycles)
+                               effectual_macs, imbalance_cycles, performed_macs)
   SELECT n.new_id, t.phase, t.layer_phases, t.cycles, t.energy_pj, t.macs, t.effectual_macs,
-         t.imbalance_cycles
+         t.imbalance_cycles, t.performed_macs
   FROM ({0}) n JOIN src.phase_totals t ON t.point_id = n.src_id;
 )sql",
                            new_points));

@@ -22,6 +22,8 @@ struct ArchitectureRecord {
     double area_um2 = 0;  // ArchModel::area_um2(): every instance, used or not
     std::int64_t pe_rows = 0;
     std::int64_t pe_columns = 0;
+    double clock_ghz = 1.0;
+    std::string summary;  // JSON: eval/arch_summary_json.hpp
 };
 
 struct SweepRecord {
@@ -51,7 +53,9 @@ struct LayerPhaseRecord {
     double effectual_macs = 0;
     double imbalance_cycles = 0;
     double imbalance_pct = 0;
+    double performed_macs = 0;     // MACs the datapath does (skipped and gated ones removed)
     std::string energy_breakdown;  // JSON object: component -> pJ
+    std::string energy_by_class;   // JSON object: class -> pJ (eval/energy_classes.hpp)
     bool reused = false;           // copied from an identical problem searched earlier
 };
 
@@ -64,6 +68,7 @@ struct PhaseTotalRecord {
     std::int64_t macs = 0;
     double effectual_macs = 0;
     double imbalance_cycles = 0;
+    double performed_macs = 0;
 };
 
 // One point of a sweep: its coordinates, and either its results or why it
@@ -79,6 +84,8 @@ struct PointRecord {
     std::string search;
     std::int64_t budget = 0;
     std::int64_t seed = 0;
+    // Where the profile's density schedules were read; nullopt: the final densities.
+    std::optional<std::int64_t> iteration;
     std::string phases;                  // "fw,bw,wu"
     std::optional<std::string> failure;  // set: status `failed`, no results
     std::int64_t evaluations = 0;

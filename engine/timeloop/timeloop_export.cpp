@@ -267,9 +267,12 @@ ArchTexts arch_yaml(const Architecture& arch, const ArchModel& model,
         if (per_pe) attributes.emplace_back("meshX", fmt::format("{}", columns));
         locals[node].push_back({level.name, storage_class(level), attributes});
         const std::string ert_name = paths[node] + "." + level.name;
+        // timeloop-model prices updates by `random_update` (never by
+        // `update`, which Accelergy's tables name); both are written.
         texts.ert += ert_table(ert_name, {{"read", m.read_pj},
                                           {"write", m.write_pj},
                                           {"update", m.update_pj},
+                                          {"random_update", m.update_pj},
                                           {"leak", m.leakage_mw * pj_per_cycle_per_mw}});
         texts.art += fmt::format("  - {{name: {}, area: {}}}\n", yaml_scalar(ert_name),
                                  yaml_number(m.area_um2));

@@ -64,13 +64,17 @@ NetworkSpec imported_network(const TimeloopProblem& p) {
     NetworkSpec net;
     net.name = "timeloop_import";
     net.description = "one CNN layer imported from timeloop-model's problem";
+    // A grouped layer (Timeloop's shape with G): G·C input and G·K output channels.
+    const std::int64_t groups = b[Dim::G];
     net.inputs.push_back(
         {kImportedInputName,
-         TensorShape{b[Dim::C], (b[Dim::P] - 1) * p.wstride + (b[Dim::R] - 1) * p.wdilation + 1,
+         TensorShape{groups * b[Dim::C],
+                     (b[Dim::P] - 1) * p.wstride + (b[Dim::R] - 1) * p.wdilation + 1,
                      (b[Dim::Q] - 1) * p.hstride + (b[Dim::S] - 1) * p.hdilation + 1},
          {}});
     ConvAttributes conv;
-    conv.out_channels = b[Dim::K];
+    conv.out_channels = groups * b[Dim::K];
+    conv.groups = groups;
     conv.kernel = {b[Dim::R], b[Dim::S]};
     conv.stride = {p.wstride, p.hstride};
     conv.dilation = {p.wdilation, p.hdilation};

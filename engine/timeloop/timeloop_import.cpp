@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "common/did_you_mean.hpp"
@@ -17,12 +18,26 @@ namespace {
     throw SpecError(where, key, message, expected, hint);
 }
 
+// An ERT/ART table name without a trailing instance range: Accelergy names
+// v0.4 components `system_top_level.pe_spad[1..256]`. Timeloop matches tables
+// to components by this last name.
+std::string without_range(const std::string& key) {
+    const auto open = key.rfind('[');
+    if (open == std::string::npos || key.back() != ']') return key;
+    return key.substr(0, open);
+}
+
+bool names_component(const std::string& key, const std::string& name) {
+    const std::string k = without_range(key);
+    return k == name || k.ends_with("." + name);
+}
+
 const TimeloopActionEnergies& ert_entry(const TimeloopSpec& spec, const std::string& full_name,
                                         const std::string& name, const SourceLocation& where) {
     if (auto it = spec.ert.find(full_name); it != spec.ert.end()) return it->second;
     const TimeloopActionEnergies* found = nullptr;
     for (const auto& [key, energies] : spec.ert) {
-        if (key == name || key.ends_with("." + name)) {
+        if (names_component(key, name)) {
             if (found)
                 fail(where, "ERT", fmt::format("several ERT entries end in `{}`", name), full_name);
             found = &energies;
@@ -38,7 +53,7 @@ const TimeloopActionEnergies& ert_entry(const TimeloopSpec& spec, const std::str
 double art_entry(const TimeloopSpec& spec, const std::string& full_name, const std::string& name) {
     if (auto it = spec.art.find(full_name); it != spec.art.end()) return it->second;
     for (const auto& [key, area] : spec.art) {
-        if (key == name || key.ends_with("." + name)) return area;
+        if (names_component(key, name)) return area;
     }
     return 0.0;  // no ART: area unknown, reported as 0
 }
@@ -99,8 +114,8 @@ Architecture import_architecture(const TimeloopSpec& spec) {
         Component c{mac.name, ComponentClass::mac, "Timeloop " + mac.klass, {}};
         ComponentPoint p;
         p.word_bits = mac.datawidth;
-        p.energy.set(Action::mac, e.compute.value_or(0.0));
-        p.leakage_mw = e.leak.value_or(0.0);  // pJ per cycle at 1 GHz = mW
+        p.energy.set(Action::mac, e.price(kErtCompute, true));
+        p.leakage_mw = e.price({"leak"}, false);  // pJ per cycle at 1 GHz = mW
         p.area_um2 = art_entry(spec, mac.ert_name, mac.name);
         c.points.push_back(p);
         arch.components.components.push_back(c);
@@ -142,10 +157,10 @@ Architecture import_architecture(const TimeloopSpec& spec) {
         ComponentPoint p;
         if (!dram) p.capacity_bytes = level.capacity_bytes;
         p.word_bits = s.datawidth;
-        p.energy.set(Action::read, e.read.value_or(0.0) / block);
-        p.energy.set(Action::write, e.write.value_or(0.0) / block);
-        p.energy.set(Action::update, e.update.value_or(e.write.value_or(0.0)) / block);
-        p.leakage_mw = e.leak.value_or(0.0);
+        p.energy.set(Action::read, e.price(kErtRead, true) / block);
+        p.energy.set(Action::write, e.price(kErtFill, true) / block);
+        p.energy.set(Action::update, e.price(kErtUpdate, true) / block);
+        p.leakage_mw = e.price({"leak"}, false);
         p.area_um2 = art_entry(spec, s.ert_name, s.name);
         c.points.push_back(p);
         arch.components.components.push_back(c);
@@ -157,7 +172,6 @@ Architecture import_architecture(const TimeloopSpec& spec) {
 IterationSpace import_problem(const TimeloopProblem& p) {
     IterationSpace space;
     space.bounds = p.bounds;
-    space.bounds[Dim::G] = 1;
     space.stride = {p.wstride, p.hstride};
     space.dilation = {p.wdilation, p.hdilation};
     return space;
@@ -175,6 +189,15 @@ DataSpace space_of(TimeloopDataSpace s) {
     return DataSpace::weights;
 }
 
+// A datatype entry's keep set: `keep` lists what stays (all when absent),
+// `bypass` what does not.
+DataSpaceSet keep_set(const TimeloopMappingEntry& e) {
+    DataSpaceSet keep = e.keep.empty() ? DataSpaceSet::all() : DataSpaceSet{};
+    for (TimeloopDataSpace s : e.keep) keep.insert(space_of(s));
+    for (TimeloopDataSpace s : e.bypass) keep.members[std::size_t(space_of(s))] = false;
+    return keep;
+}
+
 Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
                        const IterationSpace& space) {
     Mapping m;
@@ -183,6 +206,15 @@ Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
     std::vector<std::string> names;
     for (const StorageLevel& l : arch.levels) names.push_back(l.name);
     std::set<std::pair<std::string, int>> seen;
+    // v0.4 `constraints: dataspace:` give a level's keep set unless the
+    // mapping has a datatype entry for it, which must then agree.
+    std::map<std::string, const TimeloopMappingEntry*> constrained;
+    for (const TimeloopMappingEntry& c : spec.dataspace_constraints) {
+        const auto level = arch.level_index(c.target);
+        if (!level) continue;  // a container's constraint: nothing to keep
+        constrained[c.target] = &c;
+        m.level(*level).keep = keep_set(c);
+    }
     for (const TimeloopMappingEntry& e : spec.mapping) {
         const auto level = arch.level_index(e.target);
         if (!level) {
@@ -197,9 +229,27 @@ Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
         }
         LevelMapping& lm = m.level(*level);
         if (e.type == TimeloopMappingEntry::Type::datatype) {
-            DataSpaceSet keep = e.keep.empty() ? DataSpaceSet::all() : DataSpaceSet{};
-            for (TimeloopDataSpace s : e.keep) keep.insert(space_of(s));
-            for (TimeloopDataSpace s : e.bypass) keep.members[std::size_t(space_of(s))] = false;
+            const DataSpaceSet keep = keep_set(e);
+            if (auto c = constrained.find(e.target); c != constrained.end()) {
+                for (DataSpace s : kAllDataSpaces) {
+                    const auto lists = [s](const std::vector<TimeloopDataSpace>& spaces) {
+                        return std::any_of(spaces.begin(), spaces.end(),
+                                           [s](TimeloopDataSpace t) { return space_of(t) == s; });
+                    };
+                    const bool forced_keep = lists(c->second->keep);
+                    const bool forced_bypass = lists(c->second->bypass);
+                    if ((forced_keep && !keep.contains(s)) || (forced_bypass && keep.contains(s))) {
+                        fail(e.location, "keep",
+                             fmt::format("the mapping {} {} at `{}`, which the architecture's "
+                                         "dataspace constraint ({}) {}",
+                                         keep.contains(s) ? "keeps" : "bypasses",
+                                         kTimeloopSpaceNames[std::size_t(s)], e.target,
+                                         format_location(c->second->location),
+                                         forced_keep ? "keeps" : "bypasses"),
+                             "a datatype entry that agrees with the constraint");
+                    }
+                }
+            }
             lm.keep = keep;
             continue;
         }

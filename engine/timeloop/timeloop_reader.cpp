@@ -93,6 +93,10 @@ struct Context {
     std::int64_t instances = 1;
     std::string path;  // "system.chip.PE[0..255]"
     YAML::Node inherited = YAML::Node(YAML::NodeType::Map);
+    // v0.4 (`nodes:`): components have no instance range; the containers'
+    // `spatial` fanouts multiply into instances, mesh_x of them along X.
+    bool v04 = false;
+    std::int64_t mesh_x = 1;
 };
 
 // An attribute, inherited or the local's own; a missing one reports at `attrs`.
@@ -103,6 +107,40 @@ SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* 
         attrs.fail(fmt::format("no `{}` attribute", key), fmt::format("`{}:` here", key));
     }
     return node;
+}
+
+TimeloopDataSpace data_space_of(const SpecNode& node);
+
+// A v0.4 component's `constraints:`. Only `dataspace` (keep/bypass) changes
+// what timeloop-model evaluates: it becomes the level's datatype entry when
+// the mapping gives none (timeloopfe passes it to timeloop-model as one).
+// Factor and permutation constraints only steer timeloop-mapper.
+void read_v04_constraints(const SpecNode& node, const std::string& level, TimeloopSpec& spec) {
+    MapReader map(node);
+    if (auto dataspace = map.optional("dataspace")) {
+        MapReader ds(*dataspace);
+        TimeloopMappingEntry e;
+        e.target = level;
+        e.type = TimeloopMappingEntry::Type::datatype;
+        e.location = dataspace->location();
+        if (auto keep = ds.optional("keep")) {
+            for (const SpecNode& s : keep->items()) e.keep.push_back(data_space_of(s));
+        }
+        if (auto bypass = ds.optional("bypass")) {
+            for (const SpecNode& s : bypass->items()) e.bypass.push_back(data_space_of(s));
+        }
+        ds.allow({"no_coalesce"});
+        ds.finish();
+        spec.dataspace_constraints.push_back(e);
+    }
+    for (const char* key : {"temporal", "spatial", "max_overbooked_proportion"}) {
+        if (auto c = map.optional(key)) {
+            spec.notes.push_back(fmt::format(
+                "{}: `{}` constraints of `{}` steer Timeloop's mapper, not timeloop-model; ignored",
+                format_location(c->location()), key, level));
+        }
+    }
+    map.finish();
 }
 
 std::int64_t read_attr_int(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
@@ -155,13 +193,26 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     const std::string full_name = map.required("name").as_string();
     const std::string klass = map.required("class").as_string();
     // Not a structured binding: lambdas below use the name (clang 14 cannot capture bindings).
-    const auto range = split_range(node, full_name);
+    const auto range =
+        ctx.v04 ? std::pair{full_name, std::int64_t(1)} : split_range(node, full_name);
     const std::string& name = range.first;
     const std::int64_t count = range.second;
     // Attributes: the enclosing subtrees' (inherited), overridden by the local's own.
     YAML::Node merged = YAML::Clone(ctx.inherited);
     std::optional<SpecNode> attrs_node = map.optional("attributes");
     map.allow({"required_actions", "actions", "subclass"});
+    if (ctx.v04) {
+        map.allow({"spatial", "enabled"});
+        if (auto constraints = map.optional("constraints")) {
+            read_v04_constraints(*constraints, name, ctx.spec);
+        }
+        if (auto sparse = map.optional("sparse_optimizations")) {
+            sparse->fail("Timeloop sparse optimizations are not read by trainloop",
+                         "a dense Timeloop spec",
+                         "describe sparsity with a trainloop sparsity profile after "
+                         "`trainloop import timeloop`");
+        }
+    }
     map.finish();
     if (attrs_node) {
         MapReader attrs(*attrs_node);  // checks it is a mapping
@@ -185,8 +236,12 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     const std::string ert_name = ctx.path.empty() ? full_name : ctx.path + "." + full_name;
     const std::int64_t instances = total_instances(node, ctx.instances, count);
     std::optional<std::int64_t> mesh_x;
-    if (merged["meshX"]) mesh_x = read_attr_int(attrs, merged, "meshX");
-    check_mesh(attrs, merged, name, instances, mesh_x);
+    if (ctx.v04) {
+        mesh_x = ctx.mesh_x;  // the containers' fanouts, checked as they were read
+    } else {
+        if (merged["meshX"]) mesh_x = read_attr_int(attrs, merged, "meshX");
+        check_mesh(attrs, merged, name, instances, mesh_x);
+    }
     const std::string lk = lower(klass);
     const bool is_arithmetic = lk.find("mac") != std::string::npos ||
                                lk.find("compute") != std::string::npos ||
@@ -297,55 +352,218 @@ void read_tree(const SpecNode& node, Context ctx, bool& saw_arithmetic) {
     }
 }
 
+// The kind of a v0.4 node: its YAML tag (`!Component`, ...), or for an
+// untagged node what its keys say.
+std::string v04_kind(const SpecNode& node) {
+    std::string tag = node.raw().Tag();
+    if (!tag.empty() && tag != "?" && tag != "!") return tag.substr(tag.find_last_of('!') + 1);
+    if (!node.is_map()) node.fail("an architecture node that is not a mapping", "a mapping");
+    if (node.raw()["nodes"]) return "Hierarchical";
+    if (node.raw()["class"]) return "Component";
+    return "Container";
+}
+
+// timeloopfe's v0.4 form: one list of nodes, outermost first. A Container
+// opens a level of the hierarchy (its attributes are inherited, its
+// `spatial` meshX × meshY fans out everything after it); a Component is a
+// storage level or, last, the compute unit (a `spatial` on a component fans
+// out that component and what follows); Parallel and Hierarchical nodes hold
+// nested lists, read in order (Timeloop evaluates a Parallel's storage
+// components as successive levels).
+void read_v04_nodes(const SpecNode& list, Context& ctx, bool& saw_arithmetic, bool in_parallel) {
+    for (const SpecNode& node : list.items()) {
+        const std::string kind = v04_kind(node);
+        if (node.is_map() && node.raw()["enabled"] &&
+            !node.sibling(node.raw()["enabled"], node.path() + ".enabled").as_bool()) {
+            continue;
+        }
+        auto fan_out = [&](const SpecNode& spatial) {
+            MapReader s(spatial);
+            std::int64_t x = 1, y = 1;
+            if (auto v = s.optional("meshX")) x = v->as_positive_int();
+            if (auto v = s.optional("meshY")) y = v->as_positive_int();
+            s.finish();
+            const std::int64_t fanout = total_instances(spatial, x, y);
+            if (in_parallel && fanout > 1) {
+                spatial.fail("a fanout inside a Parallel node", "fanouts outside Parallel nodes");
+            }
+            ctx.instances = total_instances(spatial, ctx.instances, fanout);
+            ctx.mesh_x *= x;  // at most ctx.instances
+        };
+        if (kind == "Nothing") continue;
+        if (kind == "Parallel" || kind == "Hierarchical" || kind == "Branch") {
+            MapReader map(node);
+            const SpecNode nodes = map.required("nodes");
+            map.allow({"name"});
+            map.finish();
+            read_v04_nodes(nodes, ctx, saw_arithmetic, in_parallel || kind == "Parallel");
+            continue;
+        }
+        if (kind == "Container") {
+            if (in_parallel) node.fail("a Container inside a Parallel node", "components only");
+            MapReader map(node);
+            const std::string name = map.required("name").as_string();
+            ctx.path = ctx.path.empty() ? name : ctx.path + "." + name;
+            if (auto attrs = map.optional("attributes")) {
+                MapReader check(*attrs);
+                ctx.inherited = YAML::Clone(ctx.inherited);
+                for (const auto& entry : attrs->raw())
+                    ctx.inherited[entry.first.Scalar()] = entry.second;
+            }
+            if (auto constraints = map.optional("constraints")) {
+                read_v04_constraints(*constraints, name, ctx.spec);
+            }
+            map.allow({"enabled"});
+            const auto spatial = map.optional("spatial");
+            map.finish();
+            if (spatial) fan_out(*spatial);
+            continue;
+        }
+        if (kind == "Component" || kind == "Compute" || kind == "Storage") {
+            if (node.raw()["spatial"]) {
+                fan_out(node.sibling(node.raw()["spatial"], node.path() + ".spatial"));
+            }
+            read_local(node, ctx, saw_arithmetic);
+            continue;
+        }
+        node.fail(fmt::format("unknown architecture node `!{}`", kind),
+                  "!Container, !Component, !Parallel, !Hierarchical or !Nothing");
+    }
+}
+
 void read_architecture(const SpecNode& node, TimeloopSpec& spec) {
+    std::string version;
     if (node.raw()["version"]) {
-        const std::string version = node.raw()["version"].Scalar();
+        version = node.raw()["version"].Scalar();
         if (version != "0.3" && version != "0.4") {
             node.sibling(node.raw()["version"], "architecture.version")
                 .fail(fmt::format("architecture version {} is not supported", version),
-                      "version 0.3 (subtree/local form) or 0.4");
+                      "version 0.3 (subtree/local form) or 0.4 (`nodes:` form)");
         }
     }
     bool saw_arithmetic = false;
-    read_tree(node, Context{spec, 1, "", YAML::Node(YAML::NodeType::Map)}, saw_arithmetic);
+    if (node.raw()["nodes"]) {
+        MapReader map(node);
+        const SpecNode nodes = map.required("nodes");
+        map.allow({"version"});
+        map.finish();
+        if (version == "0.3") {
+            nodes.fail("`nodes:` in a version 0.3 architecture",
+                       "version 0.4 with `nodes:`, or 0.3 with `subtree:`/`local:`");
+        }
+        Context ctx{spec, 1, "", YAML::Node(YAML::NodeType::Map)};
+        ctx.v04 = true;
+        read_v04_nodes(nodes, ctx, saw_arithmetic, false);
+    } else {
+        read_tree(node, Context{spec, 1, "", YAML::Node(YAML::NodeType::Map)}, saw_arithmetic);
+    }
     if (spec.arch.storage.empty()) node.fail("no storage levels found", "at least a DRAM");
     if (!saw_arithmetic) node.fail("no arithmetic unit found", "a local of class intmac/fpmac/mac");
 }
 
+// Timeloop's CNN-layer dimensions; timeloopfe's v0.4 problems call the
+// output channels M (Timeloop's v0.3 shape: K), and the grouped shape adds G.
 Dim dim_of(const SpecNode& node, char letter) {
+    if (letter == 'M') return Dim::K;
     const auto d = dim_from_name(std::string_view(&letter, 1));
-    if (!d || *d == Dim::G) {
+    if (!d) {
         node.fail(fmt::format("unknown dimension `{}`", letter),
-                  "one of the CNN-layer dimensions C K R S N P Q");
+                  "one of the CNN-layer dimensions C K (or M) R S N P Q, and G when grouped");
     }
     return *d;
+}
+
+// One axis of a projection: its terms as "Dim" or "Dim*Coefficient", sorted.
+using ProjectionAxis = std::vector<std::string>;
+
+ProjectionAxis read_axis(const SpecNode& axis) {
+    ProjectionAxis terms;
+    for (const SpecNode& term : axis.items()) {
+        const std::vector<std::string> parts = term.as_string_list();
+        if (parts.empty() || parts.size() > 2) {
+            term.fail("a projection term that is not [dimension] or [dimension, coefficient]",
+                      "[P, Wstride] or [C]");
+        }
+        std::string dim = parts[0] == "M" ? "K" : parts[0];
+        terms.push_back(parts.size() == 2 ? dim + "*" + parts[1] : dim);
+    }
+    std::sort(terms.begin(), terms.end());
+    return terms;
+}
+
+// The inline shape must be the CNN layer (or the grouped CNN layer) term for
+// term: trainloop evaluates that projection, not the one written.
+void check_cnn_shape(MapReader& s, bool grouped) {
+    const std::map<std::string, std::vector<ProjectionAxis>> expected = {
+        {"Weights", {{"C"}, {"K"}, {"R"}, {"S"}}},
+        {"Inputs", {{"N"}, {"C"}, {"P*Wstride", "R*Wdilation"}, {"Q*Hstride", "S*Hdilation"}}},
+        {"Outputs", {{"N"}, {"K"}, {"P"}, {"Q"}}}};
+    std::optional<SpecNode> spaces = s.optional("data-spaces");
+    if (!spaces) spaces = s.optional("data_spaces");
+    if (!spaces) return;  // Timeloop's built-in projection
+    std::set<std::string> seen;
+    for (const SpecNode& space : spaces->items()) {
+        MapReader ds(space);
+        const SpecNode name_node = ds.required("name");
+        const std::string name = name_node.as_choice({"Weights", "Inputs", "Outputs"});
+        std::vector<ProjectionAxis> axes;
+        const SpecNode projection = ds.required("projection");
+        for (const SpecNode& axis : projection.items()) axes.push_back(read_axis(axis));
+        ds.allow({"read-write", "read_write"});
+        ds.finish();
+        std::vector<ProjectionAxis> want = expected.at(name);
+        if (grouped) want.push_back({"G"});
+        std::sort(axes.begin(), axes.end());
+        std::sort(want.begin(), want.end());
+        if (axes != want) {
+            projection.fail(fmt::format("the projection of {} is not the {}CNN layer's", name,
+                                        grouped ? "grouped " : ""),
+                            "the CNN-Layer projection (problem-shapes/cnn-layer.yaml)",
+                            "trainloop evaluates only the CNN layer and its grouped form");
+        }
+        seen.insert(name);
+    }
+    if (seen.size() != 3) spaces->fail("a shape without Weights, Inputs and Outputs");
 }
 
 void read_problem(const SpecNode& node, TimeloopSpec& spec) {
     MapReader map(node);
     const SpecNode shape = map.required("shape");
+    map.allow({"version"});
+    bool grouped = false;
+    bool inline_dimensions = false;
     std::string shape_name;
     if (shape.is_scalar()) {
         shape_name = shape.as_string();
     } else {
         MapReader s(shape);
-        shape_name = s.required("name").as_string();
-        s.allow({"dimensions", "coefficients", "data-spaces", "data_spaces"});
-        s.finish();
+        shape_name = s.optional("name") ? s.required("name").as_string() : "";
+        s.allow({"coefficients"});
         if (auto dims = s.optional("dimensions")) {
+            inline_dimensions = true;
             std::set<std::string> names;
-            for (const auto& d : dims->as_string_list()) names.insert(d);
-            if (names != std::set<std::string>{"C", "K", "R", "S", "N", "P", "Q"}) {
+            for (std::string d : dims->as_string_list()) names.insert(d == "M" ? "K" : d);
+            const std::set<std::string> cnn = {"C", "K", "R", "S", "N", "P", "Q"};
+            std::set<std::string> grouped_cnn = cnn;
+            grouped_cnn.insert("G");
+            if (names != cnn && names != grouped_cnn) {
                 dims->fail("the problem's dimensions are not those of the CNN layer",
-                           "[C, K, R, S, N, P, Q]");
+                           "[C, K, R, S, N, P, Q] (K may be M), with G for a grouped layer",
+                           "a GEMM is the CNN layer with P=Q=R=S=1: M→N, N→K, K→C");
             }
+            grouped = names == grouped_cnn;
         }
+        check_cnn_shape(s, grouped);
+        s.finish();
     }
+    // Without its dimensions and projections written out, a shape is Timeloop's
+    // built-in one of that name; trainloop knows the CNN layer's.
     std::string key = lower(shape_name);
     std::replace(key.begin(), key.end(), '_', '-');
-    if (key != "cnn-layer" && key != "cnn_layer") {
+    if (!inline_dimensions && key != "cnn-layer") {
         shape.fail(fmt::format("problem shape `{}` is not supported", shape_name),
-                   "the standard CNN-Layer shape",
+                   "the standard CNN-Layer shape (or an inline shape with the CNN layer's "
+                   "dimensions and projections)",
                    "a GEMM is the CNN layer with P=Q=R=S=1: M→N, N→K, K→C");
     }
     const SpecNode instance_node = map.required("instance");
@@ -354,14 +572,31 @@ void read_problem(const SpecNode& node, TimeloopSpec& spec) {
     TimeloopProblem& p = spec.problem;
     p.location = instance_node.location();
     for (Dim d : kAllDims) p.bounds[d] = 1;
-    for (const char* letter : {"C", "K", "R", "S", "N", "P", "Q"}) {
+    for (const char* letter : {"C", "K", "M", "R", "S", "N", "P", "Q", "G"}) {
+        if (std::string(letter) == "G" && !grouped) continue;
         if (auto v = instance.optional(letter))
-            p.bounds[*dim_from_name(letter)] = v->as_positive_int();
+            p.bounds[dim_of(*v, letter[0])] = v->as_positive_int();
     }
     for (auto [name, field] :
          {std::pair{"Wstride", &p.wstride}, std::pair{"Hstride", &p.hstride},
           std::pair{"Wdilation", &p.wdilation}, std::pair{"Hdilation", &p.hdilation}}) {
         if (auto v = instance.optional(name)) *field = v->as_positive_int();
+    }
+    // timeloopfe's problems also list the input's size and padding; Timeloop's
+    // projection does not read them, so neither does trainloop.
+    for (const char* derived : {"H", "W", "Hpad", "Wpad"}) {
+        if (auto v = instance.optional(derived)) {
+            spec.notes.push_back(fmt::format(
+                "{}: problem instance `{}` is not part of the CNN layer's projection "
+                "(Timeloop derives the input from P, R, Q, S, strides and dilations); ignored",
+                format_location(v->location()), derived));
+        }
+    }
+    if (auto densities = instance.optional("densities")) {
+        densities->fail("Timeloop problem densities are not read by trainloop",
+                        "a dense Timeloop problem",
+                        "describe sparsity with a trainloop sparsity profile after "
+                        "`trainloop import timeloop`");
     }
     instance.finish();
 }
@@ -379,8 +614,8 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
         TimeloopMappingEntry e;
         e.location = item.location();
         e.target = map.required("target").as_string();
-        const std::string type =
-            map.required("type").as_choice({"temporal", "spatial", "datatype", "bypass"});
+        const std::string type = map.required("type").as_choice(
+            {"temporal", "spatial", "datatype", "dataspace", "bypass"});
         e.type = type == "temporal"  ? TimeloopMappingEntry::Type::temporal
                  : type == "spatial" ? TimeloopMappingEntry::Type::spatial
                                      : TimeloopMappingEntry::Type::datatype;
@@ -396,7 +631,9 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
             continue;
         }
         if (auto factors = map.optional("factors")) {
-            std::string text = factors->as_string();
+            // v0.3: "C4 K2" or "C=4 K=2"; v0.4 (timeloopfe): [C=4, K=2].
+            std::string text;
+            for (const std::string& t : factors->as_string_list()) text += t + " ";
             std::replace(text.begin(), text.end(), '=', ' ');
             std::size_t at = 0;
             while (at < text.size()) {
@@ -409,21 +646,23 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
                     std::from_chars(text.data() + at, text.data() + text.size(), f);
                 if (error != std::errc{} || f <= 0) {
                     factors->fail(fmt::format("cannot read the factor of {} in `{}`", dim_name(d),
-                                              quoted_excerpt(factors->as_string())),
+                                              quoted_excerpt(text)),
                                   "tokens such as `C4` or `C=4` with positive factors",
                                   "a factor of 0 (\"the rest\") is not supported: give it");
                 }
                 at = std::size_t(end - text.data());
                 if (e.factors[d] != 0) {
                     factors->fail(fmt::format("dimension {} given twice in `{}`", dim_name(d),
-                                              quoted_excerpt(factors->as_string())),
+                                              quoted_excerpt(text)),
                                   "each dimension at most once");
                 }
                 e.factors[d] = f;
             }
         }
         if (auto perm = map.optional("permutation")) {
-            for (char c : perm->as_string()) {
+            std::string letters;
+            for (const std::string& t : perm->as_string_list()) letters += t;
+            for (char c : letters) {
                 if (std::isspace(static_cast<unsigned char>(c))) continue;
                 const Dim d = dim_of(*perm, c);
                 if (std::find(e.permutation.begin(), e.permutation.end(), d) !=
@@ -470,24 +709,20 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
             }
             a.allow({"arguments"});
             a.finish();
-            std::optional<double>* slot = nullptr;
-            if (action_name == "read") slot = &energies.read;
-            if (action_name == "write") slot = &energies.write;
-            if (action_name == "update") slot = &energies.update;
-            if (action_name == "leak") slot = &energies.leak;
-            if (action_name == "compute" || action_name == "mac_random") slot = &energies.compute;
-            if (slot == nullptr) {
-                spec.notes.push_back(
-                    fmt::format("{}: ERT action `{}` of `{}` is not used by "
-                                "trainloop's model; ignored",
-                                format_location(action.location()), action_name, name));
-                continue;
-            }
-            if (*slot) {
-                action.fail(fmt::format("ERT action `{}` of `{}` appears twice", action_name, name),
-                            "one energy per action (trainloop does not select by arguments)");
-            }
-            *slot = energy;
+            // Accelergy lists an action once per argument value; Timeloop
+            // prices the action at the most expensive of them.
+            auto [it, inserted] = energies.actions.emplace(action_name, energy);
+            if (!inserted) it->second = std::max(it->second, energy);
+        }
+        if (auto update = energies.actions.find("update");
+            update != energies.actions.end() &&
+            update->second != energies.price(kErtUpdate, true)) {
+            spec.notes.push_back(fmt::format(
+                "{}: ERT action `update` of `{}` ({} pJ) is not used: timeloop-model prices "
+                "updates as `random_update`, `random_fill` or `write` ({} pJ), and so does "
+                "trainloop",
+                format_location(table.location()), name, update->second,
+                energies.price(kErtUpdate, true)));
         }
         t.finish();
         spec.ert[name] = energies;
@@ -495,6 +730,17 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
 }
 
 }  // namespace
+
+double TimeloopActionEnergies::price(std::initializer_list<const char*> names,
+                                     bool fall_back_to_max) const {
+    for (const char* name : names) {
+        if (auto it = actions.find(name); it != actions.end()) return it->second;
+    }
+    if (!fall_back_to_max) return 0.0;
+    double most = 0.0;
+    for (const auto& [name, pj] : actions) most = std::max(most, pj);
+    return most;
+}
 
 TimeloopSpec read_timeloop_spec(const std::vector<std::string>& files) {
     std::vector<SpecNode> roots;

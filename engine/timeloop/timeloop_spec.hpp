@@ -53,7 +53,7 @@ struct TimeloopArchitecture {
 // The standard CNN-layer problem. Timeloop's W-coefficients pair R with P,
 // its H-coefficients S with Q.
 struct TimeloopProblem {
-    DimBounds bounds;  // N K C P Q R S (G = 1)
+    DimBounds bounds;  // N K C P Q R S, and G for the grouped shape (else 1)
     std::int64_t wstride = 1, hstride = 1, wdilation = 1, hdilation = 1;
     SourceLocation location;
 };
@@ -72,9 +72,27 @@ struct TimeloopMappingEntry {
     SourceLocation location;
 };
 
+// One component's ERT table: pJ per (vector) action by action name. An
+// action listed several times (once per argument value) keeps its highest
+// energy, as timeloop-model does.
 struct TimeloopActionEnergies {
-    std::optional<double> read, write, update, leak, compute;  // pJ per (vector) action
+    std::map<std::string, double> actions;
+
+    // Timeloop's price for one of its operations: the first of `names` the
+    // table has, else the table's most expensive action (timeloop-model's
+    // fallback for reads, fills and updates; 0 for other operations).
+    double price(std::initializer_list<const char*> names, bool fall_back_to_max) const;
 };
+
+// timeloop-model v3.0.3's ERT action names for each operation, first match
+// wins (include/model/topology.hpp): an ERT `update` entry is never used,
+// updates are priced as `random_update`, `random_fill` or `write`.
+inline constexpr std::initializer_list<const char*> kErtRead = {"random_read", "read"};
+inline constexpr std::initializer_list<const char*> kErtFill = {"random_fill", "write"};
+inline constexpr std::initializer_list<const char*> kErtUpdate = {"random_update", "random_fill",
+                                                                  "write"};
+inline constexpr std::initializer_list<const char*> kErtCompute = {"mac_random", "mult_random",
+                                                                   "mac", "mult", "compute"};
 
 struct TimeloopSpec {
     std::vector<std::string> files;
@@ -83,6 +101,9 @@ struct TimeloopSpec {
     std::vector<TimeloopMappingEntry> mapping;
     std::map<std::string, TimeloopActionEnergies> ert;  // by full component name
     std::map<std::string, double> art;                  // µm² by full component name
+    // v0.4 components' `constraints: dataspace:` keep/bypass, as datatype
+    // entries: a level's keep set where the mapping has no datatype entry.
+    std::vector<TimeloopMappingEntry> dataspace_constraints;
     // What was read but has no effect on trainloop's model (e.g. `mapper:`,
     // Accelergy-only attributes), said out loud rather than dropped silently.
     std::vector<std::string> notes;

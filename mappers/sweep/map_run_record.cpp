@@ -31,6 +31,7 @@ void write_map_run(ResultsStore& store, const MapRunDescription& run, const Arch
     record.budget = run.budget;
     record.seed = static_cast<std::int64_t>(run.seed);
     record.phases = phases_text(run.phases);
+    if (run.iteration != kFinalIteration) record.iteration = run.iteration;
     fill_point_results(record, {arch, model, training, plan, run.objective}, result);
 
     const std::string description = fmt::format(

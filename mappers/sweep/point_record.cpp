@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "eval/arch_summary_json.hpp"
+#include "eval/energy_classes.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/evaluation_json.hpp"
 #include "mapping/mapping_text.hpp"
@@ -23,6 +25,11 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     for (std::size_t component = 0; component < e.energy.num_components(); ++component) {
         breakdown[component_name(c.arch, component)] = e.energy.component_pj(component);
     }
+    nlohmann::json by_class = nlohmann::json::object();
+    const auto classes = energy_by_class(c.arch, e);
+    for (std::size_t i = 0; i < kNumEnergyClasses; ++i) {
+        by_class[std::string(kEnergyClassNames[i])] = classes[i];
+    }
     LayerPhaseRecord r;
     r.layer = layer.name;
     r.layer_index = static_cast<std::int64_t>(layer.layer);
@@ -36,7 +43,10 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.effectual_macs = candidate.effectual_macs;
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
+    r.performed_macs = e.counts.macs_performed;
+    // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.energy_by_class = by_class.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.reused = lp.reused;
     return r;
 }
@@ -71,11 +81,13 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     // Sums over the best mapping of each layer-phase.
     std::array<double, 3> effectual{};
     std::array<double, 3> imbalance{};
+    std::array<double, 3> performed{};
     for (const LayerPhaseRecord& r : record.results) {
         if (r.choice != 0) continue;
         const auto i = static_cast<std::size_t>(*phase_from_name(r.phase));
         effectual[i] += r.effectual_macs;
         imbalance[i] += r.imbalance_cycles;
+        performed[i] += r.performed_macs;
     }
     bool all_phases = true;
     for (Phase phase : kAllPhases) {
@@ -86,13 +98,14 @@ void fill_point_results(PointRecord& record, const PointContext& c,
         }
         const auto i = static_cast<std::size_t>(phase);
         record.totals.push_back({std::string(phase_name(phase)), layer_phases[i], t->cycles,
-                                 t->energy_pj, t->macs, effectual[i], imbalance[i]});
+                                 t->energy_pj, t->macs, effectual[i], imbalance[i], performed[i]});
     }
     if (all_phases) {
         record.totals.push_back({"step", layer_phases[0] + layer_phases[1] + layer_phases[2],
                                  result.step.cycles, result.step.energy_pj, result.step.macs,
                                  effectual[0] + effectual[1] + effectual[2],
-                                 imbalance[0] + imbalance[1] + imbalance[2]});
+                                 imbalance[0] + imbalance[1] + imbalance[2],
+                                 performed[0] + performed[1] + performed[2]});
     }
 }
 
@@ -107,7 +120,13 @@ std::string phases_text(const std::vector<Phase>& phases) {
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml) {
-    return {{arch.name, yaml}, model.area_um2(), model.pe_rows, model.pe_columns};
+    return {{arch.name, yaml},
+            model.area_um2(),
+            model.pe_rows,
+            model.pe_columns,
+            arch.clock_ghz,
+            architecture_summary_json(arch, model)
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 }  // namespace trainloop

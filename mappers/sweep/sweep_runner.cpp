@@ -67,16 +67,29 @@ void reject_name_clashes(const std::vector<std::string>& texts,
     }
 }
 
+}  // namespace
+
+std::vector<ArchitectureVariant> load_sweep_architectures(const SweepSpec& spec) {
+    std::vector<ArchitectureVariant> archs;
+    for (const SweepArchitecture& a : spec.architectures) {
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { archs.push_back(load_architecture_variant(a)); });
+    }
+    return archs;
+}
+
+namespace {
+
 LoadedSweep load_everything(const SweepSpec& spec) {
     LoadedSweep s;
     std::vector<std::string> arch_texts;
     std::vector<SourceLocation> arch_locations;
-    for (const SweepArchitecture& a : spec.architectures) {
-        load_entry(a.location, "architectures", "architecture", [&] {
-            s.archs.push_back(load_architecture_variant(a));
-            s.models.push_back(build_arch_model(s.archs.back().arch));
-        });
-        arch_texts.push_back(s.archs.back().yaml);
+    s.archs = load_sweep_architectures(spec);
+    for (std::size_t i = 0; i < s.archs.size(); ++i) {
+        const SweepArchitecture& a = spec.architectures[i];
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { s.models.push_back(build_arch_model(s.archs[i].arch)); });
+        arch_texts.push_back(s.archs[i].yaml);
         arch_locations.push_back(a.location);
     }
     reject_name_clashes(arch_texts, arch_locations, "architectures", "architecture",
@@ -194,6 +207,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         record.budget = spec.budget;
         record.seed = static_cast<std::int64_t>(spec.seed);
         record.phases = phases_text(spec.phases);
+        if (spec.iteration != kFinalIteration) record.iteration = spec.iteration;
         try {
             // Every point is evaluated with its profile (the dense one gives
             // the dense evaluation's results).

@@ -53,7 +53,7 @@ TEST(ShippedArchitectures, Procrustes16x16HasTheTableINumbers) {
         EXPECT_EQ(n.component, "array_network") << n.name;
     }
     EXPECT_TRUE(arch.sparse.dense());
-    EXPECT_EQ(arch.components.name, "default_45nm");
+    EXPECT_EQ(arch.components.name, "accelergy_40nm") << "§VI-A: Accelergy's 40 nm library";
 }
 
 TEST(ShippedArchitectures, Procrustes32x32Has1024PesAndADoubledGlb) {
@@ -73,10 +73,27 @@ TEST(ShippedArchitectures, ProcrustesSparseIsTheBaselinePlusItsSparseFeatures) {
             load_architecture(kSpecs / fmt::format("procrustes_sparse_{}.yaml", size));
         EXPECT_EQ(arch.pe_array.num_pes(), base.pe_array.num_pes());
         EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, base.find_level("GLB")->capacity_bytes);
-        // §IV-B: weights in CSB off chip and in the global buffer.
-        EXPECT_EQ(arch.sparse.format_of("DRAM", DataSpace::weights), CompressedFormat::csb);
-        EXPECT_EQ(arch.sparse.format_of("GLB", DataSpace::weights), CompressedFormat::csb);
-        EXPECT_EQ(arch.sparse.format_of("RF", DataSpace::weights), CompressedFormat::uncompressed);
+        // §IV-B: w in CSB off chip, in the global buffer and (nonzeros only,
+        // masks in the mask memory) in the RFs; dw, produced dense, is not.
+        for (const char* level : {"DRAM", "GLB", "RF"}) {
+            SCOPED_TRACE(level);
+            EXPECT_EQ(arch.sparse.format_of(level, DataSpace::weights, Phase::fw),
+                      CompressedFormat::csb);
+            EXPECT_EQ(arch.sparse.format_of(level, DataSpace::weights, Phase::bw),
+                      CompressedFormat::csb);
+            EXPECT_EQ(arch.sparse.format_of(level, DataSpace::weights, Phase::wu),
+                      CompressedFormat::uncompressed);
+            // §IV-A: x compressed for its reuse in the weight update only.
+            EXPECT_EQ(arch.sparse.format_of(level, DataSpace::inputs, Phase::wu),
+                      CompressedFormat::csb);
+            EXPECT_EQ(arch.sparse.format_of(level, DataSpace::inputs, Phase::fw),
+                      CompressedFormat::uncompressed);
+        }
+        // Table III: the units Procrustes adds (per PE and per chip).
+        ASSERT_EQ(arch.units.size(), 4u);
+        EXPECT_TRUE(base.units.empty());
+        EXPECT_EQ(arch.components.name, "accelergy_40nm");
+        EXPECT_EQ(base.components.name, "accelergy_40nm");
         // §II-B: the MACs skip zero weights in fw and bw, zero inputs in wu.
         const ArchModel model = build_arch_model(arch);
         EXPECT_EQ(model.compute_skip.in(Phase::fw), DataSpaceSet({true, false, false}));

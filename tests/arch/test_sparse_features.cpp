@@ -40,9 +40,9 @@ TEST(SparseFeatures, AreParsedIntoValues) {
     const SparseFeatures& s = arch.sparse;
     EXPECT_FALSE(s.dense());
     ASSERT_EQ(s.formats.size(), 3u);
-    EXPECT_EQ(s.format_of("GLB", DataSpace::weights), CompressedFormat::csb);
-    EXPECT_EQ(s.format_of("RF", DataSpace::inputs), CompressedFormat::bitmap);
-    EXPECT_EQ(s.format_of("RF", DataSpace::weights), CompressedFormat::uncompressed)
+    EXPECT_EQ(s.format_of("GLB", DataSpace::weights, Phase::fw), CompressedFormat::csb);
+    EXPECT_EQ(s.format_of("RF", DataSpace::inputs, Phase::wu), CompressedFormat::bitmap);
+    EXPECT_EQ(s.format_of("RF", DataSpace::weights, Phase::fw), CompressedFormat::uncompressed)
         << "not listed: uncompressed";
     ASSERT_EQ(s.skipping.size(), 1u);
     EXPECT_EQ(s.skipping[0].level, "RF");
@@ -76,6 +76,33 @@ TEST(SparseFeatures, SecondFormatForTheSameLevelAndSpaceIsRejected) {
             sparse_with("{level: RF, data_space: inputs", "{level: GLB, data_space: weights"));
     });
     expect_located(e, kInlineFile, 31, "sparse.formats[2]", "second format for `weights`");
+}
+
+TEST(SparseFeatures, FormatsActInTheirPhasesOnly) {
+    const Architecture arch = parse_inline(
+        sparse_with("{level: GLB, data_space: weights, format: csb}",
+                    "{level: GLB, data_space: weights, format: csb, phases: [fw, bw]}\n"
+                    "    - {level: GLB, data_space: weights, format: bitmap, phases: wu}"));
+    EXPECT_EQ(arch.sparse.format_of("GLB", DataSpace::weights, Phase::bw), CompressedFormat::csb);
+    EXPECT_EQ(arch.sparse.format_of("GLB", DataSpace::weights, Phase::wu),
+              CompressedFormat::bitmap);
+    const ArchModel model = build_arch_model(arch);
+    EXPECT_EQ(model.levels[1].format_in(DataSpace::weights, Phase::fw), CompressedFormat::csb);
+    EXPECT_EQ(model.levels[1].format_in(DataSpace::weights, Phase::wu), CompressedFormat::bitmap);
+    EXPECT_EQ(model.levels[0].format_in(DataSpace::weights, Phase::wu), CompressedFormat::csb)
+        << "no `phases:` means every phase";
+}
+
+TEST(SparseFeatures, TwoFormatsForTheSamePhaseAreRejected) {
+    const SpecError e = expect_spec_error([] {
+        parse_inline(
+            sparse_with("{level: GLB, data_space: weights, format: csb}",
+                        "{level: GLB, data_space: weights, format: csb, phases: [fw, bw]}\n"
+                        "    - {level: GLB, data_space: weights, format: bitmap, "
+                        "phases: [bw, wu]}"));
+    });
+    expect_located(e, kInlineFile, 31, "sparse.formats[2]",
+                   "second format for `weights` at level `GLB` in phase bw");
 }
 
 TEST(SparseFeatures, SkippingAtAnUnknownLevelIsRejected) {

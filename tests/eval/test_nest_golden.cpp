@@ -1,5 +1,5 @@
 // The nest analysis reproduces timeloop-model's counts on the golden run
-// ../shared/validation/timeloop/conv3x_fixed (ResNet-18 conv3_x, batch 16,
+// tests/golden/timeloop/conv3x_fixed (ResNet-18 conv3_x, batch 16,
 // weight-stationary C,K mapping on 16×16 PEs). Expected numbers are copied
 // from its timeloop-model.stats.txt (per instance).
 #include <gtest/gtest.h>

@@ -123,6 +123,124 @@ TEST(SparseEvaluation, SkippingTheMacsScalesMacEnergyAndTakesCyclesFromTheImbala
                 1e-9 * double(dense.compute_cycles));
 }
 
+// A MAC skipped at `compute` reads no operand and
+// updates no partial sum at the level serving the MACs (the RF here).
+TEST(SparseEvaluation, ASkippedMacReadsNoOperandAndUpdatesNoOutputWhereItIsServed) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+    const auto dense_rf = [&](DataSpace s) { return dense.nest.levels[2].space(s); };
+    const auto sparse_rf = [&](DataSpace s) { return sparse.counts.levels[2].space(s); };
+    EXPECT_DOUBLE_EQ(sparse_rf(DataSpace::inputs).reads,
+                     0.25 * double(dense_rf(DataSpace::inputs).reads));
+    EXPECT_DOUBLE_EQ(sparse_rf(DataSpace::outputs).updates,
+                     0.25 * double(dense_rf(DataSpace::outputs).updates));
+    EXPECT_DOUBLE_EQ(sparse_rf(DataSpace::outputs).reads,
+                     0.25 * double(dense_rf(DataSpace::outputs).reads));
+    // Uncompressed weights are still read, to find the zeros.
+    EXPECT_DOUBLE_EQ(sparse_rf(DataSpace::weights).reads,
+                     double(dense_rf(DataSpace::weights).reads));
+    // The levels above the one serving the MACs are untouched.
+    EXPECT_DOUBLE_EQ(sparse.counts.levels[1].space(DataSpace::inputs).reads,
+                     double(dense.nest.levels[1].space(DataSpace::inputs).reads));
+    // RF energy falls with the accesses.
+    EXPECT_LT(sparse.energy.component_pj(2), 0.6 * dense.energy.component_pj(2));
+
+    // Weights kept compressed in the RF: only the nonzeros are read.
+    arch.levels[2].set_format(DataSpace::weights, CompressedFormat::bitmap);
+    const Evaluation compressed = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+    EXPECT_DOUBLE_EQ(compressed.counts.levels[2].space(DataSpace::weights).reads,
+                     0.25 * double(dense_rf(DataSpace::weights).reads));
+    EXPECT_DOUBLE_EQ(compressed.counts.levels[2].space(DataSpace::inputs).reads,
+                     0.25 * double(dense_rf(DataSpace::inputs).reads));
+}
+
+TEST(SparseEvaluation, AGatedMacSavesItsOperandAccessesEnergyButNotTheirCycles) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.levels[2].read_bandwidth = 1;
+    arch.compute_gate.insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(arch, fw, ws_mapping());
+    const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+    const SpaceCounts& x = sparse.counts.levels[2].space(DataSpace::inputs);
+    const double dense_reads = double(dense.nest.levels[2].space(DataSpace::inputs).reads);
+    EXPECT_DOUBLE_EQ(x.reads, 0.25 * dense_reads);
+    EXPECT_DOUBLE_EQ(x.timed_reads, dense_reads);
+    EXPECT_EQ(sparse.level_cycles[2], dense.level_cycles[2]);
+}
+
+// On an architecture whose sparse features have no
+// overheads (skipping only: no format metadata, no balancing moves), energy
+// never rises when a density falls, in any phase, on any valid mapping.
+TEST(SparseEvaluation, EnergyNeverRisesAsDensityFallsWithoutOverheads) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights, Phase::fw);
+    arch.compute_skip.insert(DataSpace::weights, Phase::bw);
+    arch.compute_skip.insert(DataSpace::inputs, Phase::wu);
+    arch.has_sparse_features = true;
+    std::mt19937_64 rng(5);
+    int checked = 0;
+    for (int n = 0; n < 200; ++n) {
+        const Mapping m = testing::random_mapping(arch, conv(), rng);
+        for (Phase phase : kAllPhases) {
+            const PhaseProblem problem = make_phase_problem("conv", phase, conv());
+            double previous = evaluate(arch, problem, m, densities(1, 1, 1)).energy_pj;
+            if (!evaluate(arch, problem, m).valid()) continue;
+            for (double d : {0.7, 0.4, 0.1}) {
+                const Evaluation e = evaluate(arch, problem, m, densities(d, d, 1));
+                ASSERT_TRUE(e.valid());
+                EXPECT_LE(e.energy_pj, previous * (1 + 1e-12))
+                    << phase_name(phase) << " density " << d << " mapping " << n;
+                previous = e.energy_pj;
+            }
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 100);
+}
+
+// Half-tile pairing costs the energy of its half
+// tiles moving over the 1-D links along the balancing axis (Procrustes
+// §IV-C), no more: the other networks are untouched.
+TEST(SparseEvaluation, PairingEnergyIsItsHalfTileMovesOverTheLinksAlongItsAxis) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights);
+    ArchModel plain = arch;
+    arch.load_balancing = {LoadBalancingScheme::half_tile_pairing, ArrayAxis::x};
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation paired = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+    const Evaluation none = evaluate(plain, fw, ws_mapping(), densities(0.25, 1, 1));
+    ASSERT_GT(paired.imbalance.balancing_word_hops, 0);
+    const std::size_t w = std::size_t(DataSpace::weights);
+    // networks[1] runs along x (3 pJ per word and hop).
+    EXPECT_NEAR(paired.energy.network[1][w] - none.energy.network[1][w],
+                paired.imbalance.balancing_word_hops * 3.0,
+                1e-9 * paired.imbalance.balancing_word_hops);
+    EXPECT_EQ(paired.energy.network[0], none.energy.network[0]);
+    EXPECT_EQ(paired.energy.network[2], none.energy.network[2]);
+    // 4 PEs along x: partners are (4 + 1)/3 hops apart on average.
+    EXPECT_NEAR(paired.imbalance.balancing_word_hops, paired.imbalance.balancing_words * 5.0 / 3.0,
+                1e-9);
+}
+
+TEST(SparseEvaluation, AFormatDeclaredForSomePhasesIsUsedOnlyInThem) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.levels[1].format[std::size_t(DataSpace::weights)][std::size_t(Phase::fw)] =
+        CompressedFormat::bitmap;
+    const PhaseDensities d = densities(0.25, 1, 1);
+    const Evaluation fw =
+        evaluate(arch, make_phase_problem("conv", Phase::fw, conv()), ws_mapping(), d);
+    const Evaluation wu =
+        evaluate(arch, make_phase_problem("conv", Phase::wu, conv()), ws_mapping(), d);
+    EXPECT_GT(fw.counts.levels[1].space(DataSpace::weights).metadata_reads, 0);
+    // In wu the weights' space holds dw, produced dense and stored uncompressed.
+    EXPECT_EQ(wu.counts.levels[1].space(DataSpace::weights).metadata_reads, 0);
+    EXPECT_EQ(wu.counts.levels[1].space(DataSpace::weights).drains,
+              double(wu.nest.levels[1].space(DataSpace::weights).drains));
+}
+
 TEST(SparseEvaluation, AFeatureDeclaredForSomePhasesActsOnlyInThem) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.compute_skip.insert(DataSpace::inputs, Phase::wu);  // Procrustes: x zeros only in wu
@@ -171,8 +289,7 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
 
 TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
-    const std::size_t w = std::size_t(DataSpace::weights);
-    arch.levels[1].format[w] = CompressedFormat::bitmap;
+    arch.levels[1].set_format(DataSpace::weights, CompressedFormat::bitmap);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
     const Evaluation dense = evaluate(arch, fw, ws_mapping());
     const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
@@ -198,7 +315,7 @@ TEST(SparseEvaluation, ATileThatOverflowsDenseFitsWhenCompressed) {
     std::int64_t glb_words = 0;
     for (const SpaceAccesses& acc : roomy.nest.levels[1].spaces) glb_words += acc.tile;
     ArchModel arch = testing::three_level(4, 4, glb_words - 1, 256);
-    arch.levels[1].format[std::size_t(DataSpace::weights)] = CompressedFormat::bitmap;
+    arch.levels[1].set_format(DataSpace::weights, CompressedFormat::bitmap);
     const Evaluation dense = evaluate(arch, fw, m);
     ASSERT_FALSE(dense.valid());
     EXPECT_EQ(dense.violation->kind, ViolationKind::capacity);
@@ -217,7 +334,7 @@ TEST(SparseEvaluation, CompressedTrafficEnergyCrossesUncompressedAtTheFormatsCro
     for (CompressedFormat f : {CompressedFormat::bitmap, CompressedFormat::csr,
                                CompressedFormat::coo, CompressedFormat::rle}) {
         ArchModel compressed = plain;
-        compressed.levels[1].format[w] = f;
+        compressed.levels[1].set_format(DataSpace::weights, f);
         const Evaluation probe = evaluate(plain, fw, m);
         const TensorTile tile = tile_of(fw.projection(DataSpace::weights), probe.nest.tile_box[1]);
         const double cross = crossover_density(f, tile, DataSpace::weights, UniformModel{}, 32);

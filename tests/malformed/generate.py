@@ -641,19 +641,26 @@ def npy_cases() -> None:
 # Results databases
 
 
-def schema_sql() -> str:
+def migrations() -> list[str]:
+    """The schema's migrations, in order, as engine/store/schema.cpp lists them."""
     text = (ROOT / "engine/store/schema.cpp").read_text()
-    start = text.index('R"sql(') + len('R"sql(')
-    return text[start:text.index(')sql"', start)]
+    out, at = [], 0
+    while (start := text.find('R"sql(', at)) >= 0:
+        start += len('R"sql(')
+        at = text.index(')sql"', start)
+        out.append(text[start:at])
+    return out
 
 
 def make_db(path: Path, mutate) -> bytes:
+    """A small database of the current schema: rows written at version 1, then
+    migrated the way trainloop migrates an older file."""
     if path.exists():
         path.unlink()
+    steps = migrations()
     db = sqlite3.connect(path)
     db.execute("PRAGMA page_size = 512")
-    db.executescript(schema_sql())
-    db.execute("PRAGMA user_version = 1")
+    db.executescript(steps[0])
     db.execute("INSERT INTO meta VALUES ('tool_version', 'corpus')")
     db.execute("INSERT INTO architectures VALUES (1, 'a', 'h1', 'architecture: a', 1.0, 4, 4)")
     db.execute("INSERT INTO networks VALUES (1, 'n', 'h2', 'network: n')")
@@ -665,6 +672,9 @@ def make_db(path: Path, mutate) -> bytes:
                "'fw,bw,wu', 'done', 10, 1)")
     db.execute("INSERT INTO phase_totals VALUES (1, 'fw', 1, 100, 50.0, 40, 40, 0)")
     db.execute("INSERT INTO phase_totals VALUES (1, 'step', 1, 100, 50.0, 40, 40, 0)")
+    for step in steps[1:]:
+        db.executescript(step)
+    db.execute(f"PRAGMA user_version = {len(steps)}")
     db.commit()
     mutate(db)
     db.commit()

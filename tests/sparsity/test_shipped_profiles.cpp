@@ -39,24 +39,24 @@ class Procrustes : public ::testing::Test {
     const SparsityProfile p = load_sparsity_profile(kDir / "procrustes.yaml");
 };
 
-TEST_F(Procrustes, ResNet18WeightsHaveTableIIDensityInFwAndBw) {
+TEST_F(Procrustes, ResNet18WeightsHaveOneDensityPerLayerInFwAndBw) {
     EXPECT_EQ(p.name, "procrustes");
-    // Procrustes Table II: ResNet-18 11.7x weight sparsity.
-    EXPECT_NEAR(density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::fw), 1 / 11.7, 1e-9);
-    EXPECT_NEAR(density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::bw), 1 / 11.7, 1e-9);
+    // Per-layer densities (their totals against Table II:
+    // test_profile_against_networks.cpp); the same in fw and bw; dw dense.
+    const double d = density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::fw);
+    EXPECT_GT(d, 0.0);
+    EXPECT_LT(d, 1.0);
+    EXPECT_EQ(density(p, "resnet18", "layer2.1.conv2", TensorName::w, Phase::bw), d);
     EXPECT_EQ(density(p, "resnet18", "layer2.1.conv2", TensorName::dw, Phase::wu), 1.0);
 }
 
-TEST_F(Procrustes, EveryNetworkHasItsTableIIWeightDensity) {
-    const std::vector<std::pair<std::string, double>> factors = {{"resnet18", 11.7},
-                                                                 {"mobilenet_v2", 10},
-                                                                 {"vgg_s", 5.2},
-                                                                 {"wrn_28_10", 4.3},
-                                                                 {"densenet_cifar", 3.9}};
-    for (const auto& [network, factor] : factors) {
-        EXPECT_NEAR(density(p, network, "any_layer", TensorName::w, Phase::fw), 1 / factor, 1e-9)
-            << network;
+TEST_F(Procrustes, EveryLayerOfTheTableIINetworksIsPruned) {
+    for (const char* network :
+         {"resnet18", "mobilenet_v2", "vgg_s", "wrn_28_10", "densenet_cifar"}) {
+        EXPECT_EQ(density(p, network, "any_layer", TensorName::w, Phase::fw), 1.0)
+            << network << ": the rules name layers, not networks";
     }
+    EXPECT_LT(density(p, "wrn_28_10", "conv0", TensorName::w, Phase::fw), 1.0);
     EXPECT_EQ(density(p, "alexnet", "conv2", TensorName::w, Phase::fw), 1.0)
         << "a network the profile does not name keeps dense weights";
 }
@@ -74,11 +74,11 @@ TEST_F(Procrustes, InputActivationsArePostReluExceptTheImage) {
 }
 
 TEST_F(Procrustes, WeightDensityDecaysOverTheFirstThousandIterations) {
+    const double final = density(p, "resnet18", "fc", TensorName::w, Phase::fw);
     EXPECT_EQ(density(p, "resnet18", "fc", TensorName::w, Phase::fw, 0), 1.0);
-    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::fw, 500), (1 + 1 / 11.7) / 2,
-                1e-9);
-    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 1000), 1 / 11.7, 1e-9);
-    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 200000), 1 / 11.7, 1e-9);
+    EXPECT_NEAR(density(p, "resnet18", "fc", TensorName::w, Phase::fw, 500), (1 + final) / 2, 1e-9);
+    EXPECT_EQ(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 1000), final);
+    EXPECT_EQ(density(p, "resnet18", "fc", TensorName::w, Phase::bw, 200000), final);
 }
 
 TEST_F(Procrustes, UsesTheUniformModel) {

@@ -22,7 +22,7 @@ inline PointRecord synthetic_point(std::int64_t index, const std::string& arch, 
                                    std::int64_t cycles, double energy) {
     PointRecord p;
     p.index = index;
-    p.arch = {{arch, "architecture: " + arch + "\n"}, area, 16, 16};
+    p.arch = {{arch, "architecture: " + arch + "\n"}, area, 16, 16, 1.0, ""};
     p.network = {"net", "network: net\n"};
     p.batch = 16;
     p.sparsity = {"dense", "sparsity_profile: dense\nrules: []\n"};
@@ -44,7 +44,7 @@ inline PointRecord synthetic_point(std::int64_t index, const std::string& arch, 
     r.effectual_macs = 1000;
     r.energy_breakdown = "{}";
     p.results.push_back(r);
-    p.totals.push_back({"fw", 1, cycles, energy, 1000, 1000, 0});
+    p.totals.push_back({"fw", 1, cycles, energy, 1000, 1000, 0, 1000});
     return p;
 }
 

@@ -81,8 +81,8 @@ TEST(DbCli, CanonicalQueriesRenderAsCsvAndJson) {
                                    "--network mlp_mnist --batch 16 --phase step -f csv");
     ASSERT_EQ(csv.exit_code, 0) << csv.output;
     EXPECT_EQ(csv.output.substr(0, csv.output.find('\n')),
-              "network,batch,phase,arch,sparsity,dataflow,cycles,energy_pj,area_um2,edp,speedup,"
-              "energy_ratio");
+              "network,batch,phase,arch,sparsity,dataflow,cycles,seconds,energy_pj,area_um2,edp,"
+              "speedup,energy_ratio,point_id");
     // The baseline comes first with speed-up 1.
     const std::string first = csv.output.substr(csv.output.find('\n') + 1);
     EXPECT_EQ(first.substr(0, first.find(',', first.find("dense"))),
@@ -90,6 +90,51 @@ TEST(DbCli, CanonicalQueriesRenderAsCsvAndJson) {
     const auto json = run_trainloop("query --db " + db + " summary -f json");
     EXPECT_NE(json.output.find("\"group\": \"total\""), std::string::npos) << json.output;
     EXPECT_NE(json.output.find("\"points_done\": 40"), std::string::npos) << json.output;
+}
+
+TEST(DbCli, CompareArchsComparesWallTimeWhenClocksDiffer) {
+    // The same design at 1 GHz and at 0.5 GHz: each cycle takes twice as long
+    // on the second, so its speed-up is baseline seconds over its seconds.
+    const std::string sweep = testing::temp_file(
+        "clocks.yaml", "sweep: clocks\narchitectures:\n  - " + kArch + "\n  - {file: " + kArch +
+                           ", name: half_clock, set: {clock_ghz: 0.5}}\n"
+                           "networks: [mlp_mnist]\nbatches: [16]\nsparsity: [dense]\n"
+                           "dataflows: [\"C,K\"]\nobjectives: [edp]\nphases: all\n"
+                           "search: {strategy: anneal, budget: 300, seed: 1}\n");
+    const std::string db = fresh_db("clocks.db");
+    const auto run = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto csv = run_trainloop("query --db " + db +
+                                   " compare-archs --baseline procrustes_baseline_16x16 "
+                                   "--phase step -f csv");
+    ASSERT_EQ(csv.exit_code, 0) << csv.output;
+    // network,batch,phase,arch,sparsity,dataflow,cycles,seconds,energy_pj,area_um2,edp,
+    // speedup,energy_ratio,point_id ("C,K" is quoted: split on the other commas).
+    auto fields_of = [&](const std::string& arch) {
+        const std::size_t at = csv.output.find("," + arch + ",");
+        EXPECT_NE(at, std::string::npos) << csv.output;
+        const std::size_t begin = csv.output.rfind('\n', at) + 1;
+        std::string line = csv.output.substr(begin, csv.output.find('\n', at) - begin);
+        const std::size_t quoted = line.find("\"C,K\"");
+        if (quoted != std::string::npos) line.replace(quoted, 5, "CK");
+        std::vector<std::string> fields;
+        std::size_t from = 0;
+        for (std::size_t comma; (comma = line.find(',', from)) != std::string::npos;
+             from = comma + 1) {
+            fields.push_back(line.substr(from, comma - from));
+        }
+        fields.push_back(line.substr(from));
+        EXPECT_EQ(fields.size(), 14u) << line;
+        return fields;
+    };
+    const std::vector<std::string> base = fields_of("procrustes_baseline_16x16");
+    const std::vector<std::string> half = fields_of("half_clock");
+    ASSERT_EQ(base.size(), 14u);
+    ASSERT_EQ(half.size(), 14u);
+    EXPECT_NEAR(std::stod(base[7]), std::stod(base[6]) / 1e9, 1e-12);
+    EXPECT_NEAR(std::stod(half[7]), std::stod(half[6]) / 0.5e9, 1e-12);
+    EXPECT_NEAR(std::stod(half[11]), std::stod(base[7]) / std::stod(half[7]), 1e-6);
+    EXPECT_LT(std::stod(half[11]), 0.75);  // cycles alone would say about 1
 }
 
 TEST(DbCli, SweepWithABadShardOrFileFailsBeforeWriting) {
@@ -110,7 +155,7 @@ TEST(DbCli, APointWithoutAValidMappingIsRecordedAsFailedAndTheSweepGoesOn) {
 architectures:
   - file: procrustes_baseline_16x16
     name: starved
-    set: {storage.RF.capacity: 4 B, storage.GLB.capacity: 8 B}
+    set: {storage.RF.capacity: 64 B, storage.GLB.capacity: 8 B}   # the GLB cannot hold 3 words
   - procrustes_baseline_16x16
 networks: [mlp_mnist]
 dataflows: ["K,N"]

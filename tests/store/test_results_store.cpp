@@ -59,6 +59,69 @@ TEST(ResultsStore, ReopeningKeepsTheDataAndDoesNotMigrateAgain) {
               (std::set<std::int64_t>{0}));
 }
 
+TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredTexts) {
+    const std::string path = fresh_db("migrate.db");
+    {
+        ResultsStore store = ResultsStore::open_for_writing(path);
+        const auto sweep = store.ensure_sweep({"s", "sweep: s\niteration: 500\n", "s", 2});
+        PointRecord fast = synthetic_point(0, "fast", 1.0, 10, 5.0);
+        fast.arch.spec.yaml = "architecture: fast\nclock_ghz: 0.7\n";
+        store.write_point(sweep, fast);
+        store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
+        // What a version-1 file looks like: none of version 2's columns or views.
+        store.database().execute(
+            "DROP VIEW phase_times; DROP VIEW result_energy_by_class; "
+            "ALTER TABLE architectures DROP COLUMN clock_ghz; "
+            "ALTER TABLE architectures DROP COLUMN summary; "
+            "ALTER TABLE points DROP COLUMN iteration; "
+            "ALTER TABLE results DROP COLUMN performed_macs; "
+            "ALTER TABLE results DROP COLUMN energy_by_class; "
+            "ALTER TABLE phase_totals DROP COLUMN performed_macs; PRAGMA user_version = 1");
+    }
+    {
+        Database db(path, OpenMode::read_only);
+        EXPECT_NE(error_of([&] { check_readable(db); }).find("schema version 1 is older"),
+                  std::string::npos);
+    }
+    ResultsStore store = ResultsStore::open_for_writing(path);
+    Database& db = store.database();
+    EXPECT_EQ(count(db, "PRAGMA user_version"), 2);
+    Statement clocks = db.prepare("SELECT name, clock_ghz FROM architectures ORDER BY name");
+    std::vector<std::string> seen;
+    while (clocks.step()) seen.push_back(fmt::format("{}:{}", clocks.text(0), clocks.real(1)));
+    EXPECT_EQ(seen, (std::vector<std::string>{"fast:0.7", "plain:1"}));
+    EXPECT_EQ(count(db, "SELECT count(*) FROM points WHERE iteration = 500"), 2);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM architectures WHERE summary IS NULL"), 2);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM phase_times"), 2);
+}
+
+TEST(ResultsStore, WallTimeRanksAcrossClocksInTheStepFront) {
+    ResultsStore store = ResultsStore::open_for_writing(fresh_db("clocks.db"));
+    const auto sweep = store.ensure_sweep(sweep_record("s"));
+    // 1000 cycles at 0.5 GHz (2 µs) against 1500 cycles at 1 GHz (1.5 µs),
+    // same energy and area: by cycles the first wins, by time the second.
+    PointRecord slow = synthetic_point(0, "slow_clock", 1.0, 1000, 5.0);
+    slow.arch.clock_ghz = 0.5;
+    slow.arch.spec.yaml += "clock_ghz: 0.5\n";
+    slow.phases = "fw,bw,wu";
+    slow.totals.push_back({"step", 1, 1000, 5.0, 1000, 1000, 0, 1000});
+    PointRecord fast = synthetic_point(1, "fast_clock", 1.0, 1500, 5.0);
+    fast.totals.push_back({"step", 1, 1500, 5.0, 1000, 1000, 0, 1000});
+    store.write_point(sweep, slow);
+    store.write_point(sweep, fast);
+    store.update_pareto_flags();
+    Statement s = store.database().prepare(
+        "SELECT a.name, p.pareto_step, r.pareto_layer FROM points p JOIN architectures a ON "
+        "a.id = p.arch_id JOIN results r ON r.point_id = p.id ORDER BY p.idx");
+    std::vector<std::string> flags;
+    while (s.step()) flags.push_back(fmt::format("{}:{}{}", s.text(0), s.int64(1), s.int64(2)));
+    EXPECT_EQ(flags, (std::vector<std::string>{"slow_clock:00", "fast_clock:11"}));
+    Statement t = store.database().prepare(
+        "SELECT seconds FROM phase_times WHERE phase = 'step' ORDER BY point_id");
+    ASSERT_TRUE(t.step());
+    EXPECT_DOUBLE_EQ(t.real(0), 2e-6);
+}
+
 TEST(ResultsStore, SpecsAreStoredOncePerContentHash) {
     ResultsStore store = ResultsStore::open_for_writing(fresh_db("specs.db"));
     const auto sweep = store.ensure_sweep(sweep_record("s"));

@@ -27,12 +27,14 @@ const std::string kTiny = std::string(TRAINLOOP_SOURCE_DIR) + "/examples/sweeps/
 const std::string kResultsDump =
     "SELECT s.hash, p.idx, r.layer, r.phase, r.choice, m.text, r.macs, r.cycles, r.energy_pj, "
     "r.utilization, r.effectual_macs, r.imbalance_cycles, r.energy_breakdown, r.reused, "
-    "r.pareto_arch, r.pareto_layer FROM results r JOIN points p ON p.id = r.point_id "
+    "r.pareto_arch, r.pareto_layer, r.performed_macs, r.energy_by_class "
+    "FROM results r JOIN points p ON p.id = r.point_id "
     "JOIN sweeps s ON s.id = p.sweep_id JOIN mappings m ON m.id = r.mapping_id "
     "ORDER BY s.hash, p.idx, r.layer_index, r.phase, r.choice";
 const std::string kPointsDump =
     "SELECT s.hash, p.idx, a.hash, n.hash, p.batch, z.hash, p.dataflow, p.objective, p.status, "
-    "p.evaluations, p.layer_phases, p.pareto_step, t.phase, t.cycles, t.energy_pj, t.macs "
+    "p.evaluations, p.layer_phases, p.pareto_step, p.iteration, a.clock_ghz, a.summary, t.phase, "
+    "t.cycles, t.energy_pj, t.macs, t.performed_macs "
     "FROM points p JOIN sweeps s ON s.id = p.sweep_id JOIN architectures a ON a.id = p.arch_id "
     "JOIN networks n ON n.id = p.network_id JOIN sparsity_profiles z ON z.id = p.sparsity_id "
     "LEFT JOIN phase_totals t ON t.point_id = p.id ORDER BY s.hash, p.idx, t.phase";
@@ -214,7 +216,7 @@ TEST(SweepResume, KilledAtRandomMomentsAndResumedEqualsAnUninterruptedRun) {
     expect_same(expected, contents(merged));
     const auto check = run_trainloop("db check " + merged);
     EXPECT_EQ(check.exit_code, 0) << check.output;
-    EXPECT_NE(check.output.find("ok (schema version 1, 40 points)"), std::string::npos)
+    EXPECT_NE(check.output.find("ok (schema version 2, 40 points)"), std::string::npos)
         << check.output;
 }
 

@@ -23,7 +23,7 @@ inline LoopList loops(std::initializer_list<Loop> list) {
 }
 
 // ResNet-18 conv3_x at batch 16: the problem of the Timeloop golden run
-// (../shared/validation/timeloop/conv3x_fixed).
+// (tests/golden/timeloop/conv3x_fixed).
 inline IterationSpace resnet18_conv3x() {
     return space_of({{Dim::N, 16},
                      {Dim::K, 128},

@@ -6,9 +6,10 @@
 //   spatial factors included); an input axis spans (P'−1)·stride + (R'−1)·dil + 1.
 // - fills (read-only): each step of the temporal loops above the level brings
 //   in the words of the new tile the previous tile did not hold.
-// - parent reads: the same delta sum over the union of the child tiles under
-//   one parent instance (multicast); at the innermost keeper one read per MAC
-//   and operand. A bypassed level is skipped: its parent serves the child.
+// - parent reads: the child's delta sum once per distinct position of the
+//   child tiles under one parent instance (multicast); at the innermost keeper
+//   one read per MAC and operand. A bypassed level is skipped: its parent
+//   serves the child.
 // - outputs: updates = what the child sends up after spatial reduction (one
 //   per MAC at the RegFile); reads = updates − partition (partition = the
 //   tile grown by the temporal loops above); fills = residencies − partition.
@@ -18,6 +19,9 @@
 // Every case shares one ERT (cases/*/ERT.yaml), in pJ per word:
 //   RegFile read 1, write (fill) 2, update 4; GlobalBuffer 10 / 20 / 40;
 //   DRAM 400 / 800 / 1200 per 4-word vector = 100 / 200 / 300; MAC 1.
+// Updates are priced by the ERT action `random_update`, which timeloop-model
+// uses for them (it never reads `update`). timeloop-model v3.0.3 gives these
+// very counts and energies on all four cases (tools/oracles/build_timeloop.sh).
 // No networks in the ERT, leakage 0: energy = Σ reads·r + fills·w + updates·u.
 #include <gtest/gtest.h>
 

@@ -37,7 +37,7 @@ using testing::contains;
 using testing::expect_spec_error;
 
 const fs::path kSource = TRAINLOOP_SOURCE_DIR;
-const fs::path kGolden = kSource / "../shared/validation/timeloop/conv3x_fixed";
+const fs::path kGolden = kSource / "tests/golden/timeloop/conv3x_fixed";
 
 std::vector<std::string> golden_files() {
     std::vector<std::string> files;
@@ -276,7 +276,7 @@ TEST(TimeloopImportFiles, StridesAndDilationsGiveBackTheProblem) {
 
 TEST(TimeloopImportFiles, ZeroErtEnergyIsRefused) {
     TimeloopSpec spec = read_timeloop_spec(golden_files());
-    spec.ert.at("system.chip.GlobalBuffer").read = 0.0;
+    spec.ert.at("system.chip.GlobalBuffer").actions["read"] = 0.0;
     const SpecError e = expect_spec_error([&] { timeloop_to_native_files(spec); });
     EXPECT_EQ(e.key_path(), "ERT");
     EXPECT_TRUE(contains(e.message(), "`read` of `system.chip.GlobalBuffer`"));

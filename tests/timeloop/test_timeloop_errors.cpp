@@ -16,7 +16,7 @@ using testing::contains;
 using testing::expect_spec_error;
 
 const std::string kGolden =
-    std::string(TRAINLOOP_SOURCE_DIR) + "/../shared/validation/timeloop/conv3x_fixed/";
+    std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/conv3x_fixed/";
 
 std::string golden(const std::string& file) {
     std::ifstream in(kGolden + file);
@@ -78,11 +78,31 @@ TEST(TimeloopErrors, KeysTimeloopModelIgnoresBecomeNotes) {
 }
 
 TEST(TimeloopErrors, OtherProblemShapesAreUnsupported) {
-    const auto files = files_with(
-        "problem.yaml", replaced(golden("problem.yaml"), "name: CNN-Layer", "name: GEMM"));
-    const SpecError e = expect_spec_error([&] { import_files(files); });
+    // A built-in shape other than the CNN layer, named without its projections.
+    const auto named = files_with("problem.yaml", "problem:\n  shape: GEMM\n  instance: {C: 4}\n");
+    const SpecError e = expect_spec_error([&] { import_files(named); });
     EXPECT_TRUE(contains(e.message(), "problem shape `GEMM` is not supported"));
     EXPECT_GT(e.where().line, 0);
+    // An inline shape with other dimensions.
+    const auto gemm = files_with(
+        "problem.yaml", replaced(golden("problem.yaml"), "dimensions: [ C, K, R, S, N, P, Q ]",
+                                 "dimensions: [ M, N, K ]"));
+    const SpecError d = expect_spec_error([&] { import_files(gemm); });
+    EXPECT_TRUE(contains(d.message(), "dimensions are not those of the CNN layer"));
+    EXPECT_GT(d.where().line, 0);
+    // The CNN dimensions with another projection (inputs without the sliding window).
+    const auto projection = files_with(
+        "problem.yaml", replaced(golden("problem.yaml"), "- [ [R, Wdilation], [P, Wstride] ]",
+                                 "- [ [P, Wstride] ]"));
+    const SpecError p = expect_spec_error([&] { import_files(projection); });
+    EXPECT_TRUE(contains(p.message(), "the projection of Inputs is not the CNN layer's"));
+}
+
+TEST(TimeloopErrors, AnInlineShapeIsReadByItsProjectionsNotItsName) {
+    const auto files = files_with(
+        "problem.yaml", replaced(golden("problem.yaml"), "name: CNN-Layer", "name: MyConv"));
+    const TimeloopCase c = import_files(files);
+    EXPECT_EQ(c.problem.space.bounds[Dim::C], 128);
 }
 
 TEST(TimeloopErrors, ImperfectFactorsAreRefusedWithTheDimension) {

@@ -1,5 +1,5 @@
 // `trainloop eval --timeloop` on the golden run's own input files reproduces
-// timeloop-model v3.0.3 (../shared/validation/timeloop/conv3x_fixed): cycles
+// timeloop-model v3.0.3 (tests/golden/timeloop/conv3x_fixed): cycles
 // exactly; per level and tensor the utilized capacity and the total reads,
 // fills and updates exactly (Timeloop prints per instance; ×256 for the
 // RegFile); energy per level within 0.1 %. Expected values are copied from
@@ -14,7 +14,7 @@
 namespace {
 
 const std::string kGolden =
-    std::string(TRAINLOOP_SOURCE_DIR) + "/../shared/validation/timeloop/conv3x_fixed/";
+    std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/conv3x_fixed/";
 
 nlohmann::json eval_golden() {
     std::string command = "eval --format json --timeloop";

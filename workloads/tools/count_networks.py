@@ -2,6 +2,7 @@
 """Independent cross-check of the network library: per network, the number of
 MAC layers, total weights (sum of G*K*C*R*S over conv/fc/matmul; no biases, no
 batch-norm parameters) and forward MACs per sample (sum of G*K*C*P*Q*R*S).
+count() also gives them per MAC layer (procrustes_profile.py uses that).
 
 Reads the YAML files with PyYAML and propagates shapes through the layer DAG
 with the rules of docs/workload_format.md (it shares no code with the
@@ -59,6 +60,7 @@ def count(doc):
     if len(set(names)) != len(names) or set(names) & set(shape):
         raise ValueError("layer names are not unique")
     n_mac = weights = macs = 0
+    per_layer = []  # (name, weights, fw MACs per sample) of every MAC layer
     consumed = set()
     for l in topo_order(layers, set(shape)):
         ins = [shape[i] for i in l["inputs"]]
@@ -109,9 +111,10 @@ def count(doc):
             n_mac += 1
             weights += G * K * C * r * s
             macs += G * K * C * p * q * r * s
+            per_layer.append((l["name"], G * K * C * r * s, G * K * C * p * q * r * s))
         shape[l["name"]] = out
     sinks = [n for n in names if n not in consumed]
-    return n_mac, weights, macs, sinks, shape
+    return n_mac, weights, macs, sinks, shape, per_layer
 
 
 def human(x):
@@ -129,7 +132,7 @@ def main(argv):
     for f in files:
         with open(f) as fh:
             doc = yaml.safe_load(fh)
-        n_mac, weights, macs, sinks, shape = count(doc)
+        n_mac, weights, macs, sinks, shape, _ = count(doc)
         outs = ",".join("%s %dx%dx%d" % ((n,) + shape[n]) for n in sinks)
         print("%-16s %5d %7d %13d %8s %15d %8s  %s" %
               (doc["network"], len(doc["layers"]), n_mac, weights, human(weights),

@@ -21,7 +21,8 @@ namespace trainloop::query_detail {
 // One phase total of one point. Specs and texts are held as ranks in name
 // order, so grouping and sorting compare integers only.
 struct PhaseRow {
-    std::int64_t arch = 0;  // ids, for names
+    std::int64_t point = 0;  // the point's id
+    std::int64_t arch = 0;   // ids, for names
     std::int64_t network = 0;
     std::int64_t sparsity = 0;
     int arch_rank = 0;  // SpecNames ranks
@@ -33,8 +34,11 @@ struct PhaseRow {
     int objective = 0;  // likewise
     std::int64_t cycles = 0;
     double energy_pj = 0;
+    double clock_ghz = 1.0;  // the architecture's
 
     double edp() const { return energy_pj * double(cycles); }
+    // Wall time: architectures with different clocks compare in seconds.
+    double seconds() const { return double(cycles) / (clock_ghz * 1e9); }
 };
 
 struct PhaseRows {
@@ -127,6 +131,7 @@ PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& n
     auto point_row = [&](Statement& s, int first) {
         PhaseRow r;
         r.arch = s.int64(first);
+        r.clock_ghz = names.clock_ghz.at(r.arch);
         r.network = s.int64(first + 1);
         r.sparsity = s.int64(first + 2);
         r.arch_rank = names.arch_rank.at(r.arch);
@@ -145,10 +150,10 @@ PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& n
         "p.arch_id, p.network_id, p.sparsity_id, p.batch, p.dataflow, p.objective";
     BestPerGroup<KeyFn> best(key);
     if (f.conditions.size() > 1) {
-        Statement s = db.prepare(fmt::format(
-            "SELECT {}, t.phase, t.cycles, t.energy_pj FROM points p CROSS JOIN phase_totals t "
-            "ON t.point_id = p.id WHERE {}{}",
-            point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
+        Statement s = db.prepare(
+            fmt::format("SELECT {}, t.phase, t.cycles, t.energy_pj, p.id FROM points p CROSS JOIN "
+                        "phase_totals t ON t.point_id = p.id WHERE {}{}",
+                        point_columns, f.where(), phase ? " AND t.phase = ?" : ""));
         f.bind(s);
         if (phase) s.bind(int(f.values.size()) + 1, *phase);
         std::vector<PhaseRow> rows;
@@ -157,6 +162,7 @@ PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& n
             r.phase = phase_index(s.text_view(6));
             r.cycles = s.int64(7);
             r.energy_pj = s.real(8);
+            r.point = s.int64(9);
         }
         const std::vector<int> ranks = texts.sort();
         for (PhaseRow& r : rows) {
@@ -185,6 +191,7 @@ PhaseRows best_phase_rows(Database& db, const PointFilter& f, const SpecNames& n
             const auto id = static_cast<std::size_t>(t.int64(0));
             if (id >= by_point.size() || !by_point[id]) continue;
             PhaseRow r = *by_point[id];
+            r.point = std::int64_t(id);
             r.phase = phase_index(t.text_view(1));
             r.cycles = t.int64(2);
             r.energy_pj = t.real(3);

@@ -32,8 +32,8 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
                std::tuple(group(b), b.edp(), b.dataflow);
     });
     QueryTable table;
-    table.columns = {"arch",   "sparsity",  "batch", "phase",      "dataflow",
-                     "cycles", "energy_pj", "edp",   "edp_vs_best"};
+    table.columns = {"arch",   "sparsity",  "batch", "phase",       "dataflow",
+                     "cycles", "energy_pj", "edp",   "edp_vs_best", "point_id"};
     double best_edp = 0;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const PhaseRow& r = rows[i];
@@ -48,6 +48,7 @@ QueryTable query_compare_dataflows(Database& db, const QueryArgs& args) {
         row.emplace_back(r.energy_pj);
         row.emplace_back(r.edp());
         row.emplace_back(best_edp > 0 ? r.edp() / best_edp : 1.0);
+        row.emplace_back(r.point);
         table.rows.push_back(std::move(row));
     }
     return table;

@@ -132,10 +132,11 @@ std::unordered_map<std::int64_t, int> name_ranks(
 
 SpecNames load_spec_names(Database& db) {
     SpecNames names;
-    Statement a = db.prepare("SELECT id, name, area_um2 FROM architectures");
+    Statement a = db.prepare("SELECT id, name, area_um2, clock_ghz FROM architectures");
     while (a.step()) {
         names.arch[a.int64(0)] = a.text(1);
         names.area[a.int64(0)] = a.real(2);
+        names.clock_ghz[a.int64(0)] = a.real(3);
     }
     Statement n = db.prepare("SELECT id, name FROM networks");
     while (n.step()) names.network[n.int64(0)] = n.text(1);

@@ -59,6 +59,7 @@ PointFilter point_filter(Database& db, const QueryArgs& a);
 struct SpecNames {
     std::unordered_map<std::int64_t, std::string> arch;
     std::unordered_map<std::int64_t, double> area;
+    std::unordered_map<std::int64_t, double> clock_ghz;
     std::unordered_map<std::int64_t, std::string> network;
     std::unordered_map<std::int64_t, std::string> sparsity;
     // Position of each id in name order (then id order), for cheap sorting.

@@ -1,0 +1,17 @@
+// `trainloop report --db RESULTS.db [--baseline ARCH] [--network NAME ...]
+//  [--out report.html] [--figures DIR]`: one self-contained HTML file that
+// compares the accelerator proposals of a results database (docs/reports.md),
+// and with --figures every chart as PDF and SVG. The report is the Python
+// package in reports/ (matplotlib); this command checks the database the way
+// `query` does, then runs the package with the Python that has matplotlib
+// ($TRAINLOOP_PYTHON, else the one CMake was configured with), passing itself
+// so the report can ask the model for what the database does not hold.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace trainloop::cli {
+
+void add_report_command(CLI::App& app);
+
+}  // namespace trainloop::cli

@@ -1,0 +1,90 @@
+"""Charts: matplotlib figures turned into inline SVG for the HTML page, and
+(--figures DIR) into PDF and SVG files for papers. Text stays text in the
+SVG (svg.fonttype none, a generic font family), ids are deterministic, and
+the SVG carries no metadata, document type or namespace URL: the page needs
+nothing from outside."""
+
+import io
+import os
+import re
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+
+STYLE = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "trainloop-report",
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "figure.dpi": 100,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+}
+plt.rcParams.update(STYLE)
+
+# One colour per phase and per energy class, the same in every chart.
+PHASE_COLORS = {"fw": "#4c72b0", "bw": "#dd8452", "wu": "#55a868"}
+CLASS_COLORS = {"MAC": "#4c72b0", "RF": "#dd8452", "buffer": "#55a868", "DRAM": "#c44e52",
+                "network": "#8172b3", "sparse_overhead": "#937860"}
+_CYCLE = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
+          "#8c8c8c", "#ccb974", "#64b5cd"]
+
+
+def palette(keys):
+    """A colour per key (proposals, dataflows), in the order given."""
+    return {k: _CYCLE[i % len(_CYCLE)] for i, k in enumerate(keys)}
+
+
+def new_figure(width=7.0, height=3.2, ncols=1, nrows=1, **kwargs):
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False,
+                             layout="constrained", **kwargs)
+    return fig, axes
+
+
+_DROP = [
+    re.compile(r"<\?xml[^>]*\?>\s*"),
+    re.compile(r"<!DOCTYPE[^>]*>\s*"),
+    re.compile(r"<metadata>.*?</metadata>\s*", re.S),
+    re.compile(r'\s+xmlns(:\w+)?="[^"]*"'),
+]
+
+
+def inline_svg(fig):
+    """The figure as an <svg> element for an HTML5 page."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    svg = buf.getvalue()
+    for pattern in _DROP:
+        svg = pattern.sub("", svg)
+    return svg.strip()
+
+
+class Figures:
+    """Collects a report's charts: each becomes inline SVG, and with a
+    directory also NAME.pdf and NAME.svg there."""
+
+    def __init__(self, out_dir=None):
+        self.out_dir = out_dir
+        self.names = []
+        if out_dir:
+            os.makedirs(out_dir, exist_ok=True)
+
+    def render(self, fig, name):
+        if name in self.names:
+            raise ValueError(f"two figures named {name}")
+        self.names.append(name)
+        svg = inline_svg(fig)
+        if self.out_dir:
+            base = os.path.join(self.out_dir, name)
+            fig.savefig(base + ".pdf", bbox_inches="tight",
+                        metadata={"CreationDate": None, "ModDate": None})
+            fig.savefig(base + ".svg", bbox_inches="tight", metadata={"Date": None})
+        plt.close(fig)
+        return svg
