@@ -42,6 +42,8 @@ void expect_spec_errors_only(Read&& read) {
                          "a SpecError with a %zu-byte message and a %zu-byte key (an echo of the "
                          "input?)\n",
                          e.message().size(), e.key_path().size());
+            std::fprintf(stderr, "key: %s\nmessage: %s\n", bounded(e.key_path(), 400).c_str(),
+                         bounded(e.message(), 400).c_str());
             std::abort();
         }
     }

@@ -18,13 +18,6 @@
 namespace trainloop {
 namespace {
 
-// Keys come from the document: a key that is a whole paragraph is quoted
-// by its first line only.
-std::string child_path(const std::string& parent, std::string_view key) {
-    if (parent.empty()) return quoted_excerpt(key);
-    return fmt::format("{}.{}", parent, quoted_excerpt(key));
-}
-
 std::string describe(const YAML::Node& node) {
     if (!node.IsDefined() || node.IsNull()) return "nothing";
     if (node.IsMap()) return "a mapping";
@@ -134,7 +127,7 @@ class DocumentCheck {
                     if (!fresh) fail_duplicate(entry.first, it->second, path);
                 }
                 const std::string child =
-                    child_path(path, entry.first.IsScalar() ? entry.first.Scalar() : "?");
+                    child_key_path(path, entry.first.IsScalar() ? entry.first.Scalar() : "?");
                 total = add(total, add(expanded_size(entry.first, child),
                                        expanded_size(entry.second, child)));
             }
@@ -156,7 +149,7 @@ class DocumentCheck {
                                      const std::string& path) const {
         const YAML::Mark at = key.Mark();
         throw SpecError({file_, at.is_null() ? 0 : at.line + 1, at.is_null() ? 0 : at.column + 1},
-                        child_path(path, quoted_excerpt(key.Scalar())),
+                        child_key_path(path, quoted_excerpt(key.Scalar())),
                         fmt::format("key `{}` given twice in one mapping (first at line {})",
                                     quoted_excerpt(key.Scalar()), first.line + 1),
                         "each key once", "remove one of them, or merge their values");
@@ -227,6 +220,11 @@ void fail_in_referenced_file(const SpecNode& reference, std::string_view what, c
 void fail_in_referenced_file(const SourceLocation& where, const std::string& key,
                              std::string_view what, const SpecError& e) {
     throw SpecError(where, key, referenced_message(what, e), e.expected(), e.hint());
+}
+
+std::string child_key_path(const std::string& parent, std::string_view key) {
+    if (parent.empty()) return quoted_excerpt(key);
+    return fmt::format("{}.{}", parent, quoted_excerpt(key));
 }
 
 SpecNode SpecNode::load_file(const std::filesystem::path& path) {
@@ -420,17 +418,18 @@ MapReader::MapReader(const SpecNode& node) : node_(node) {
 SpecNode MapReader::key_node(std::string_view key) const {
     for (const auto& entry : node_.raw()) {
         if (entry.first.IsScalar() && entry.first.Scalar() == key) {
-            return node_.sibling(entry.first, child_path(node_.path(), key));
+            return node_.sibling(entry.first, child_key_path(node_.path(), key));
         }
     }
-    return node_.sibling(node_.raw(), child_path(node_.path(), key));
+    return node_.sibling(node_.raw(), child_key_path(node_.path(), key));
 }
 
 std::optional<SpecNode> MapReader::optional(std::string_view key) {
     if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.emplace_back(key);
     for (const auto& entry : node_.raw()) {
         if (entry.first.IsScalar() && entry.first.Scalar() == key) {
-            return node_.sibling(entry.second, child_path(node_.path(), key), entry.first.Mark());
+            return node_.sibling(entry.second, child_key_path(node_.path(), key),
+                                 entry.first.Mark());
         }
     }
     return std::nullopt;

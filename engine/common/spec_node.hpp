@@ -86,6 +86,11 @@ class SpecNode {
 // never echoed whole.
 std::string quoted_excerpt(std::string_view text);
 
+// `parent.key` (`key` at the top), the key quoted one line at most: how a
+// key path names a key the document gave, so a key that is a paragraph of
+// the input never becomes a paragraph of the error.
+std::string child_key_path(const std::string& parent, std::string_view key);
+
 // Reports an error `e` found in the file that `reference` (a path key, e.g.
 // `component_library`) names, at the reference: its file and key first, then
 // `what` with the place in the other file and the message.

@@ -218,8 +218,9 @@ DensityModel read_model(const SpecNode& node) {
         for (const auto& entry : holder.raw()) {
             const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<key>";
             if (!nested && (key == "name" || key == "parameters")) continue;
-            holder.sibling(entry.first, fmt::format("{}.{}", holder.path(), key))
-                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`", key),
+            holder.sibling(entry.first, child_key_path(holder.path(), key))
+                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`",
+                                  quoted_excerpt(key)),
                       "no parameters", "models with parameters: n_m, clustered, mask");
         }
         return model;

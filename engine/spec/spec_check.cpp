@@ -132,8 +132,8 @@ SpecKind detect_spec_kind(const SpecNode& root) {
         for (const auto& entry : root.raw()) {
             const std::string key = entry.first.Scalar();
             if (auto near = nearest_name(key, names)) {
-                root.sibling(entry.first, key)
-                    .fail(fmt::format("unknown top-level key `{}`", key),
+                root.sibling(entry.first, child_key_path("", key))
+                    .fail(fmt::format("unknown top-level key `{}`", quoted_excerpt(key)),
                           "a spec whose first key names its kind", suggestion_hint(key, names));
             }
         }

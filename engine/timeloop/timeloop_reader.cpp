@@ -227,7 +227,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                 (entry.second.Scalar() == "1" || entry.second.Scalar() == "1.0")) {
                 continue;
             }
-            attrs.sibling(entry.second, attrs.path() + "." + key)
+            attrs.sibling(entry.second, child_key_path(attrs.path(), key))
                 .fail(fmt::format("Timeloop attribute `{}` of `{}` is not supported by trainloop",
                                   key, name),
                       "the attribute left out (or at its default)");
@@ -256,7 +256,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
             }
             ctx.spec.notes.push_back(fmt::format(
                 "{}: attribute `{}` of `{}` has no effect on trainloop's model; ignored",
-                format_location(node.location()), key, name));
+                format_location(node.location()), quoted_excerpt(key), quoted_excerpt(name)));
         }
     };
     if (is_arithmetic) {
@@ -761,7 +761,8 @@ TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots) {
         MapReader top(root);  // checks it is a mapping
         for (const auto& entry : root.raw()) {
             const std::string key = entry.first.Scalar();
-            const SpecNode value = root.sibling(entry.second, key, entry.first.Mark());
+            const SpecNode value =
+                root.sibling(entry.second, child_key_path("", key), entry.first.Mark());
             if (key == "sparse_optimizations") {
                 value.fail("Timeloop sparse optimizations are not read by trainloop",
                            "a dense Timeloop spec",
@@ -778,8 +779,8 @@ TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots) {
             }
             if (std::find(kHandledTopLevel.begin(), kHandledTopLevel.end(), key) ==
                 kHandledTopLevel.end()) {
-                root.sibling(entry.first, key)
-                    .fail(fmt::format("unknown top-level key `{}`", key),
+                root.sibling(entry.first, child_key_path("", key))
+                    .fail(fmt::format("unknown top-level key `{}`", quoted_excerpt(key)),
                           "architecture, problem, mapping, ERT, ART (or a key timeloop-model "
                           "ignores)",
                           suggestion_hint(key, known));

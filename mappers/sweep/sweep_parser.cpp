@@ -82,7 +82,7 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
             }
             const std::string path = entry.first.Scalar();
             const SpecNode value =
-                set->sibling(entry.second, set->path() + "." + path, entry.first.Mark());
+                set->sibling(entry.second, child_key_path(set->path(), path), entry.first.Mark());
             YAML::Emitter out;
             out << YAML::Flow << entry.second;
             arch.overrides.push_back({path, out.c_str(), value.location(), value.path()});

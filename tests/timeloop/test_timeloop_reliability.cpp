@@ -84,6 +84,17 @@ TEST(TimeloopReliability, AMissingAttributeIsReportedAtTheAttributes) {
     EXPECT_TRUE(contains(e.message(), "no `datawidth` attribute"));
 }
 
+// (Found by fuzz_timeloop: a multi-line plain key, folded to 2,300 bytes,
+// was the key path and the message.)
+TEST(TimeloopReliability, AnUnknownTopLevelKeyIsQuotedShort) {
+    const std::string key = "? " + std::string(2000, 'k') + "\n: 1\n";
+    const SpecError e = import_error(files_with("ERT.yaml", "ERT:", key + "ERT:"));
+    EXPECT_TRUE(contains(e.where().file, "ERT.yaml"));
+    EXPECT_LT(e.key_path().size(), 70U);
+    EXPECT_TRUE(contains(e.message(), "unknown top-level key `kkkk"));
+    EXPECT_LT(e.message().size(), 120U);
+}
+
 TEST(TimeloopReliability, InstanceRangesPastTwoToThe53AreRefused) {
     const SpecError e = import_error(
         files_with("arch.yaml", "name: PE[0..15]", "name: PE[0..9223372036854775806]"));
