@@ -17,7 +17,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 bool same_densities(const std::optional<PhaseDensities>& a,
                     const std::optional<PhaseDensities>& b) {
     if (!a || !b) return !a && !b;
-    for (std::size_t s = 0; s < 3; ++s) {
+    for (DataSpace s : kAllDataSpaces) {
         if (a->spaces[s].density != b->spaces[s].density ||
             !(a->spaces[s].model == b->spaces[s].model))
             return false;
@@ -168,7 +168,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         }
         result.layers.back().phases.push_back(r);
 
-        std::optional<CostTotal>& total = result.phase_totals[static_cast<std::size_t>(lp.phase)];
+        std::optional<CostTotal>& total = result.phase_totals[lp.phase];
         if (!total) total = CostTotal{};
         if (r.best) {
             total->cycles += r.best->cycles;

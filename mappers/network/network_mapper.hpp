@@ -28,6 +28,7 @@
 #include "problem/training_problems.hpp"
 #include "search/search.hpp"
 #include "sparse/phase_densities.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -129,9 +130,9 @@ struct ProblemSearch {
 };
 
 struct NetworkMapResult {
-    std::vector<LayerResult> layers;                       // network order; empty on failure
-    std::vector<ProblemSearch> searches;                   // per distinct problem searched
-    std::array<std::optional<CostTotal>, 3> phase_totals;  // by Phase; nullopt: not mapped
+    std::vector<LayerResult> layers;                  // network order; empty on failure
+    std::vector<ProblemSearch> searches;              // per distinct problem searched
+    PerPhase<std::optional<CostTotal>> phase_totals;  // nullopt: not mapped
     CostTotal step;  // Σ of the phase totals, fw + bw + wu in that order
     std::int64_t evaluations = 0;
     double seconds = 0;
@@ -142,9 +143,7 @@ struct NetworkMapResult {
     };
     std::optional<Failure> failure;  // the first layer-phase without a valid mapping
 
-    const std::optional<CostTotal>& total(Phase p) const {
-        return phase_totals[static_cast<std::size_t>(p)];
-    }
+    const std::optional<CostTotal>& total(Phase p) const { return phase_totals[p]; }
 };
 
 // Precondition: `plan` was built from this `arch` and `training`. `progress`
