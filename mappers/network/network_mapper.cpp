@@ -129,7 +129,11 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         };
         ProblemSearch searched{
             planned.problem.layer, planned.problem.phase, planned.layer_phases,
-            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search)};
+            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search),
+            std::nullopt};
+        if (!planned.densities || planned.densities->all_dense()) {
+            searched.bound = cost_lower_bound(arch, planned.problem);
+        }
         result.evaluations += searched.result.evaluations;
         const bool failed = !searched.result.best.has_value();
         result.searches.push_back(std::move(searched));
