@@ -44,8 +44,8 @@ void BM_EvaluateOneSparse(benchmark::State& state) {
     arch.load_balancing = {LoadBalancingScheme::half_tile_pairing, ArrayAxis::y};
     arch.has_sparse_features = true;
     PhaseDensities densities;
-    densities.spaces[std::size_t(DataSpace::weights)].density = 1.0 / 11.7;
-    densities.spaces[std::size_t(DataSpace::inputs)].density = 0.5;
+    densities.spaces[DataSpace::weights].density = 1.0 / 11.7;
+    densities.spaces[DataSpace::inputs].density = 0.5;
     const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
     const Mapping mapping = testing::timeloop_golden_mapping();
     const std::int64_t before = bench::allocations_so_far();

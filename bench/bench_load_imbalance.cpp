@@ -27,7 +27,7 @@ Setup setup(std::int64_t model, std::int64_t scheme) {
     s.arch.compute_skip.insert(DataSpace::weights);
     s.arch.load_balancing.scheme = LoadBalancingScheme(scheme);
     s.arch.load_balancing.axis = ArrayAxis::y;
-    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    OperandDensity& w = s.densities.spaces[DataSpace::weights];
     w.density = 0.1;
     switch (model) {
         case 0:
@@ -42,7 +42,7 @@ Setup setup(std::int64_t model, std::int64_t scheme) {
             break;
         default:  // two condition operands: sparse weights and inputs
             s.arch.compute_skip.insert(DataSpace::inputs);
-            s.densities.spaces[std::size_t(DataSpace::inputs)].density = 0.5;
+            s.densities.spaces[DataSpace::inputs].density = 0.5;
             break;
     }
     return s;
@@ -66,7 +66,7 @@ BENCHMARK(BM_ClosedForm)->ArgsProduct({{0, 1, 2, 3}, {0}})->ArgsProduct({{2}, {1
 // count results never hits: the cost of a first sight of a (tile, spread).
 void BM_ClosedFormUncached(benchmark::State& state) {
     Setup s = setup(state.range(0), 0);
-    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    OperandDensity& w = s.densities.spaces[DataSpace::weights];
     const double base = w.density;
     std::int64_t i = 0;
     for (auto _ : state) {
@@ -91,7 +91,7 @@ void BM_SmallCountPairing(benchmark::State& state) {
     s.mapping.level(2).temporal =
         testing::loops({{Dim::K, 2}, {Dim::R, 3}, {Dim::S, 3}, {Dim::P, 7}, {Dim::Q, 7}});
     s.nest = analyze_nest(s.fw, s.mapping);
-    OperandDensity& w = s.densities.spaces[std::size_t(DataSpace::weights)];
+    OperandDensity& w = s.densities.spaces[DataSpace::weights];
     w.density = 0.21;
     std::int64_t i = 0;
     for (auto _ : state) {

@@ -106,9 +106,10 @@ void run_eval(const EvalOptions& o) {
     if (o.mapping.empty()) {
         throw SpecError(
             {}, "--mapping", "no mapping given",
-            "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
+            "`--mapping FILE` (YAML, JSON or one-line form), `--db FILE --point ID`, or "
+            "`--timeloop FILE...` with timeloop-model's inputs");
     }
-    const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
+    const MappingCase c = load_mapping_argument(o.mapping, mapping_overrides(o));
     for (const std::string& note : pricing_notes(c.arch)) std::cerr << "note: " << note << "\n";
     std::optional<PhaseDensities> densities;
     if (!o.sparsity.profile.empty()) {
@@ -136,10 +137,14 @@ void add_eval_command(CLI::App& app) {
         "Evaluate one mapping of one layer's training phase: accesses per level, latency with "
         "its bottleneck, energy by component/tensor/action, area; with --sparsity, the sparse "
         "evaluation (skipping, gating, compressed formats, load imbalance).\nOptions not given "
-        "are taken from the mapping file's `for:` block.");
+        "are taken from the mapping file's `for:` block (or, for `map --format json` output, "
+        "from its arch, network and batch).");
     CLI::Option* mapping =
-        eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
-            ->check(CLI::ExistingFile);
+        eval->add_option("--mapping,-m", o->mapping,
+                         "The mapping: a file in any form trainloop prints (YAML, JSON, the "
+                         "one-line form; recognised by content; docs/mapping_format.md), or a "
+                         "one-line mapping given inline. From `map --format json` output, "
+                         "--layer and --phase pick the layer-phase");
     eval->add_option("--timeloop", o->timeloop,
                      "timeloop-model's input files (architecture v0.3, problem, mapping, ERT, "
                      "ART), merged by top-level key; reported with Timeloop's level names and "

@@ -27,7 +27,7 @@ std::string sparse_section(const Evaluation& e, const PhaseProblem& problem) {
     std::string out = "sparsity     densities";
     for (DataSpace s : kAllDataSpaces) {
         out += fmt::format(" {} {:.3g}", tensor_name(tensor_in_phase(problem.phase, s)),
-                           e.densities[std::size_t(s)]);
+                           e.densities[s]);
     }
     const double macs = double(e.nest.macs);
     out += fmt::format("\n  effectual MACs {} ({}), performed {} ({})\n",

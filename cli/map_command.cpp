@@ -7,10 +7,11 @@
 #include <optional>
 
 #include "arch/arch_model.hpp"
+#include "arch/architecture_library.hpp"
 #include "arch/pricing_notes.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
-#include "constraints/constraints_parser.hpp"
 #include "interruption.hpp"
 #include "json_errors.hpp"
 #include "map_export.hpp"
@@ -19,6 +20,7 @@
 #include "map_report.hpp"
 #include "network/network_mapper.hpp"
 #include "number_options.hpp"
+#include "run/run_setup.hpp"
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
 #include "workload/network_library.hpp"
@@ -26,29 +28,44 @@
 namespace trainloop::cli {
 namespace {
 
+// The run's settings from map's options (run/run_settings.hpp): the same
+// value a sweep point is mapped with.
+RunSettings run_settings(const MapOptions& o) {
+    RunSettings settings;
+    settings.dataflow = parse_dataflow(o.dataflow);
+    settings.bypass = !o.no_bypass;
+    if (!o.constraints.empty()) {
+        settings.constraints_file =
+            ConstraintsFileInput{o.constraints, read_file_text(o.constraints)};
+    }
+    settings.search.objective = *objective_from_name(o.objective);
+    settings.search.strategy = *strategy_from_name(o.search);
+    settings.search.budget = o.budget;
+    settings.search.patience = o.patience;
+    settings.search.time_budget_seconds = o.time_budget;
+    settings.search.seed = o.seed;
+    settings.phases = selected_phases(o.phase);
+    settings.iteration = o.sparsity.iteration_or_final();
+    return settings;
+}
+
 void run_map(const MapOptions& o) {
-    const std::optional<Dataflow> dataflow = parse_dataflow(o.dataflow);
+    const RunSettings settings = run_settings(o);
     if (o.budget == 0 && o.search != "exhaustive" && o.time_budget <= 0) {
         throw SpecError({}, "--budget",
                         "--budget 0 (no limit) never ends a random or anneal search",
                         "a positive number of evaluations per layer-phase",
                         "--budget 0 goes with --search exhaustive or --time-budget SECONDS");
     }
-    const ArchitectureSpec spec = load_architecture_spec(o.arch);
+    const std::filesystem::path arch_file = resolve_architecture(o.arch);
+    const ArchitectureSpec spec = load_architecture_spec(arch_file);
     const Architecture& arch = spec.arch;
     const ArchModel model = build_arch_model(arch);
     for (const std::string& note : pricing_notes(arch)) std::cerr << "note: " << note << "\n";
-    // The file's constraints add to the architecture's, or override them
-    // entry by entry (docs/mapping_constraints.md).
-    MappingConstraints constraints = spec.constraints;
-    if (!o.constraints.empty()) {
-        constraints = merge_constraints(
-            constraints,
-            load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
-        check_constraints_consistent(constraints);
-    }
-    const MapspaceConstraints mapspace{dataflow, !o.no_bypass, constraints};
-    check_dataflow_against_constraints(mapspace);
+    // The constraints first: a bad constraints file fails before the network is read.
+    const MappingConstraints constraints =
+        merged_constraints(arch, spec.constraints, settings.constraints_file);
+    check_dataflow_against_constraints({settings.dataflow, settings.bypass, constraints});
     const Network network = load_network(o.workload);
     const NetworkTraining training = derive_training_problems(network, o.batch);
     std::optional<SparsityProfile> sparsity;
@@ -56,9 +73,10 @@ void run_map(const MapOptions& o) {
         sparsity = load_sparsity_profile_named(o.sparsity.profile);
         check_masks_against(*sparsity, network.name(), training);
     }
-    const NetworkMapPlan plan = plan_network_mapping(
-        model, training, selected_phases(o.phase), mapspace, sparsity ? &*sparsity : nullptr,
-        network.name(), o.sparsity.iteration_or_final());
+    const RunSetup setup = set_up_run(
+        {arch, spec.constraints, model, network.name(), training, sparsity ? &*sparsity : nullptr},
+        settings, usable_threads(o.threads));
+    const NetworkMapPlan& plan = setup.plan;
     if (plan.layer_phases.empty()) {
         throw SpecError({}, "--phase",
                         fmt::format("{} has no {} phase to map", network.name(), o.phase),
@@ -68,22 +86,22 @@ void run_map(const MapOptions& o) {
 
     const bool json = o.format == "json";
     NetworkMapResult empty;
-    MapRun preview{o,    arch,  model,    network,     training,
-                   plan, empty, dataflow, constraints, !spec.constraints.empty()};
+    MapRun preview{o,
+                   arch,
+                   model,
+                   network,
+                   training,
+                   plan,
+                   empty,
+                   settings.dataflow,
+                   setup.constraints,
+                   !spec.constraints.empty()};
     if (!json) {
         std::cout << constraints_line(preview) << mapspace_line(preview) << std::flush;
     } else if (!o.quiet) {
         std::cerr << constraints_line(preview) << mapspace_line(preview);
     }
 
-    NetworkMapOptions options;
-    options.search.objective = *objective_from_name(o.objective);
-    options.search.strategy = *strategy_from_name(o.search);
-    options.search.budget.max_evaluations = o.budget;
-    options.search.budget.patience = o.patience;
-    options.search.seed = o.seed;
-    options.search.threads = usable_threads(o.threads);
-    options.time_budget_seconds = o.time_budget;
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
@@ -93,14 +111,22 @@ void run_map(const MapOptions& o) {
                                    "transaction after every layer is mapped).",
                                    o.db),
         "Rerun:", true);
-    MapProgress progress(!o.quiet, options.search.objective);
+    MapProgress progress(!o.quiet, setup.options.search.objective);
     const NetworkMapResult result =
-        map_network(model, training, plan, options,
+        map_network(model, training, plan, setup.options,
                     [&progress](const NetworkMapProgress& p) { progress.update(p); });
     progress.finish();
 
-    const MapRun run{o,    arch,   model,    network,     training,
-                     plan, result, dataflow, constraints, !spec.constraints.empty()};
+    const MapRun run{o,
+                     arch,
+                     model,
+                     network,
+                     training,
+                     plan,
+                     result,
+                     settings.dataflow,
+                     setup.constraints,
+                     !spec.constraints.empty()};
     if (result.failure) throw_no_mapping(run);
     if (json) {
         std::cout << json_text(map_to_json(run)) << "\n";
@@ -111,11 +137,8 @@ void run_map(const MapOptions& o) {
     if (!o.export_to.empty()) export_all(run, json ? std::cerr : std::cout);
     if (store) {
         write_map_run(*store,
-                      {o.arch, o.workload, o.batch, selected_phases(o.phase),
-                       dataflow ? to_string(*dataflow) : "any", options.search.objective,
-                       options.search.strategy, o.budget, o.seed, !o.no_bypass, o.sparsity.profile,
-                       o.sparsity.iteration_or_final()},
-                      arch, model, network, training, plan, result);
+                      {arch_file.string(), o.workload, o.batch, o.sparsity.profile, settings}, arch,
+                      model, network, training, plan, result);
         (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
     }
 }
@@ -130,9 +153,9 @@ void add_map_command(CLI::App& app) {
         "on an architecture; report each with its cycles and energy, and the totals per phase "
         "and per training step. Layer-phases with the same problem (iteration space, stride, "
         "dilation, phase, and with --sparsity the densities) are searched once.");
-    map->add_option("--arch,-a", o->arch, "Architecture YAML file")
-        ->required()
-        ->check(CLI::ExistingFile);
+    map->add_option("--arch,-a", o->arch,
+                    "Shipped architecture name (arch_specs/) or architecture YAML file")
+        ->required();
     map->add_option("--workload,-w", o->workload, "Shipped network name or network YAML file")
         ->required();
     map->add_option("--batch,-b", o->batch, "Minibatch size N")

@@ -33,7 +33,7 @@ DeliveryKind delivery_kind(NetworkKind kind) {
 
 void add_conditions(const SparseActionEntry& entry, PhaseDataSpaces& sets) {
     for (Phase p : kAllPhases) {
-        if (!entry.in_phase[std::size_t(p)]) continue;
+        if (!entry.in_phase[p]) continue;
         for (DataSpace s : kAllDataSpaces) {
             if (entry.condition_on.contains(s)) sets.insert(s, p);
         }
@@ -46,9 +46,8 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
     model.load_balancing = sparse.load_balancing;
     for (const FormatEntry& f : sparse.formats) {
         for (Phase p : kAllPhases) {
-            if (!f.in_phase[std::size_t(p)]) continue;
-            model.levels[*arch.level_index(f.level)]
-                .format[std::size_t(f.data_space)][std::size_t(p)] = f.format;
+            if (!f.in_phase[p]) continue;
+            model.levels[*arch.level_index(f.level)].format[f.data_space][p] = f.format;
         }
     }
     const auto add = [&](const std::vector<SparseActionEntry>& entries, bool skip) {
@@ -58,8 +57,8 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
                 continue;
             }
             LevelModel& level = model.levels[*arch.level_index(e.level)];
-            const std::size_t target = std::size_t(e.target);
-            add_conditions(e, skip ? level.skip_when_zero[target] : level.gate_when_zero[target]);
+            add_conditions(e,
+                           skip ? level.skip_when_zero[e.target] : level.gate_when_zero[e.target]);
         }
     };
     add(sparse.skipping, true);

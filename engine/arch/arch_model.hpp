@@ -12,6 +12,7 @@
 #include "arch/architecture.hpp"
 #include "arch/sparse_features.hpp"
 #include "vocabulary/limits.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -20,13 +21,13 @@ inline constexpr std::size_t kMaxNetworks = 8;
 // A set of data spaces per training phase (a sparse feature's conditions can
 // differ by phase). insert(s) adds s in every phase.
 struct PhaseDataSpaces {
-    std::array<DataSpaceSet, 3> by_phase{};
+    PerPhase<DataSpaceSet> by_phase{};
 
-    const DataSpaceSet& in(Phase p) const { return by_phase[std::size_t(p)]; }
+    const DataSpaceSet& in(Phase p) const { return by_phase[p]; }
     void insert(DataSpace s) {
         for (DataSpaceSet& set : by_phase) set.insert(s);
     }
-    void insert(DataSpace s, Phase p) { by_phase[std::size_t(p)].insert(s); }
+    void insert(DataSpace s, Phase p) { by_phase[p].insert(s); }
 };
 
 struct LevelModel {
@@ -48,15 +49,13 @@ struct LevelModel {
     // Sparse features (arch/sparse_features.hpp), by data space: the format
     // it is kept in (by phase), and the data spaces whose zeros skip (or gate)
     // its accesses here (empty: none).
-    std::array<std::array<CompressedFormat, 3>, 3> format{};  // [data space][phase]
-    std::array<PhaseDataSpaces, 3> skip_when_zero{};
-    std::array<PhaseDataSpaces, 3> gate_when_zero{};
+    PerDataSpace<PerPhase<CompressedFormat>> format{};
+    PerDataSpace<PhaseDataSpaces> skip_when_zero{};
+    PerDataSpace<PhaseDataSpaces> gate_when_zero{};
 
-    CompressedFormat format_in(DataSpace s, Phase p) const {
-        return format[std::size_t(s)][std::size_t(p)];
-    }
+    CompressedFormat format_in(DataSpace s, Phase p) const { return format[s][p]; }
     // The same format in every phase.
-    void set_format(DataSpace s, CompressedFormat f) { format[std::size_t(s)].fill(f); }
+    void set_format(DataSpace s, CompressedFormat f) { format[s].fill(f); }
 };
 
 // How words of a data space cross into the PE array from a level above it.

@@ -344,7 +344,7 @@ std::vector<OnChipNetwork> read_networks(const SpecNode& node,
     return networks;
 }
 
-std::array<bool, 3> read_phase_set(const SpecNode& node);
+PerPhase<bool> read_phase_set(const SpecNode& node);
 
 LogicUnit read_unit(const SpecNode& node, const PeArray& array, const ComponentLibrary& library) {
     MapReader reader(node);
@@ -408,7 +408,7 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
         for (const FormatEntry& f : formats) {
             if (f.level != entry.level || f.data_space != entry.data_space) continue;
             for (Phase p : kAllPhases) {
-                if (f.in_phase[std::size_t(p)] && entry.in_phase[std::size_t(p)]) {
+                if (f.in_phase[p] && entry.in_phase[p]) {
                     item.fail(
                         fmt::format("second format for `{}` at level `{}` in phase {}",
                                     data_space_name(entry.data_space), entry.level, phase_name(p)),
@@ -423,18 +423,18 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
 }
 
 // `phases:` of a format, skipping or gating entry: one phase name or a list of them.
-std::array<bool, 3> read_phase_set(const SpecNode& node) {
-    std::array<bool, 3> in_phase{};
+PerPhase<bool> read_phase_set(const SpecNode& node) {
+    PerPhase<bool> in_phase{};
     const std::vector<SpecNode> items =
         node.is_scalar() ? std::vector<SpecNode>{node} : node.items();
     if (items.empty()) node.fail("empty list of phases", "at least one of fw, bw, wu");
     for (const SpecNode& item : items) {
         const Phase p = *phase_from_name(item.as_choice({"fw", "bw", "wu"}));
-        if (in_phase[std::size_t(p)]) {
+        if (in_phase[p]) {
             item.fail(fmt::format("phase `{}` listed twice", phase_name(p)),
                       "each phase at most once");
         }
-        in_phase[std::size_t(p)] = true;
+        in_phase[p] = true;
     }
     return in_phase;
 }

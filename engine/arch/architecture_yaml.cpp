@@ -70,11 +70,11 @@ std::string network_text(const OnChipNetwork& n) {
 }
 
 // A `phases:` field, unless the entry acts in all three phases.
-void add_phases(const std::array<bool, 3>& in_phase, Fields& fields) {
-    if (in_phase == std::array<bool, 3>{true, true, true}) return;
+void add_phases(const PerPhase<bool>& in_phase, Fields& fields) {
+    if (in_phase == PerPhase<bool>{true, true, true}) return;
     std::string phases;
     for (Phase p : kAllPhases) {
-        if (!in_phase[std::size_t(p)]) continue;
+        if (!in_phase[p]) continue;
         phases += phases.empty() ? "[" : ", ";
         phases += phase_name(p);
     }

@@ -22,6 +22,7 @@
 
 #include "vocabulary/array_axis.hpp"
 #include "vocabulary/data_space_set.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -56,7 +57,7 @@ struct FormatEntry {
     // The training phases it applies in (`phases:`; all three when absent):
     // a data space holds a different tensor per phase (w in fw/bw, dw in wu),
     // and a design may compress one and not the other.
-    std::array<bool, 3> in_phase{true, true, true};
+    PerPhase<bool> in_phase{true, true, true};
 };
 
 // One skipping or gating entry.
@@ -65,7 +66,7 @@ struct SparseActionEntry {
     DataSpace target = DataSpace::weights;
     DataSpaceSet condition_on;  // non-empty
     // The training phases it acts in (`phases:`; all three when absent).
-    std::array<bool, 3> in_phase{true, true, true};
+    PerPhase<bool> in_phase{true, true, true};
 };
 
 struct LoadBalancing {
@@ -82,8 +83,7 @@ struct SparseFeatures {
     // The format of `space` at `level` in `phase` (uncompressed when not listed).
     CompressedFormat format_of(std::string_view level, DataSpace space, Phase phase) const {
         for (const FormatEntry& f : formats) {
-            if (f.level == level && f.data_space == space && f.in_phase[std::size_t(phase)])
-                return f.format;
+            if (f.level == level && f.data_space == space && f.in_phase[phase]) return f.format;
         }
         return CompressedFormat::uncompressed;
     }

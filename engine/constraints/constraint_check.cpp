@@ -72,7 +72,7 @@ std::optional<std::string> find_constraint_violation(const MappingConstraints& c
             }
         }
         for (DataSpace s : kAllDataSpaces) {
-            const auto& k = c.keep[static_cast<std::size_t>(s)];
+            const auto& k = c.keep[s];
             if (k && level.keep.contains(s) != k->keep) {
                 return fmt::format("{} {} {}; {} requires it to {}", level_name(constraints, i),
                                    k->keep ? "bypasses" : "keeps", data_space_name(s),

@@ -158,7 +158,7 @@ LevelConstraints read_level(const SpecNode& node, std::size_t index,
         const DataSpaceSet set = read_data_space_set(*spaces);
         for (DataSpace s : kAllDataSpaces) {
             if (!set.contains(s)) continue;
-            auto& slot = c.keep[static_cast<std::size_t>(s)];
+            auto& slot = c.keep[s];
             if (slot) {
                 spaces->fail(fmt::format("`{}` is both kept and bypassed at `{}`",
                                          data_space_name(s), level.name),

@@ -51,7 +51,7 @@ MappingConstraints merge_constraints(const MappingConstraints& base,
             if (from.factors[d]) to.factors[d] = from.factors[d];
         }
         if (from.order) to.order = from.order;
-        for (std::size_t s = 0; s < from.keep.size(); ++s) {
+        for (DataSpace s : kAllDataSpaces) {
             if (from.keep[s]) to.keep[s] = from.keep[s];
         }
     }

@@ -36,6 +36,7 @@
 #include "vocabulary/array_axis.hpp"
 #include "vocabulary/data_space_set.hpp"
 #include "vocabulary/dims.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -75,7 +76,7 @@ struct KeepRequirement {
 struct LevelConstraints {
     PerDim<std::optional<FactorBound>> factors;
     std::optional<LoopOrderConstraint> order;
-    std::array<std::optional<KeepRequirement>, 3> keep;  // by DataSpace
+    PerDataSpace<std::optional<KeepRequirement>> keep;
 
     bool empty() const;
 };

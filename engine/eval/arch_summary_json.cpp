@@ -22,7 +22,7 @@ nlohmann::json action_entries(const std::vector<SparseActionEntry>& entries) {
     for (const SparseActionEntry& e : entries) {
         nlohmann::json phases = nlohmann::json::array();
         for (Phase p : kAllPhases) {
-            if (e.in_phase[std::size_t(p)]) phases.push_back(std::string(phase_name(p)));
+            if (e.in_phase[p]) phases.push_back(std::string(phase_name(p)));
         }
         list.push_back({{"level", e.level},
                         {"target", std::string(data_space_name(e.target))},

@@ -253,7 +253,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
                     const PhaseDensities& densities, const ImbalanceOptions& imbalance) {
     Evaluation e;
     e.sparse = true;
-    for (DataSpace s : kAllDataSpaces) e.densities[std::size_t(s)] = densities.of(s).density;
+    for (DataSpace s : kAllDataSpaces) e.densities[s] = densities.of(s).density;
     e.violation = check_mapping_structure(arch, problem.space, mapping);
     if (e.violation) return e;
     analyze_nest(problem, mapping, e.nest);

@@ -16,6 +16,7 @@
 #include "nest/nest_analysis.hpp"
 #include "sparse/phase_densities.hpp"
 #include "sparse/sparse_adjustment.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -64,8 +65,8 @@ struct Evaluation {
     NestAnalysis nest;
     ActionCounts counts;  // the nest's counts, after the sparse adjustment when sparse
     bool sparse = false;  // evaluated with the phase's densities
-    std::array<double, 3> densities{1.0, 1.0, 1.0};  // by DataSpace, as evaluated
-    std::optional<MappingViolation> violation;       // when set, the metrics below are not computed
+    PerDataSpace<double> densities{1.0, 1.0, 1.0};  // as evaluated
+    std::optional<MappingViolation> violation;      // when set, the metrics below are not computed
     std::int64_t cycles = 0;
     std::int64_t compute_cycles = 0;
     std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level

@@ -81,7 +81,7 @@ std::optional<MappingViolation> first_overflow(const ArchModel& arch, std::size_
         double used = 0;
         for (DataSpace s : kAllDataSpaces) {
             const double tile = words(i, s);
-            v.tiles[std::size_t(s)] = std::int64_t(std::ceil(tile));
+            v.tiles[s] = std::int64_t(std::ceil(tile));
             used += tile;
         }
         v.actual = std::int64_t(std::ceil(used));
@@ -145,10 +145,9 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
         case ViolationKind::capacity: {
             std::string parts;
             for (DataSpace s : kAllDataSpaces) {
-                if (v.tiles[std::size_t(s)] == 0) continue;
+                if (v.tiles[s] == 0) continue;
                 parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ",
-                                     tensor_name(tensor_in_phase(problem.phase, s)),
-                                     v.tiles[std::size_t(s)]);
+                                     tensor_name(tensor_in_phase(problem.phase, s)), v.tiles[s]);
             }
             return fmt::format(
                 "the tiles do not fit level {}: {} = {} words, capacity {} words ({} bytes of "

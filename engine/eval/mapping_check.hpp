@@ -13,6 +13,7 @@
 #include "arch/architecture.hpp"
 #include "nest/action_counts.hpp"
 #include "nest/nest_analysis.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -34,9 +35,9 @@ struct MappingViolation {
     int level = -1;
     Dim dim = Dim::N;
     DataSpace space = DataSpace::weights;
-    std::int64_t actual = 0;              // the product, fanout or words used
-    std::int64_t limit = 0;               // the bound, fanout or capacity
-    std::array<std::int64_t, 3> tiles{};  // capacity: each kept space's tile
+    std::int64_t actual = 0;             // the product, fanout or words used
+    std::int64_t limit = 0;              // the bound, fanout or capacity
+    PerDataSpace<std::int64_t> tiles{};  // capacity: each kept space's tile
 };
 
 // Everything that does not need the nest analysis.

@@ -11,7 +11,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
-#include "mapping/mapping_text.hpp"
+#include "mapping/mapping_syntax.hpp"
 
 namespace trainloop {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/yaml_text.hpp"
-#include "mapping/mapping_text.hpp"
+#include "mapping/mapping_syntax.hpp"
 
 namespace trainloop {
 namespace {

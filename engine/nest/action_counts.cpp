@@ -19,7 +19,7 @@ SpaceCounts dense_space_counts(const SpaceAccesses& acc) {
 void dense_action_counts(const NestAnalysis& nest, ActionCounts& out) {
     out.num_levels = nest.num_levels;
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
-        for (std::size_t s = 0; s < 3; ++s) {
+        for (DataSpace s : kAllDataSpaces) {
             out.levels[i].spaces[s] = dense_space_counts(nest.levels[i].spaces[s]);
         }
     }

@@ -10,6 +10,7 @@
 #include <cstddef>
 
 #include "nest/nest_analysis.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -27,8 +28,8 @@ struct SpaceCounts {
 };
 
 struct LevelCounts {
-    std::array<SpaceCounts, 3> spaces{};  // by DataSpace
-    const SpaceCounts& space(DataSpace s) const { return spaces[std::size_t(s)]; }
+    PerDataSpace<SpaceCounts> spaces{};
+    const SpaceCounts& space(DataSpace s) const { return spaces[s]; }
 };
 
 struct ActionCounts {

@@ -238,7 +238,6 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
     Overflow overflow;
 
     for (DataSpace space : kAllDataSpaces) {
-        const std::size_t si = std::size_t(space);
         const Projection& proj = problem.projection(space);
         const bool is_output = space == problem.output();
         // Walk the keepers from the outside in; `parent` is the last keeper seen.
@@ -246,7 +245,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
         for (std::size_t i = 0; i <= num_levels; ++i) {
             const bool at_macs = i == num_levels;
             if (!at_macs) {
-                out.levels[i].spaces[si] = SpaceAccesses{};
+                out.levels[i].spaces[space] = SpaceAccesses{};
                 if (!mapping.level(i).keep.contains(space)) continue;
             }
             // The spread of level `parent`'s tile over the instances of this
@@ -263,7 +262,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 // The MACs hold nothing: every MAC reads (or updates) its operand.
                 child_words = out.compute_cycles;
             } else {
-                SpaceAccesses& acc = out.levels[i].spaces[si];
+                SpaceAccesses& acc = out.levels[i].spaces[space];
                 acc.kept = true;
                 acc.tile = footprint(proj, nest.tile[i]);
                 acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
@@ -285,7 +284,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             // The parent reads (is updated with) each distinct position's words once.
             const std::int64_t transfers = overflow.mul(child_words, positions);
             if (i > 0) {
-                SpaceAccesses& up = out.levels[parent].spaces[si];
+                SpaceAccesses& up = out.levels[parent].spaces[space];
                 up.child = at_macs ? -1 : int(i);
                 up.child_side_words = overflow.mul(product(fanout), child_words);
                 if (is_output) {

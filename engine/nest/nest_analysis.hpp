@@ -35,6 +35,7 @@
 
 #include "mapping/mapping.hpp"
 #include "problem/phase_problem.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -61,8 +62,8 @@ struct SpaceAccesses {
 
 struct LevelAccesses {
     std::int64_t utilized_instances = 1;
-    std::array<SpaceAccesses, 3> spaces{};  // by DataSpace
-    const SpaceAccesses& space(DataSpace s) const { return spaces[std::size_t(s)]; }
+    PerDataSpace<SpaceAccesses> spaces{};
+    const SpaceAccesses& space(DataSpace s) const { return spaces[s]; }
 };
 
 struct NestAnalysis {

@@ -20,9 +20,8 @@ PhaseProblem make_phase_problem(std::string layer, Phase phase, const IterationS
     problem.phase = phase;
     problem.space = space;
     for (DataSpace s : kAllDataSpaces) {
-        problem.tensors[static_cast<std::size_t>(s)] =
-            TensorRole{tensor_in_phase(phase, s), s, s == output_space(phase)};
-        problem.projections[static_cast<std::size_t>(s)] = projection_for(s, space);
+        problem.tensors[s] = TensorRole{tensor_in_phase(phase, s), s, s == output_space(phase)};
+        problem.projections[s] = projection_for(s, space);
     }
     return problem;
 }

@@ -12,6 +12,7 @@
 
 #include "problem/iteration_space.hpp"
 #include "problem/projection.hpp"
+#include "vocabulary/per_space.hpp"
 #include "vocabulary/phase.hpp"
 
 namespace trainloop {
@@ -31,15 +32,13 @@ struct PhaseProblem {
     std::string layer;
     Phase phase = Phase::fw;
     IterationSpace space;
-    std::array<TensorRole, 3> tensors;  // indexed by DataSpace
+    PerDataSpace<TensorRole> tensors;
     // How each data space is indexed (derived from `space`; cached because the
     // evaluator reads it for every mapping).
-    std::array<Projection, 3> projections;
+    PerDataSpace<Projection> projections;
 
-    const TensorRole& role(DataSpace s) const { return tensors[static_cast<std::size_t>(s)]; }
-    const Projection& projection(DataSpace s) const {
-        return projections[static_cast<std::size_t>(s)];
-    }
+    const TensorRole& role(DataSpace s) const { return tensors[s]; }
+    const Projection& projection(DataSpace s) const { return projections[s]; }
     DataSpace output() const { return output_space(phase); }
     TensorName output_tensor() const { return tensor_in_phase(phase, output()); }
     // Dimensions summed over into each output element: those that do not

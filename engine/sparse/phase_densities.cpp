@@ -9,7 +9,7 @@ PhaseDensities phase_densities(const SparsityProfile& profile, std::string_view 
     PhaseDensities out;
     for (DataSpace s : kAllDataSpaces) {
         const TensorName tensor = tensor_in_phase(phase, s);
-        OperandDensity& d = out.spaces[std::size_t(s)];
+        OperandDensity& d = out.spaces[s];
         d.density = density(profile, network, layer, tensor, phase, iteration);
         d.model = density_model(profile, network, layer, tensor, phase);
     }

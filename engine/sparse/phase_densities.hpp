@@ -4,6 +4,7 @@
 // shares its mask).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -11,6 +12,7 @@
 #include "density/density_model.hpp"
 #include "density/density_schedule.hpp"
 #include "density/sparsity_profile.hpp"
+#include "vocabulary/per_space.hpp"
 #include "vocabulary/phase.hpp"
 
 namespace trainloop {
@@ -21,12 +23,13 @@ struct OperandDensity {
 };
 
 struct PhaseDensities {
-    std::array<OperandDensity, 3> spaces{};  // by DataSpace
+    PerDataSpace<OperandDensity> spaces{};
 
-    const OperandDensity& of(DataSpace s) const { return spaces[std::size_t(s)]; }
+    const OperandDensity& of(DataSpace s) const { return spaces[s]; }
     // Every density is 1: the sparse evaluation must equal the dense one.
     bool all_dense() const {
-        return spaces[0].density == 1.0 && spaces[1].density == 1.0 && spaces[2].density == 1.0;
+        return std::all_of(spaces.begin(), spaces.end(),
+                           [](const OperandDensity& d) { return d.density == 1.0; });
     }
 };
 

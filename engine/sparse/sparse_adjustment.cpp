@@ -26,13 +26,7 @@ double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& 
 // format's density already removed those reads, see no_zero_probability).
 DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace s) {
     DataSpaceSet out = macs.in(phase);
-    out.members[std::size_t(s)] = false;
-    return out;
-}
-
-DataSpaceSet either(const DataSpaceSet& a, const DataSpaceSet& b) {
-    DataSpaceSet out;
-    for (std::size_t i = 0; i < 3; ++i) out.members[i] = a.members[i] || b.members[i];
+    out.erase(s);
     return out;
 }
 
@@ -78,22 +72,23 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
         const LevelModel& level = arch.levels[i];
         for (DataSpace s : kAllDataSpaces) {
-            const std::size_t si = std::size_t(s);
-            if (!nest.levels[i].spaces[si].kept) continue;
-            SpaceCounts& c = out.levels[i].spaces[si];
+            if (!nest.levels[i].spaces[s].kept) continue;
+            SpaceCounts& c = out.levels[i].spaces[s];
             const bool compressed =
                 level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
             if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities.of(s), c);
             // Skipping removes the access and its cycle; gating only its energy.
             // The innermost keeper serves the MACs: a skipped (gated) MAC does
             // not read its operands there nor update its output.
-            const bool serves_macs = nest.levels[i].spaces[si].child < 0;
-            const DataSpaceSet skip = either(
-                level.skip_when_zero[si].in(problem.phase),
-                serves_macs ? macs_condition(arch.compute_skip, problem.phase, s) : DataSpaceSet{});
-            const DataSpaceSet gate = either(
-                level.gate_when_zero[si].in(problem.phase),
-                serves_macs ? macs_condition(arch.compute_gate, problem.phase, s) : DataSpaceSet{});
+            const bool serves_macs = nest.levels[i].spaces[s].child < 0;
+            const DataSpaceSet skip =
+                level.skip_when_zero[s].in(problem.phase) |
+                (serves_macs ? macs_condition(arch.compute_skip, problem.phase, s)
+                             : DataSpaceSet{});
+            const DataSpaceSet gate =
+                level.gate_when_zero[s].in(problem.phase) |
+                (serves_macs ? macs_condition(arch.compute_gate, problem.phase, s)
+                             : DataSpaceSet{});
             const double kept_by_skip = no_zero_probability(densities, skip, output, s, compressed);
             const double kept_by_gate = no_zero_probability(densities, gate, output, s, compressed);
             // For the output an update and its read-modify-write read go together.

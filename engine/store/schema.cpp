@@ -15,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 2> kMigrations = {
+constexpr std::array<std::string_view, 3> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -136,6 +136,15 @@ CREATE VIEW result_energy_by_class AS
          c.key AS class, c.value AS energy_pj
   FROM results r, json_each(r.energy_by_class) c
   WHERE r.energy_by_class IS NOT NULL;
+)sql",
+    // 3: search quality per result: whether the search converged, and the
+    // lower bound on cycles and energy of the layer-phase (NULL when none is
+    // claimed: sparse evaluations, and rows written before version 3, whose
+    // `converged` is NULL too).
+    R"sql(
+ALTER TABLE results ADD COLUMN converged INTEGER;
+ALTER TABLE results ADD COLUMN lower_bound_cycles INTEGER;
+ALTER TABLE results ADD COLUMN lower_bound_energy_pj REAL;
 )sql",
 };
 

@@ -194,7 +194,7 @@ DataSpace space_of(TimeloopDataSpace s) {
 DataSpaceSet keep_set(const TimeloopMappingEntry& e) {
     DataSpaceSet keep = e.keep.empty() ? DataSpaceSet::all() : DataSpaceSet{};
     for (TimeloopDataSpace s : e.keep) keep.insert(space_of(s));
-    for (TimeloopDataSpace s : e.bypass) keep.members[std::size_t(space_of(s))] = false;
+    for (TimeloopDataSpace s : e.bypass) keep.erase(space_of(s));
     return keep;
 }
 

@@ -19,8 +19,14 @@ struct DataSpaceSet {
 
     constexpr bool contains(DataSpace s) const { return members[static_cast<std::size_t>(s)]; }
     constexpr void insert(DataSpace s) { members[static_cast<std::size_t>(s)] = true; }
+    constexpr void erase(DataSpace s) { members[static_cast<std::size_t>(s)] = false; }
     constexpr bool empty() const { return !members[0] && !members[1] && !members[2]; }
     friend constexpr bool operator==(const DataSpaceSet&, const DataSpaceSet&) = default;
+    // The union.
+    friend constexpr DataSpaceSet operator|(const DataSpaceSet& a, const DataSpaceSet& b) {
+        return DataSpaceSet{{a.members[0] || b.members[0], a.members[1] || b.members[1],
+                             a.members[2] || b.members[2]}};
+    }
 };
 
 // "weights, outputs" (in the canonical order), or "none".

@@ -23,6 +23,7 @@ struct PerKey {
     constexpr auto begin() const { return values.begin(); }
     constexpr auto end() const { return values.end(); }
     static constexpr std::size_t size() { return 3; }
+    constexpr void fill(const T& value) { values.fill(value); }
     friend constexpr bool operator==(const PerKey&, const PerKey&) = default;
 };
 

@@ -283,7 +283,7 @@ void Mapspace::build_keep_choices(const ArchModel& arch, const MapspaceConstrain
         const auto& required = constraints.user.level(i).keep;
         auto honours = [&](const DataSpaceSet& keep) {
             for (DataSpace s : kAllDataSpaces) {
-                const auto& r = required[std::size_t(s)];
+                const auto& r = required[s];
                 if (r && keep.contains(s) != r->keep) return false;
             }
             return true;
@@ -291,8 +291,8 @@ void Mapspace::build_keep_choices(const ArchModel& arch, const MapspaceConstrain
         if (i == 0 || !constraints.explore_bypass) {
             DataSpaceSet keep = i == 0 ? DataSpaceSet::all() : may;
             for (DataSpace s : kAllDataSpaces) {
-                const auto& r = required[std::size_t(s)];
-                if (r && !r->keep) keep.members[std::size_t(s)] = false;
+                const auto& r = required[s];
+                if (r && !r->keep) keep.erase(s);
             }
             keeps_[i] = {keep};
             continue;

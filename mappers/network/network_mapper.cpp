@@ -20,7 +20,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 bool same_densities(const std::optional<PhaseDensities>& a,
                     const std::optional<PhaseDensities>& b) {
     if (!a || !b) return !a && !b;
-    for (std::size_t s = 0; s < 3; ++s) {
+    for (DataSpace s : kAllDataSpaces) {
         if (a->spaces[s].density != b->spaces[s].density ||
             !(a->spaces[s].model == b->spaces[s].model))
             return false;
@@ -132,7 +132,11 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         };
         ProblemSearch searched{
             planned.problem.layer, planned.problem.phase, planned.layer_phases,
-            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search)};
+            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search),
+            std::nullopt};
+        if (!planned.densities || planned.densities->all_dense()) {
+            searched.bound = cost_lower_bound(arch, planned.problem);
+        }
         result.evaluations += searched.result.evaluations;
         const bool failed = !searched.result.best.has_value();
         result.searches.push_back(std::move(searched));
@@ -167,7 +171,7 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         }
         result.layers.back().phases.push_back(r);
 
-        std::optional<CostTotal>& total = result.phase_totals[static_cast<std::size_t>(lp.phase)];
+        std::optional<CostTotal>& total = result.phase_totals[lp.phase];
         if (!total) total = CostTotal{};
         if (r.best) {
             total->cycles = add_to_total(total->cycles, r.best->cycles, "cycles");

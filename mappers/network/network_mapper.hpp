@@ -23,10 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "eval/lower_bound.hpp"
 #include "mapspace/mapspace.hpp"
 #include "problem/training_problems.hpp"
 #include "search/search.hpp"
 #include "sparse/phase_densities.hpp"
+#include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
@@ -122,12 +124,15 @@ struct ProblemSearch {
     Phase phase = Phase::fw;
     std::size_t layer_phases = 0;
     SearchResult result;
+    // What no mapping of this problem can beat (eval/lower_bound.hpp); dense
+    // problems only (nullopt with densities below 1).
+    std::optional<CostLowerBound> bound;
 };
 
 struct NetworkMapResult {
-    std::vector<LayerResult> layers;                       // network order; empty on failure
-    std::vector<ProblemSearch> searches;                   // per distinct problem searched
-    std::array<std::optional<CostTotal>, 3> phase_totals;  // by Phase; nullopt: not mapped
+    std::vector<LayerResult> layers;                  // network order; empty on failure
+    std::vector<ProblemSearch> searches;              // per distinct problem searched
+    PerPhase<std::optional<CostTotal>> phase_totals;  // nullopt: not mapped
     CostTotal step;  // Σ of the phase totals, fw + bw + wu in that order
     std::int64_t evaluations = 0;
     double seconds = 0;
@@ -138,9 +143,7 @@ struct NetworkMapResult {
     };
     std::optional<Failure> failure;  // the first layer-phase without a valid mapping
 
-    const std::optional<CostTotal>& total(Phase p) const {
-        return phase_totals[static_cast<std::size_t>(p)];
-    }
+    const std::optional<CostTotal>& total(Phase p) const { return phase_totals[p]; }
 };
 
 // Precondition: `plan` was built from this `arch` and `training`. `progress`

@@ -496,6 +496,17 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
             break;
     }
     for (const UnitResult& r : units) merge(out, best_value, front, r);
+    if (options.strategy == SearchStrategy::exhaustive) {
+        out.converged = out.exhausted;
+    } else if (std::isfinite(best_value)) {
+        out.units = int(units.size());
+        for (const UnitResult& r : units) {
+            if (r.best_value <= best_value * (1 + kConvergedTolerance)) ++out.units_near_best;
+        }
+        const int needed =
+            std::max(2, int(std::ceil(kConvergedUnitsFraction * double(units.size()))));
+        out.converged = out.units_near_best >= needed;
+    }
     if (options.objective == Objective::pareto) {
         out.pareto = front.sorted();
         // The front's best EDP stands for it where one mapping is needed.

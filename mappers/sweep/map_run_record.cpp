@@ -1,21 +1,18 @@
 #include "sweep/map_run_record.hpp"
 
-#include <fmt/format.h>
-
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
-#include "common/yaml_text.hpp"
 #include "density/sparsity_library.hpp"
-#include "store/content_hash.hpp"
+#include "run/run_identity.hpp"
 #include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
-namespace {}  // namespace
 
-void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
+void write_map_run(ResultsStore& store, const MapRunInputs& run, const Architecture& arch,
                    const ArchModel& model, const Network& network, const NetworkTraining& training,
                    const NetworkMapPlan& plan, const NetworkMapResult& result) {
+    const RunSettings& settings = run.settings;
     PointRecord record;
     record.arch = architecture_record(arch, model, read_file_text(run.arch_file));
     record.network = {network.name(), read_file_text(resolve_network(run.workload))};
@@ -25,27 +22,18 @@ void write_map_run(ResultsStore& store, const MapRunDescription& run, const Arch
                                               ? data_directory() / "workloads/sparsity/dense.yaml"
                                               : resolve_sparsity_profile(run.sparsity);
     record.sparsity = {load_sparsity_profile(profile).name, read_file_text(profile)};
-    record.dataflow = run.dataflow;
-    record.objective = std::string(objective_name(run.objective));
-    record.search = std::string(strategy_name(run.search));
-    record.budget = run.budget;
-    record.seed = static_cast<std::int64_t>(run.seed);
-    record.phases = phases_text(run.phases);
-    if (run.iteration != kFinalIteration) record.iteration = run.iteration;
-    fill_point_results(record, {arch, model, training, plan, run.objective}, result);
+    record.dataflow = settings.dataflow ? to_string(*settings.dataflow) : "any";
+    record.objective = std::string(objective_name(settings.search.objective));
+    record.search = std::string(strategy_name(settings.search.strategy));
+    record.budget = settings.search.budget;
+    record.seed = static_cast<std::int64_t>(settings.search.seed);
+    record.phases = phases_text(settings.phases);
+    if (settings.iteration != kFinalIteration) record.iteration = settings.iteration;
+    fill_point_results(record, {arch, model, training, plan, settings.search.objective}, result);
 
-    const std::string description = fmt::format(
-        "# trainloop map --db\nmap:\n  arch: {}\n  workload: {}\n  batch: {}\n  phases: [{}]\n"
-        "  dataflow: {}\n  objective: {}\n  search: {}\n  budget: {}\n  seed: {}\n  bypass: {}\n"
-        "  sparsity: {}\n  iteration: {}\n",
-        yaml_scalar(arch.name), yaml_scalar(network.name()), run.batch, record.phases,
-        yaml_scalar(run.dataflow), record.objective, record.search, run.budget, run.seed,
-        run.bypass ? "true" : "false", yaml_scalar(record.sparsity.name),
-        run.iteration == kFinalIteration ? std::string("final") : std::to_string(run.iteration));
-    const std::string hash =
-        content_hash(description + content_hash(record.arch.spec.yaml) +
-                     content_hash(record.network.yaml) + content_hash(record.sparsity.yaml));
-    const std::int64_t sweep = store.ensure_sweep({"map", description, hash, 1});
+    const RunIdentity id = map_run_identity({arch.name, record.arch.spec.yaml}, record.network,
+                                            run.batch, record.sparsity, settings);
+    const std::int64_t sweep = store.ensure_sweep({"map", id.description, id.hash, 1});
     store.write_point(sweep, record);
     store.update_pareto_flags();
 }

@@ -14,8 +14,8 @@ namespace trainloop {
 namespace {
 
 LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& layer,
-                                    const LayerPhaseResult& lp, const Candidate& candidate,
-                                    std::int64_t choice) {
+                                    const LayerPhaseResult& lp, const ProblemSearch& search,
+                                    const Candidate& candidate, std::int64_t choice) {
     const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
     // Searches are per planned problem, in plan order.
     const std::optional<PhaseDensities>& densities = c.plan.problems[lp.problem].densities;
@@ -48,6 +48,11 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.energy_by_class = by_class.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.reused = lp.reused;
+    r.converged = search.result.converged;
+    if (search.bound) {
+        r.lower_bound_cycles = search.bound->cycles;
+        r.lower_bound_energy_pj = search.bound->energy_pj;
+    }
     return r;
 }
 
@@ -65,13 +70,14 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     for (const LayerResult& layer : result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             ++layer_phases[static_cast<std::size_t>(lp.phase)];
-            record.results.push_back(layer_phase_record(c, layer, lp, *lp.best, 0));
+            const ProblemSearch& search = result.searches[lp.problem];
+            record.results.push_back(layer_phase_record(c, layer, lp, search, *lp.best, 0));
             if (c.objective != Objective::pareto) continue;
             // The rest of the search's front, by increasing energy.
             const std::string best_mapping = record.results.back().mapping;
             std::int64_t choice = 1;
-            for (const Candidate& member : result.searches[lp.problem].result.pareto) {
-                LayerPhaseRecord r = layer_phase_record(c, layer, lp, member, choice);
+            for (const Candidate& member : search.result.pareto) {
+                LayerPhaseRecord r = layer_phase_record(c, layer, lp, search, member, choice);
                 if (r.mapping == best_mapping) continue;
                 ++choice;
                 record.results.push_back(std::move(r));
@@ -107,15 +113,6 @@ void fill_point_results(PointRecord& record, const PointContext& c,
                                  imbalance[0] + imbalance[1] + imbalance[2],
                                  performed[0] + performed[1] + performed[2]});
     }
-}
-
-std::string phases_text(const std::vector<Phase>& phases) {
-    std::string text;
-    for (Phase p : phases) {
-        if (!text.empty()) text += ',';
-        text += phase_name(p);
-    }
-    return text;
 }
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,

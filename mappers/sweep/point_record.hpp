@@ -8,6 +8,7 @@
 #pragma once
 
 #include "network/network_mapper.hpp"
+#include "run/run_identity.hpp"
 #include "store/store_records.hpp"
 
 namespace trainloop {
@@ -25,9 +26,6 @@ struct PointContext {
 // of `record` are the caller's.
 void fill_point_results(PointRecord& record, const PointContext& context,
                         const NetworkMapResult& result);
-
-// "fw,bw,wu": the phases a point maps, as stored.
-std::string phases_text(const std::vector<Phase>& phases);
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml);

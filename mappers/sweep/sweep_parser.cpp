@@ -219,6 +219,14 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         }
         s.finish();
     }
+    if (auto constraints = r.optional("constraints")) {
+        const fs::path file = dir / constraints->as_string();
+        if (!fs::is_regular_file(file)) {
+            constraints->fail(fmt::format("no constraints file `{}`", constraints->as_string()),
+                              "a mapping constraints file, relative to the sweep file");
+        }
+        spec.constraints = file.lexically_normal().string();
+    }
     if (auto exclude = r.optional("exclude")) {
         for (const SpecNode& e : exclude->items()) spec.exclude.push_back(parse_exclusion(e));
     }

@@ -14,6 +14,7 @@
 #include "density/sparsity_profile.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
+#include "run/run_setup.hpp"
 #include "sparse/mask_check.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -32,6 +33,7 @@ struct LoadedSweep {
     std::vector<std::string> network_texts;
     std::vector<SparsityProfile> profiles;
     std::vector<std::string> profile_texts;
+    std::optional<ConstraintsFileInput> constraints;  // the sweep's constraints file
 };
 
 // Runs `load`; an error in the file a sweep entry names is reported at the
@@ -82,6 +84,9 @@ namespace {
 
 LoadedSweep load_everything(const SweepSpec& spec) {
     LoadedSweep s;
+    if (!spec.constraints.empty()) {
+        s.constraints = ConstraintsFileInput{spec.constraints, read_file_text(spec.constraints)};
+    }
     std::vector<std::string> arch_texts;
     std::vector<SourceLocation> arch_locations;
     s.archs = load_sweep_architectures(spec);
@@ -89,6 +94,9 @@ LoadedSweep load_everything(const SweepSpec& spec) {
         const SweepArchitecture& a = spec.architectures[i];
         load_entry(a.location, "architectures", "architecture",
                    [&] { s.models.push_back(build_arch_model(s.archs[i].arch)); });
+        // The constraints file must fit every architecture: checked now, not
+        // at the first point that uses it (an error names the constraints file).
+        merged_constraints(s.archs[i].arch, s.archs[i].constraints, s.constraints);
         arch_texts.push_back(s.archs[i].yaml);
         arch_locations.push_back(a.location);
     }
@@ -129,23 +137,56 @@ std::string sweep_hash(const SweepSpec& spec, const LoadedSweep& s) {
     for (const auto& a : s.archs) identity += "\n--arch " + content_hash(a.yaml);
     for (const auto& n : s.network_texts) identity += "\n--network " + content_hash(n);
     for (const auto& p : s.profile_texts) identity += "\n--sparsity " + content_hash(p);
+    if (s.constraints) identity += "\n--constraints " + content_hash(s.constraints->text);
     return content_hash(identity);
 }
 
-}  // namespace
-
-SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
-                          const SweepRunOptions& options, const SweepProgressFn& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    const LoadedSweep loaded = load_everything(spec);
+std::vector<SweepPoint> all_points(const SweepSpec& spec, const LoadedSweep& loaded) {
     std::vector<std::string> arch_names;
     std::vector<std::string> network_names;
     std::vector<std::string> profile_names;
     for (const auto& a : loaded.archs) arch_names.push_back(a.arch.name);
     for (const auto& n : loaded.networks) network_names.push_back(n->name());
     for (const auto& p : loaded.profiles) profile_names.push_back(p.name);
-    const std::vector<SweepPoint> all =
-        sweep_points(spec, arch_names, network_names, profile_names);
+    return sweep_points(spec, arch_names, network_names, profile_names);
+}
+
+}  // namespace
+
+SweepCheckSummary check_sweep(const SweepSpec& spec) {
+    const LoadedSweep loaded = load_everything(spec);
+    SweepCheckSummary summary;
+    summary.points = static_cast<std::int64_t>(all_points(spec, loaded).size());
+    for (std::size_t n = 0; n < loaded.networks.size(); ++n) {
+        for (const std::int64_t batch : spec.batches) {
+            const NetworkTraining training = derive_training_problems(*loaded.networks[n], batch);
+            for (const SparsityProfile& profile : loaded.profiles) {
+                check_masks_against(profile, loaded.networks[n]->name(), training);
+            }
+        }
+    }
+    for (const ArchitectureVariant& variant : loaded.archs) {
+        const MappingConstraints constraints =
+            merged_constraints(variant.arch, variant.constraints, loaded.constraints);
+        for (const std::string& dataflow : spec.dataflows) {
+            try {
+                check_dataflow_against_constraints(
+                    {parse_dataflow(dataflow), spec.bypass, constraints});
+            } catch (const SpecError& e) {
+                summary.notes.push_back(
+                    fmt::format("the points of architecture {} with dataflow {} will fail: {}",
+                                variant.arch.name, dataflow, e.message()));
+            }
+        }
+    }
+    return summary;
+}
+
+SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
+                          const SweepRunOptions& options, const SweepProgressFn& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    const LoadedSweep loaded = load_everything(spec);
+    const std::vector<SweepPoint> all = all_points(spec, loaded);
     const std::vector<SweepPoint> mine = shard_points(all, options.shard);
 
     const std::int64_t sweep_id = store.ensure_sweep(
@@ -163,6 +204,16 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             pending.push_back(p);
         }
     }
+
+    RunSettings base_settings;
+    base_settings.bypass = spec.bypass;
+    base_settings.constraints_file = loaded.constraints;
+    base_settings.search.strategy = spec.strategy;
+    base_settings.search.budget = spec.budget;
+    base_settings.search.patience = spec.patience;
+    base_settings.search.seed = spec.seed;
+    base_settings.phases = spec.phases;
+    base_settings.iteration = spec.iteration;
 
     // Training problems per (network, batch), and each profile's masks checked
     // against them, before the first point runs: a batch too large for a
@@ -194,6 +245,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
         const Objective objective = *objective_from_name(spec.objectives[p.objective]);
+        base_settings.search.objective = objective;
 
         PointRecord record;
         record.index = p.index;
@@ -210,19 +262,16 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         if (spec.iteration != kFinalIteration) record.iteration = spec.iteration;
         try {
             // Every point is evaluated with its profile (the dense one gives
-            // the dense evaluation's results).
-            const NetworkMapPlan plan = plan_network_mapping(
-                model, training, spec.phases, {parse_dataflow(record.dataflow), spec.bypass},
-                &profile, network.name(), spec.iteration);
-            NetworkMapOptions map_options;
-            map_options.search.objective = objective;
-            map_options.search.strategy = spec.strategy;
-            map_options.search.budget.max_evaluations = spec.budget;
-            map_options.search.budget.patience = spec.patience;
-            map_options.search.seed = spec.seed;
-            map_options.search.threads = options.threads;
-            const NetworkMapResult result = map_network(model, training, plan, map_options);
-            fill_point_results(record, {variant.arch, model, training, plan, objective}, result);
+            // the dense evaluation's results), with the architecture's
+            // constraints and the sweep's file on top: the run set-up `map` uses.
+            RunSettings settings = base_settings;
+            settings.dataflow = parse_dataflow(record.dataflow);
+            const RunSetup setup = set_up_run(
+                {variant.arch, variant.constraints, model, network.name(), training, &profile},
+                settings, options.threads);
+            const NetworkMapResult result = map_network(model, training, setup.plan, setup.options);
+            fill_point_results(record, {variant.arch, model, training, setup.plan, objective},
+                               result);
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.
             record.failure = e.message();

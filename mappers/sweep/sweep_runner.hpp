@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "store/results_store.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -42,6 +44,20 @@ struct SweepRunSummary {
     std::int64_t failed = 0;  // of those ran
     double seconds = 0;
 };
+
+// `sweep --check`: everything run_sweep reads before its first point —
+// architectures (with their overrides and constraints), networks, sparsity
+// profiles and their masks at every batch, the constraints file against
+// every architecture, the dataflows against every architecture's
+// constraints — loaded and checked without searching or writing anything.
+// Throws the SpecError run_sweep would; `notes` lists the combinations that
+// would run but fail as points (a dataflow an architecture's constraints
+// forbid).
+struct SweepCheckSummary {
+    std::int64_t points = 0;
+    std::vector<std::string> notes;
+};
+SweepCheckSummary check_sweep(const SweepSpec& spec);
 
 // Throws SpecError for bad specs (before anything is written) and for
 // database errors.

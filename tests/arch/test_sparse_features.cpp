@@ -120,11 +120,11 @@ TEST(SparseFeatures, SkippingConditionMustBeADataSpace) {
 TEST(SparseFeatures, SkippingEntriesActInTheirPhasesOnly) {
     const Architecture arch = parse_inline(
         sparse_with("condition_on: weights}", "condition_on: weights, phases: [fw, bw]}"));
-    EXPECT_EQ(arch.sparse.skipping[0].in_phase, (std::array<bool, 3>{true, true, false}));
-    EXPECT_EQ(arch.sparse.gating[0].in_phase, (std::array<bool, 3>{true, true, true}))
+    EXPECT_EQ(arch.sparse.skipping[0].in_phase, (PerPhase<bool>{true, true, false}));
+    EXPECT_EQ(arch.sparse.gating[0].in_phase, (PerPhase<bool>{true, true, true}))
         << "no `phases:` means every phase";
     const ArchModel model = build_arch_model(arch);
-    const std::size_t x = std::size_t(DataSpace::inputs);
+    const DataSpace x = DataSpace::inputs;
     const std::size_t rf = 2;
     EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::bw).contains(DataSpace::weights));
     EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::wu).empty());

@@ -86,10 +86,10 @@ TEST(ConstraintsParser, ReadsEveryKind) {
     ASSERT_TRUE(rf.order);
     EXPECT_TRUE(rf.order->full);
     EXPECT_EQ(rf.order->dims, (std::vector<Dim>{Dim::K, Dim::C, Dim::R, Dim::S}));
-    ASSERT_TRUE(rf.keep[0] && rf.keep[2]);
-    EXPECT_FALSE(rf.keep[0]->keep) << "weights bypass";
-    EXPECT_TRUE(rf.keep[2]->keep) << "outputs are kept";
-    EXPECT_FALSE(rf.keep[1]);
+    ASSERT_TRUE(rf.keep[DataSpace::weights] && rf.keep[DataSpace::outputs]);
+    EXPECT_FALSE(rf.keep[DataSpace::weights]->keep) << "weights bypass";
+    EXPECT_TRUE(rf.keep[DataSpace::outputs]->keep) << "outputs are kept";
+    EXPECT_FALSE(rf.keep[DataSpace::inputs]);
     ASSERT_TRUE(c.level(1).order);
     EXPECT_FALSE(c.level(1).order->full);
     EXPECT_TRUE(c.level(0).empty());
@@ -181,8 +181,9 @@ TEST(ConstraintsParser, AFilesEntriesOverrideTheArchitecturesOneByOne) {
     EXPECT_EQ(rf.factors[Dim::C]->max, 8);
     EXPECT_EQ(rf.factors[Dim::C]->min, 1);
     EXPECT_EQ(rf.factors[Dim::K]->min, 4) << "kept";
-    EXPECT_TRUE(rf.keep[0]->keep) << "the file's keep replaces the architecture's bypass";
-    EXPECT_TRUE(rf.keep[2]->keep);
+    EXPECT_TRUE(rf.keep[DataSpace::weights]->keep)
+        << "the file's keep replaces the architecture's bypass";
+    EXPECT_TRUE(rf.keep[DataSpace::outputs]->keep);
     EXPECT_FALSE(rf.order->full);
     // A merge can create a contradiction neither source has alone.
     const MappingConstraints full_order = parse("levels:\n  RF: {order: [C]}\n");
@@ -262,8 +263,8 @@ TEST(ArchitectureConstraints, AnArchitecturesSectionIsReadAgainstItsLevels) {
     const ArchitectureSpec spec = parse_architecture_spec(
         SpecNode::load_string(arch_text, kSource + "/arch_specs/inline.yaml"));
     ASSERT_TRUE(spec.constraints.axis(ArrayAxis::x));
-    ASSERT_TRUE(spec.constraints.level(1).keep[0]);
-    EXPECT_FALSE(spec.constraints.level(1).keep[0]->keep);
+    ASSERT_TRUE(spec.constraints.level(1).keep[DataSpace::weights]);
+    EXPECT_FALSE(spec.constraints.level(1).keep[DataSpace::weights]->keep);
     EXPECT_EQ(spec.constraints.level_names, (std::vector<std::string>{"DRAM", "RF"}));
 
     const SpecError e = expect_spec_error([&] {

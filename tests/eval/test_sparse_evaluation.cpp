@@ -27,9 +27,9 @@ IterationSpace conv() {
 
 PhaseDensities densities(double w, double x, double y) {
     PhaseDensities d;
-    d.spaces[0].density = w;
-    d.spaces[1].density = x;
-    d.spaces[2].density = y;
+    d.spaces[DataSpace::weights].density = w;
+    d.spaces[DataSpace::inputs].density = x;
+    d.spaces[DataSpace::outputs].density = y;
     return d;
 }
 
@@ -66,8 +66,8 @@ TEST(SparseEvaluation, EveryDensityOneEqualsTheDenseEvaluatorOnRandomMappings) {
     // Sparse features that only act on zeros: with no zeros nothing changes.
     arch.compute_skip.insert(DataSpace::weights);
     arch.compute_gate.insert(DataSpace::inputs);
-    arch.levels[2].skip_when_zero[std::size_t(DataSpace::inputs)].insert(DataSpace::weights);
-    arch.levels[1].gate_when_zero[std::size_t(DataSpace::weights)].insert(DataSpace::inputs);
+    arch.levels[2].skip_when_zero[DataSpace::inputs].insert(DataSpace::weights);
+    arch.levels[1].gate_when_zero[DataSpace::weights].insert(DataSpace::inputs);
     arch.has_sparse_features = true;
     std::mt19937_64 rng(11);
     int valid = 0;
@@ -227,8 +227,7 @@ TEST(SparseEvaluation, PairingEnergyIsItsHalfTileMovesOverTheLinksAlongItsAxis) 
 
 TEST(SparseEvaluation, AFormatDeclaredForSomePhasesIsUsedOnlyInThem) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
-    arch.levels[1].format[std::size_t(DataSpace::weights)][std::size_t(Phase::fw)] =
-        CompressedFormat::bitmap;
+    arch.levels[1].format[DataSpace::weights][Phase::fw] = CompressedFormat::bitmap;
     const PhaseDensities d = densities(0.25, 1, 1);
     const Evaluation fw =
         evaluate(arch, make_phase_problem("conv", Phase::fw, conv()), ws_mapping(), d);
@@ -268,7 +267,7 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
     ArchModel skip = testing::three_level(4, 4, 1 << 14, 256);
     skip.levels[1].read_bandwidth = 1;  // make the GLB's reads count in latency
     ArchModel gate = skip;
-    const std::size_t x = std::size_t(DataSpace::inputs);
+    const DataSpace x = DataSpace::inputs;
     skip.levels[1].skip_when_zero[x].insert(DataSpace::weights);
     gate.levels[1].gate_when_zero[x].insert(DataSpace::weights);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
@@ -281,7 +280,7 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
     EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(DataSpace::inputs).timed_reads, dense_reads);
     EXPECT_LT(skipped.level_cycles[1], dense.level_cycles[1]);
     EXPECT_EQ(gated.level_cycles[1], dense.level_cycles[1]);
-    EXPECT_EQ(skipped.energy.level[1][x][0], gated.energy.level[1][x][0]);
+    EXPECT_EQ(skipped.energy.level[1][std::size_t(x)][0], gated.energy.level[1][std::size_t(x)][0]);
     // Weights' own reads are not conditioned on anything here.
     EXPECT_EQ(skipped.counts.levels[1].space(DataSpace::weights).reads,
               double(dense.nest.levels[1].space(DataSpace::weights).reads));

@@ -55,7 +55,7 @@ inline ImbalanceCase weight_sparse_case(Dataflow dataflow, std::int64_t x, std::
     c.mapping.level(1).temporal =
         loops({{Dim::N, reuse}, {Dim::K, k_t}, {Dim::C, c_t}, {Dim::R, r}, {Dim::S, r}});
     c.nest = analyze_nest(c.problem, c.mapping);
-    c.densities.spaces[std::size_t(DataSpace::weights)] = {density, model};
+    c.densities.spaces[DataSpace::weights] = {density, model};
     return c;
 }
 

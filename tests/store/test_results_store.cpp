@@ -68,8 +68,11 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
         fast.arch.spec.yaml = "architecture: fast\nclock_ghz: 0.7\n";
         store.write_point(sweep, fast);
         store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
-        // What a version-1 file looks like: none of version 2's columns or views.
+        // What a version-1 file looks like: none of version 2's (or 3's) columns or views.
         store.database().execute(
+            "ALTER TABLE results DROP COLUMN converged; "
+            "ALTER TABLE results DROP COLUMN lower_bound_cycles; "
+            "ALTER TABLE results DROP COLUMN lower_bound_energy_pj; "
             "DROP VIEW phase_times; DROP VIEW result_energy_by_class; "
             "ALTER TABLE architectures DROP COLUMN clock_ghz; "
             "ALTER TABLE architectures DROP COLUMN summary; "
@@ -85,7 +88,12 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
     }
     ResultsStore store = ResultsStore::open_for_writing(path);
     Database& db = store.database();
-    EXPECT_EQ(count(db, "PRAGMA user_version"), 2);
+    EXPECT_EQ(count(db, "PRAGMA user_version"), current_schema_version());
+    // Version 3's columns are NULL for rows written before it: nothing is claimed.
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM results WHERE converged IS NULL AND "
+                    "lower_bound_cycles IS NULL AND lower_bound_energy_pj IS NULL"),
+              2);
     Statement clocks = db.prepare("SELECT name, clock_ghz FROM architectures ORDER BY name");
     std::vector<std::string> seen;
     while (clocks.step()) seen.push_back(fmt::format("{}:{}", clocks.text(0), clocks.real(1)));
