@@ -17,11 +17,11 @@ stage_name=""
 stage_start=$SECONDS
 stage() {
   if [ -n "$stage_name" ]; then
-    stage "done in $((SECONDS - stage_start)) s: $stage_name"
+    echo "== done in $((SECONDS - stage_start)) s: $stage_name"
   fi
   stage_name=$1
   stage_start=$SECONDS
-  [ -n "$stage_name" ] && stage "$stage_name"
+  if [ -n "$stage_name" ]; then echo "== $stage_name"; fi
   return 0
 }
 
