@@ -57,8 +57,8 @@ void run_timeloop_eval(const EvalOptions& o) {
                         "a mapping that fits the problem and the architecture");
     }
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, model, c.problem, c.mapping, kTimeloopSpaceNames)
-                         .dump(2)
+        std::cout << json_text(evaluation_to_json(e, c.arch, model, c.problem, c.mapping,
+                                                  kTimeloopSpaceNames))
                   << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, model, c.problem, c.mapping);
@@ -93,7 +93,8 @@ void run_stored_eval(const EvalOptions& o) {
                         "a database written by this trainloop's model");
     }
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping).dump(2) << "\n";
+        std::cout << json_text(evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping))
+                  << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.model, *c.problem, c.mapping);
     }
@@ -105,9 +106,10 @@ void run_eval(const EvalOptions& o) {
     if (o.mapping.empty()) {
         throw SpecError(
             {}, "--mapping", "no mapping given",
-            "`--mapping FILE.yaml`, or `--timeloop FILE...` with timeloop-model's inputs");
+            "`--mapping FILE` (YAML, JSON or one-line form), `--db FILE --point ID`, or "
+            "`--timeloop FILE...` with timeloop-model's inputs");
     }
-    const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
+    const MappingCase c = load_mapping_argument(o.mapping, mapping_overrides(o));
     for (const std::string& note : pricing_notes(c.arch)) std::cerr << "note: " << note << "\n";
     std::optional<PhaseDensities> densities;
     if (!o.sparsity.profile.empty()) {
@@ -119,7 +121,7 @@ void run_eval(const EvalOptions& o) {
     const Evaluation e =
         densities ? evaluate_case(c, *densities, o.sparsity.imbalance_options()) : evaluate_case(c);
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2)
+        std::cout << json_text(evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping))
                   << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.arch_model, *c.problem, c.mapping);
@@ -135,10 +137,14 @@ void add_eval_command(CLI::App& app) {
         "Evaluate one mapping of one layer's training phase: accesses per level, latency with "
         "its bottleneck, energy by component/tensor/action, area; with --sparsity, the sparse "
         "evaluation (skipping, gating, compressed formats, load imbalance).\nOptions not given "
-        "are taken from the mapping file's `for:` block.");
+        "are taken from the mapping file's `for:` block (or, for `map --format json` output, "
+        "from its arch, network and batch).");
     CLI::Option* mapping =
-        eval->add_option("--mapping,-m", o->mapping, "Mapping YAML file (docs/mapping_format.md)")
-            ->check(CLI::ExistingFile);
+        eval->add_option("--mapping,-m", o->mapping,
+                         "The mapping: a file in any form trainloop prints (YAML, JSON, the "
+                         "one-line form; recognised by content; docs/mapping_format.md), or a "
+                         "one-line mapping given inline. From `map --format json` output, "
+                         "--layer and --phase pick the layer-phase");
     eval->add_option("--timeloop", o->timeloop,
                      "timeloop-model's input files (architecture v0.3, problem, mapping, ERT, "
                      "ART), merged by top-level key; reported with Timeloop's level names and "

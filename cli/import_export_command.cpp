@@ -48,7 +48,7 @@ void run_import(const ImportOptions& o) {
 }
 
 void run_export(const ExportOptions& o) {
-    const MappingCase c = load_mapping_case(o.mapping, mapping_overrides(o));
+    const MappingCase c = load_mapping_argument(o.mapping, mapping_overrides(o));
     evaluate_case(c);  // an invalid mapping is refused here, located in the file
     const ExportedFiles exported =
         native_to_timeloop_files(c.arch, *c.problem, c.mapping, {o.mapping, 0, 0});
@@ -91,9 +91,10 @@ void add_import_export_commands(CLI::App& app) {
         "problem.yaml, arch.yaml, ERT.yaml, ART.yaml (docs/timeloop_interop.md). Options not "
         "given are taken from the mapping file's `for:` block.");
     to_timeloop
-        ->add_option("--mapping,-m", eo->mapping, "Mapping YAML file (docs/mapping_format.md)")
-        ->required()
-        ->check(CLI::ExistingFile);
+        ->add_option("--mapping,-m", eo->mapping,
+                     "The mapping: a file in any form trainloop prints (YAML, JSON, one-line), "
+                     "or a one-line mapping given inline (docs/mapping_format.md)")
+        ->required();
     add_mapping_override_options(to_timeloop, *eo);
     to_timeloop->add_option("--out,-o", eo->out, "Output directory (created when missing)")
         ->required();

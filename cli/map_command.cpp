@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "arch/arch_model.hpp"
+#include "arch/architecture_library.hpp"
 #include "arch/pricing_notes.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
-#include "constraints/constraints_parser.hpp"
+#include "interruption.hpp"
 #include "json_errors.hpp"
 #include "map_export.hpp"
 #include "map_options.hpp"
@@ -17,6 +20,9 @@
 #include "map_report.hpp"
 #include "map_search_options.hpp"
 #include "network/network_mapper.hpp"
+#include "number_options.hpp"
+#include "run/run_setup.hpp"
+#include "run_inputs.hpp"
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
 #include "workload/network_library.hpp"
@@ -25,89 +31,74 @@ namespace trainloop::cli {
 namespace {
 
 void run_map(const MapOptions& o) {
-    const std::optional<Dataflow> dataflow = parse_dataflow(o.dataflow);
-    if (o.budget == 0 && o.search != "exhaustive" && o.time_budget <= 0) {
-        throw SpecError({}, "--budget",
-                        "--budget 0 (no limit) never ends a random or anneal search",
-                        "a positive number of evaluations per layer-phase",
-                        "--budget 0 goes with --search exhaustive or --time-budget SECONDS");
-    }
-    const ArchitectureSpec spec = load_architecture_spec(o.arch);
-    const Architecture& arch = spec.arch;
-    const ArchModel model = build_arch_model(arch);
-    for (const std::string& note : pricing_notes(arch)) std::cerr << "note: " << note << "\n";
-    // The file's constraints add to the architecture's, or override them
-    // entry by entry (docs/mapping_constraints.md).
-    MappingConstraints constraints = spec.constraints;
-    if (!o.constraints.empty()) {
-        constraints = merge_constraints(
-            constraints,
-            load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
-        check_constraints_consistent(constraints);
-    }
-    const MapspaceConstraints mapspace{dataflow, !o.no_bypass, constraints};
-    check_dataflow_against_constraints(mapspace);
-    const Network network = load_network(o.workload);
-    const NetworkTraining training = derive_training_problems(network, o.batch);
-    std::optional<SparsityProfile> sparsity;
-    if (!o.sparsity.profile.empty()) {
-        sparsity = load_sparsity_profile_named(o.sparsity.profile);
-        check_masks_against(*sparsity, network.name(), training);
-    }
-    const NetworkMapPlan plan = plan_network_mapping(
-        model, training, selected_phases(o.phase), mapspace, sparsity ? &*sparsity : nullptr,
-        network.name(), o.sparsity.iteration_or_final());
-    if (plan.layer_phases.empty()) {
-        throw SpecError({}, "--phase",
-                        fmt::format("{} has no {} phase to map", network.name(), o.phase),
-                        "a phase some MAC layer has");
-    }
+    const RunSettings settings = run_settings(o);
+    check_search_ends(o);
+    const RunInputs inputs = read_run_inputs(o, settings);
+    const Architecture& arch = inputs.arch();
+    const ArchModel& model = inputs.model;
+    const Network& network = *inputs.network;
+    const NetworkTraining& training = inputs.training;
+    const ArchitectureSpec& spec = inputs.spec;
+    const RunSetup setup = inputs.set_up(settings, o.threads);
+    const NetworkMapPlan& plan = setup.plan;
+    check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
     check_export_target(o, training, plan);
 
     const bool json = o.format == "json";
     NetworkMapResult empty;
-    MapRun preview{o,    arch,  model,    network,     training,
-                   plan, empty, dataflow, constraints, !spec.constraints.empty()};
+    MapRun preview{o,
+                   arch,
+                   model,
+                   network,
+                   training,
+                   plan,
+                   empty,
+                   settings.dataflow,
+                   setup.constraints,
+                   !spec.constraints.empty()};
     if (!json) {
         std::cout << constraints_line(preview) << mapspace_line(preview) << std::flush;
     } else if (!o.quiet) {
         std::cerr << constraints_line(preview) << mapspace_line(preview);
     }
 
-    NetworkMapOptions options;
-    options.search.objective = *objective_from_name(o.objective);
-    options.search.strategy = *strategy_from_name(o.search);
-    options.search.budget.max_evaluations = o.budget;
-    options.search.budget.patience = o.patience;
-    options.search.seed = o.seed;
-    options.search.threads = o.threads;
-    options.time_budget_seconds = o.time_budget;
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
-    MapProgress progress(!o.quiet, options.search.objective);
+    set_interruption_note(
+        o.db.empty() ? std::string("Nothing was written.")
+                     : fmt::format("Nothing was written to {} (map writes its results in one "
+                                   "transaction after every layer is mapped).",
+                                   o.db),
+        "Rerun:", true);
+    MapProgress progress(!o.quiet, setup.options.search.objective);
     const NetworkMapResult result =
-        map_network(model, training, plan, options,
+        map_network(model, training, plan, setup.options,
                     [&progress](const NetworkMapProgress& p) { progress.update(p); });
     progress.finish();
 
-    const MapRun run{o,    arch,   model,    network,     training,
-                     plan, result, dataflow, constraints, !spec.constraints.empty()};
+    const MapRun run{o,
+                     arch,
+                     model,
+                     network,
+                     training,
+                     plan,
+                     result,
+                     settings.dataflow,
+                     setup.constraints,
+                     !spec.constraints.empty()};
     if (result.failure) throw_no_mapping(run);
     if (json) {
-        std::cout << map_to_json(run).dump(2) << "\n";
+        std::cout << json_text(map_to_json(run)) << "\n";
         if (!o.quiet) std::cerr << summary_line(run);
     } else {
         std::cout << "\n" << map_to_text(run);
     }
     if (!o.export_to.empty()) export_all(run, json ? std::cerr : std::cout);
     if (store) {
-        write_map_run(*store,
-                      {o.arch, o.workload, o.batch, selected_phases(o.phase),
-                       dataflow ? to_string(*dataflow) : "any", options.search.objective,
-                       options.search.strategy, o.budget, o.seed, !o.no_bypass, o.sparsity.profile,
-                       o.sparsity.iteration_or_final()},
-                      arch, model, network, training, plan, result);
+        write_map_run(
+            *store, {inputs.arch_file.string(), o.workload, o.batch, o.sparsity.profile, settings},
+            arch, model, network, training, plan, result);
         (json ? std::cerr : std::cout) << fmt::format("results written to {}\n", o.db);
     }
 }

@@ -83,6 +83,24 @@ std::string summary_line(const MapRun& run) {
         group_thousands(run.result.evaluations), group_thousands(std::int64_t(rate)));
 }
 
+std::string convergence_line(const MapRun& run) {
+    std::size_t converged = 0;
+    for (const ProblemSearch& s : run.result.searches) converged += s.result.converged ? 1 : 0;
+    const std::size_t total = run.result.searches.size();
+    std::string rule =
+        run.options.search == "exhaustive"
+            ? std::string("the whole mapspace searched")
+            : fmt::format("at least a quarter of the independent {} within {:.0f} % of the best",
+                          run.options.search == "anneal" ? "chains" : "sampling streams",
+                          kConvergedTolerance * 100);
+    std::string line =
+        fmt::format("converged on {} of {} distinct problems ({})", converged, total, rule);
+    if (converged < total && run.options.search != "exhaustive") {
+        line += "; a larger --budget may still improve the others";
+    }
+    return line + "\n";
+}
+
 std::string map_to_text(const MapRun& run) {
     const MapOptions& o = run.options;
     std::size_t name_width = 5;
@@ -91,20 +109,31 @@ std::string map_to_text(const MapRun& run) {
     }
     // With a sparsity profile: the compute cycles lost to load imbalance, in %.
     const bool sparse = !o.sparsity.profile.empty();
-    std::string out = fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{}  {}\n", "layer",
-                                  name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
-                                  sparse ? fmt::format(" {:>6}", "imbal") : "",
-                                  "mapping (`= `: the same problem as a layer above)");
-    out += std::string(name_width + 53 + (sparse ? 7 : 0), '-') + "\n";
+    // conv: whether the search converged (search.hpp); E/LB, C/LB: energy
+    // and cycles over the lower bound (eval/lower_bound.hpp; dense only).
+    std::string out =
+        fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{} {:>4} {:>5} {:>5}  {}\n", "layer",
+                    name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",
+                    sparse ? fmt::format(" {:>6}", "imbal") : "", "conv", "E/LB", "C/LB",
+                    "mapping (`= `: the same problem as a layer above)");
+    out += std::string(name_width + 70 + (sparse ? 7 : 0), '-') + "\n";
     for (const LayerResult& layer : run.result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const Candidate& best = *lp.best;
-            out += fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{}  {}{}\n",
-                               layer.name, name_width, phase_name(lp.phase),
-                               group_thousands(best.cycles), microjoules(best.energy_pj),
-                               best.energy_pj / double(lp.macs), lp.utilization * 100,
-                               sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
-                               lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
+            const ProblemSearch& search = run.result.searches[lp.problem];
+            auto ratio = [&](double found, double bound) {
+                return search.bound && bound > 0 ? fmt::format("{:.2f}", found / bound)
+                                                 : std::string("-");
+            };
+            out += fmt::format(
+                "{:<{}}  {:<5} {:>15} {:>13} {:>8.2f} {:>5.1f}%{} {:>4} {:>5} {:>5}  {}{}\n",
+                layer.name, name_width, phase_name(lp.phase), group_thousands(best.cycles),
+                microjoules(best.energy_pj), best.energy_pj / double(lp.macs), lp.utilization * 100,
+                sparse ? fmt::format(" {:>5.1f}%", best.imbalance_pct) : "",
+                search.result.converged ? "yes" : "no",
+                ratio(best.energy_pj, search.bound ? search.bound->energy_pj : 0),
+                ratio(double(best.cycles), search.bound ? double(search.bound->cycles) : 0),
+                lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
         }
     }
     out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
@@ -136,6 +165,7 @@ std::string map_to_text(const MapRun& run) {
                                  : "")
                : "");
     out += summary_line(run);
+    out += convergence_line(run);
     return out;
 }
 

@@ -45,6 +45,8 @@ std::string constraints_line(const MapRun& run);
 std::string mapspace_line(const MapRun& run);
 // Problems searched, layer-phases, time and evaluation rate.
 std::string summary_line(const MapRun& run);
+// How many distinct problems' searches converged (SearchResult::converged).
+std::string convergence_line(const MapRun& run);
 
 std::string map_to_text(const MapRun& run);
 nlohmann::json map_to_json(const MapRun& run);

@@ -28,7 +28,21 @@ nlohmann::json map_to_json(const MapRun& run) {
                                     {"utilization", lp.utilization},
                                     {"evaluations", search.evaluations},
                                     {"valid", search.valid},
-                                    {"reused", lp.reused}};
+                                    {"reused", lp.reused},
+                                    {"converged", search.converged}};
+            if (search.units > 0) {
+                entry["search_units"] = search.units;
+                entry["search_units_near_best"] = search.units_near_best;
+            }
+            if (const auto& bound = run.result.searches[lp.problem].bound) {
+                entry["lower_bound"] = {{"cycles", bound->cycles},
+                                        {"energy_pj", bound->energy_pj},
+                                        {"edp", bound->edp()}};
+                entry["optimality_gap"] = {
+                    {"cycles", optimality_gap(double(best.cycles), double(bound->cycles))},
+                    {"energy", optimality_gap(best.energy_pj, bound->energy_pj)},
+                    {"edp", optimality_gap(best.edp(), bound->edp())}};
+            }
             if (!o.sparsity.profile.empty()) {
                 entry["effectual_macs"] = best.effectual_macs;
                 entry["imbalance_cycles"] = best.imbalance_cycles;

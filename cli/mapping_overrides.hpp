@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 
+#include "arch/architecture_library.hpp"
 #include "mapping/mapping_target.hpp"
+#include "number_options.hpp"
 
 namespace trainloop::cli {
 
@@ -16,7 +18,7 @@ namespace trainloop::cli {
 template <typename Options>
 MappingTarget mapping_overrides(const Options& o) {
     MappingTarget overrides;
-    if (!o.arch.empty()) overrides.arch = o.arch;
+    if (!o.arch.empty()) overrides.arch = resolve_architecture(o.arch);
     if (!o.workload.empty()) overrides.workload = o.workload;
     if (!o.layer.empty()) overrides.layer = o.layer;
     if (!o.phase.empty()) overrides.phase = phase_from_name(o.phase);
@@ -27,13 +29,14 @@ MappingTarget mapping_overrides(const Options& o) {
 // Declares --arch, --workload, --layer, --phase, --batch on `command`.
 template <typename Options>
 void add_mapping_override_options(CLI::App* command, Options& o) {
-    command->add_option("--arch,-a", o.arch, "Architecture YAML file");
+    command->add_option("--arch,-a", o.arch,
+                        "Shipped architecture name (arch_specs/) or architecture YAML file");
     command->add_option("--workload,-w", o.workload, "Shipped network name or network YAML file");
     command->add_option("--layer,-l", o.layer, "MAC layer name (see `trainloop workload show`)");
     command->add_option("--phase,-p", o.phase, "Training phase")
         ->check(CLI::IsMember({"fw", "bw", "wu"}));
     command->add_option("--batch,-b", o.batch, "Minibatch size N (default: the mapping's, else 16)")
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
 }
 
 }  // namespace trainloop::cli

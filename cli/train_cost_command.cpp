@@ -7,16 +7,20 @@
 #include <stdexcept>
 
 #include "arch/arch_model.hpp"
+#include "arch/architecture_library.hpp"
 #include "arch/pricing_notes.hpp"
 #include "common/count_format.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
-#include "constraints/constraints_parser.hpp"
+#include "interruption.hpp"
 #include "json_errors.hpp"
 #include "map_options.hpp"
 #include "map_report.hpp"
 #include "map_search_options.hpp"
+#include "number_options.hpp"
 #include "progress_bar.hpp"
+#include "run/run_setup.hpp"
+#include "run_inputs.hpp"
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
 #include "train_cost_report.hpp"
@@ -28,53 +32,27 @@ namespace {
 
 void run_train_cost(const TrainCostOptions& t) {
     const MapOptions& o = t.map;
-    const std::optional<Dataflow> dataflow = parse_dataflow(o.dataflow);
-    if (o.budget == 0 && o.search != "exhaustive" && o.time_budget <= 0) {
-        throw SpecError({}, "--budget",
-                        "--budget 0 (no limit) never ends a random or anneal search",
-                        "a positive number of evaluations per distinct problem",
-                        "--budget 0 goes with --search exhaustive or --time-budget SECONDS");
-    }
-    const ArchitectureSpec spec = load_architecture_spec(o.arch);
-    const Architecture& arch = spec.arch;
-    const ArchModel model = build_arch_model(arch);
-    for (const std::string& note : pricing_notes(arch)) std::cerr << "note: " << note << "\n";
-    MappingConstraints constraints = spec.constraints;
-    if (!o.constraints.empty()) {
-        constraints = merge_constraints(
-            constraints,
-            load_constraints_file(o.constraints, arch.levels, arch.pe_array).constraints);
-        check_constraints_consistent(constraints);
-    }
-    const MapspaceConstraints mapspace{dataflow, !o.no_bypass, constraints};
-    check_dataflow_against_constraints(mapspace);
-    const Network network = load_network(o.workload);
-    const NetworkTraining training = derive_training_problems(network, o.batch);
-    const SparsityProfile sparsity = load_sparsity_profile_named(o.sparsity.profile);
-    check_masks_against(sparsity, network.name(), training);
-
-    const TrainingRunPlan plan =
-        plan_training_run(model, training, selected_phases(o.phase), mapspace, sparsity,
-                          network.name(), t.iterations, t.samples);
-    if (plan.layer_phases.empty()) {
-        throw SpecError({}, "--phase",
-                        fmt::format("{} has no {} phase to map", network.name(), o.phase),
-                        "a phase some MAC layer has");
-    }
-    const NetworkMapPlan map_plan = as_network_plan(plan);
-
-    NetworkMapOptions options;
-    options.search.objective = *objective_from_name(o.objective);
-    options.search.strategy = *strategy_from_name(o.search);
-    options.search.budget.max_evaluations = o.budget;
-    options.search.budget.patience = o.patience;
-    options.search.seed = o.seed;
-    options.search.threads = o.threads;
-    options.time_budget_seconds = o.time_budget;
+    RunSettings settings = run_settings(o);
+    settings.training_run = TrainingRunLength{t.iterations, t.samples};
+    check_search_ends(o);
+    const RunInputs inputs = read_run_inputs(o, settings);  // --sparsity is required
+    const Architecture& arch = inputs.arch();
+    const ArchModel& model = inputs.model;
+    const Network& network = *inputs.network;
+    const NetworkTraining& training = inputs.training;
+    const RunSetup setup = inputs.set_up(settings, o.threads);
+    const TrainingRunPlan& plan = *setup.training_run;
+    check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
+    set_interruption_note(
+        o.db.empty() ? std::string("Nothing was written.")
+                     : fmt::format("Nothing was written to {} (train-cost writes the run in one "
+                                   "transaction after every problem is mapped).",
+                                   o.db),
+        "Rerun:", true);
     if (!o.quiet) {
         std::cerr << fmt::format(
             "train-cost: {} samples over {} iterations; {} distinct problems to map ({} in the "
@@ -84,8 +62,8 @@ void run_train_cost(const TrainCostOptions& t) {
     }
     ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
     bar.start();
-    const NetworkMapResult result =
-        map_network(model, training, map_plan, options, [&bar](const NetworkMapProgress& p) {
+    const NetworkMapResult result = map_network(
+        model, training, setup.plan, setup.options, [&bar](const NetworkMapProgress& p) {
             bar.update(std::int64_t(p.problems_done), std::int64_t(p.problems_total), p.seconds,
                        fmt::format("{} evaluations", si_count(double(p.evaluations))),
                        p.fraction_done);
@@ -94,8 +72,16 @@ void run_train_cost(const TrainCostOptions& t) {
 
     const std::optional<std::vector<ProblemCost>> costs = problem_costs(result);
     if (!costs) {
-        const MapRun run{o,        arch,   model,    network,     training,
-                         map_plan, result, dataflow, constraints, !spec.constraints.empty()};
+        const MapRun run{o,
+                         arch,
+                         model,
+                         network,
+                         training,
+                         setup.plan,
+                         result,
+                         settings.dataflow,
+                         setup.constraints,
+                         !inputs.spec.constraints.empty()};
         throw_no_mapping(run);
     }
     TrainingRunCost cost;
@@ -106,20 +92,16 @@ void run_train_cost(const TrainCostOptions& t) {
                         "a run whose total cycles fit in 64 bits (about 9.2e18)",
                         "fewer iterations, or a smaller --batch");
     }
-    const TrainCostRun run{t, arch, network, plan, cost, result.evaluations, dataflow};
+    const TrainCostRun run{t, arch, network, plan, cost, result.evaluations, settings.dataflow};
     if (o.format == "json") {
-        std::cout << train_cost_to_json(run).dump(2) << "\n";
+        std::cout << json_text(train_cost_to_json(run)) << "\n";
     } else {
         std::cout << train_cost_to_text(run);
     }
     if (store) {
-        write_train_cost_run(*store,
-                             {o.arch, o.workload, o.batch, selected_phases(o.phase),
-                              dataflow ? to_string(*dataflow) : "any", options.search.objective,
-                              options.search.strategy, o.budget, o.seed, !o.no_bypass,
-                              o.sparsity.profile, kFinalIteration},
-                             {t.iterations, t.samples}, arch, model, network, training, plan,
-                             result, cost);
+        write_train_cost_run(
+            *store, {inputs.arch_file.string(), o.workload, o.batch, o.sparsity.profile, settings},
+            arch, model, network, training, plan, result);
         (o.format == "json" ? std::cerr : std::cout)
             << fmt::format("results written to {}\n", o.db);
     }
@@ -146,12 +128,12 @@ void add_train_cost_command(CLI::App& app) {
     cmd->add_option("--iterations,-n", t->iterations,
                     "Training iterations (minibatches) of the run: iterations 0 to N-1")
         ->required()
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
     cmd->add_option("--samples", t->samples,
                     "Samples shared by the parts of the run where some density ramps linearly "
                     "(constant pieces take one exact sample each)")
         ->default_val(t->samples)
-        ->check(CLI::PositiveNumber);
+        ->transform(integer_in(1, kMaxRunSamples));
     cmd->add_option("--format,-f", t->map.format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

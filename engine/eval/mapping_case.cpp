@@ -2,8 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "arch/architecture_library.hpp"
 #include "arch/architecture_parser.hpp"
+#include "common/file_text.hpp"
+#include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
+#include "mapping/mapping_json.hpp"
+#include "mapping/mapping_text.hpp"
 #include "mapping/mapping_yaml.hpp"
 #include "problem/problem_lookup.hpp"
 #include "workload/network_library.hpp"
@@ -11,14 +22,17 @@
 namespace trainloop {
 namespace {
 
+// Where "no X given" points: the YAML document, or the file for the other forms.
+using FailMissing = std::function<void(const std::string& message, const std::string& expected)>;
+
 template <typename T>
-T pick(const std::optional<T>& from_option, const std::optional<T>& from_file, const SpecNode& file,
-       const char* key) {
+T pick(const std::optional<T>& from_option, const std::optional<T>& from_file,
+       const FailMissing& fail, const char* key, const char* in_file) {
     if (from_option) return *from_option;
     if (from_file) return *from_file;
-    file.fail(fmt::format("no {} given for this mapping", key),
-              fmt::format("`--{}` on the command line, or `for: {{{}: ...}}` in the mapping file",
-                          key, key));
+    fail(fmt::format("no {} given for this mapping", key),
+         fmt::format("`--{}` on the command line{}", key, in_file));
+    std::abort();  // fail throws
 }
 
 // The file's entry for a level, so an error can point at its line.
@@ -55,26 +69,205 @@ std::string fix_for(ViolationKind kind) {
 
 }  // namespace
 
-MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTarget& overrides) {
-    const SpecNode root = SpecNode::load_file(file);
-    const MappingTarget from_file = read_mapping_target(root);
+MappingForm detect_mapping_form(std::string_view text) {
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        std::string_view line = text.substr(at, end - at);
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        at = end + 1;
+        if (first == std::string_view::npos || line[first] == '#') continue;
+        line.remove_prefix(first);
+        if (line.front() == '{') return MappingForm::json;
+        const std::size_t bracket = line.find('[');
+        const std::size_t colon = line.find(':');
+        const bool name_then_bracket =
+            bracket != std::string_view::npos && bracket > 0 &&
+            (colon == std::string_view::npos || colon > bracket) &&
+            line.substr(0, bracket).find_first_of(" \t-") == std::string_view::npos &&
+            std::none_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(bracket),
+                         [](char c) { return std::iscntrl(static_cast<unsigned char>(c)) != 0; });
+        return name_then_bracket ? MappingForm::text : MappingForm::yaml;
+    }
+    return MappingForm::yaml;
+}
+
+namespace {
+
+// The JSON document's mapping object and what it says it is for.
+struct JsonMapping {
+    nlohmann::json mapping;
+    std::string key_path;  // of the mapping object, for errors
+    MappingTarget target;
+};
+
+[[noreturn]] void json_fail(const std::string& source, const std::string& key,
+                            const std::string& message, const std::string& expected) {
+    throw SpecError({source, 0, 0}, key, message, expected);
+}
+
+// `map --format json`'s output: the layer-phase named by --layer and --phase
+// (both required: the document holds every layer-phase of a network).
+JsonMapping from_map_output(const nlohmann::json& doc, const MappingTarget& overrides,
+                            const std::string& source) {
+    JsonMapping out;
+    if (!overrides.layer || !overrides.phase) {
+        json_fail(source, "layers",
+                  "this is `trainloop map --format json` output: it holds a mapping per "
+                  "layer-phase",
+                  "--layer NAME and --phase fw|bw|wu to pick one");
+    }
+    const std::string phase(phase_name(*overrides.phase));
+    const nlohmann::json& layers = doc["layers"];
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const nlohmann::json& layer = layers[i];
+        if (!layer.is_object() || layer.value("name", "") != *overrides.layer) continue;
+        const auto phases = layer.find("phases");
+        if (phases == layer.end() || !phases->is_object() || !phases->contains(phase)) {
+            json_fail(source, fmt::format("layers[{}].phases", i),
+                      fmt::format("layer `{}` has no {} result here", *overrides.layer, phase),
+                      "a phase the map run mapped");
+        }
+        out.mapping = (*phases)[phase].value("mapping", nlohmann::json());
+        out.key_path = fmt::format("layers[{}].phases.{}.mapping", i, phase);
+        break;
+    }
+    if (out.key_path.empty()) {
+        json_fail(source, "layers", fmt::format("no layer named `{}`", *overrides.layer),
+                  "a layer of the map run's network");
+    }
+    // The run's architecture and network are names: shipped ones resolve.
+    if (doc.contains("arch") && doc["arch"].is_string()) {
+        try {
+            out.target.arch = resolve_architecture(doc["arch"].get<std::string>());
+        } catch (const SpecError&) {
+            // Not shipped: --arch must name the file (pick() says so).
+        }
+    }
+    if (doc.contains("network") && doc["network"].is_string()) {
+        out.target.workload = doc["network"].get<std::string>();
+    }
+    if (doc.contains("batch") && doc["batch"].is_number_integer()) {
+        out.target.batch = doc["batch"].get<std::int64_t>();
+    }
+    return out;
+}
+
+JsonMapping read_json_mapping(const std::string& text, const MappingTarget& overrides,
+                              const std::string& source) {
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        json_fail(source, "", fmt::format("not valid JSON: {}", e.what()),
+                  "a mapping in JSON (docs/mapping_format.md)");
+    }
+    if (doc.is_object() && doc.contains("layers") && doc.contains("network")) {
+        return from_map_output(doc, overrides, source);
+    }
+    if (doc.is_object() && doc.contains("mapping")) return {doc["mapping"], "mapping", {}};
+    return {doc, "", {}};
+}
+
+}  // namespace
+
+MappingCase load_mapping_case_text(std::string text, const std::string& source,
+                                   const MappingTarget& overrides) {
     MappingCase c;
-    c.file = file;
-    c.target.arch = pick(overrides.arch, from_file.arch, root, "arch");
-    c.target.workload = pick(overrides.workload, from_file.workload, root, "workload");
-    c.target.layer = pick(overrides.layer, from_file.layer, root, "layer");
-    c.target.phase = pick(overrides.phase, from_file.phase, root, "phase");
+    c.file = source;
+    c.form = detect_mapping_form(text);
+    c.text = std::move(text);
+
+    MappingTarget from_file;
+    std::optional<SpecNode> root;
+    std::optional<JsonMapping> json;
+    const char* in_file = "";
+    FailMissing fail = [&source](const std::string& message, const std::string& expected) {
+        throw SpecError({source, 0, 0}, "", message, expected);
+    };
+    switch (c.form) {
+        case MappingForm::yaml:
+            root = SpecNode::load_string(c.text, source);
+            from_file = read_mapping_target(*root);
+            in_file = ", or `for: {...}` in the mapping file";
+            fail = [&root](const std::string& message, const std::string& expected) {
+                root->fail(message, expected);
+            };
+            break;
+        case MappingForm::json:
+            json = read_json_mapping(c.text, overrides, source);
+            from_file = json->target;
+            break;
+        case MappingForm::text:
+            break;
+    }
+    c.target.arch = pick(overrides.arch, from_file.arch, fail, "arch", in_file);
+    c.target.workload = pick(overrides.workload, from_file.workload, fail, "workload", in_file);
+    c.target.layer = pick(overrides.layer, from_file.layer, fail, "layer", in_file);
+    c.target.phase = pick(overrides.phase, from_file.phase, fail, "phase", in_file);
     c.target.batch = overrides.batch.value_or(from_file.batch.value_or(kDefaultBatch));
 
+    // A spec the file's `for:` names is blamed on that key when it is broken.
+    auto load = [&](const std::optional<std::string>& given, const char* key, const char* what,
+                    auto&& read) {
+        // Only the YAML form has a `for:` section to blame.
+        if (given || !root) return read();
+        const YAML::Node target = root->raw()["for"];
+        if (!target.IsMap() || !target[key]) return read();
+        return load_referenced(root->sibling(target[key], fmt::format("for.{}", key)), what, read);
+    };
     // Read with its constraints section, so a bad one is reported here too.
-    c.arch = load_architecture_spec(*c.target.arch).arch;
+    c.arch = load(overrides.arch, "arch", "architecture",
+                  [&] { return load_architecture_spec(*c.target.arch).arch; });
     c.arch_model = build_arch_model(c.arch);
-    c.network = std::make_shared<const Network>(load_network(*c.target.workload));
+    c.network = load(overrides.workload, "workload", "network", [&] {
+        return std::make_shared<const Network>(load_network(*c.target.workload));
+    });
     c.training = derive_training_problems(*c.network, *c.target.batch);
     c.problem = &find_phase_problem(*c.network, c.training, *c.target.layer, *c.target.phase,
-                                    {file.string(), 0, 0});
-    c.mapping = parse_mapping_yaml(root, c.arch).mapping;
+                                    {source, 0, 0});
+    switch (c.form) {
+        case MappingForm::yaml:
+            c.mapping = parse_mapping_yaml(*root, c.arch).mapping;
+            break;
+        case MappingForm::json: {
+            const std::string name =
+                json->key_path.empty() ? source : fmt::format("{} ({})", source, json->key_path);
+            c.mapping = mapping_from_json(json->mapping, c.arch, name);
+            break;
+        }
+        case MappingForm::text: {
+            // The first line that is not blank or a comment.
+            std::string_view line = c.text;
+            for (std::size_t at = 0; at < c.text.size();) {
+                const std::size_t end = std::min(c.text.find('\n', at), c.text.size());
+                const std::string_view candidate = std::string_view(c.text).substr(at, end - at);
+                const std::size_t first = candidate.find_first_not_of(" \t\r");
+                at = end + 1;
+                if (first == std::string_view::npos || candidate[first] == '#') continue;
+                line = candidate;
+                break;
+            }
+            c.mapping = parse_mapping_text(line, c.arch, source);
+            break;
+        }
+    }
     return c;
+}
+
+MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTarget& overrides) {
+    return load_mapping_case_text(read_file_text(file), file.string(), overrides);
+}
+
+MappingCase load_mapping_argument(const std::string& argument, const MappingTarget& overrides) {
+    if (std::filesystem::is_regular_file(argument)) return load_mapping_case(argument, overrides);
+    if (detect_mapping_form(argument) == MappingForm::text &&
+        argument.find('\n') == std::string::npos) {
+        return load_mapping_case_text(argument, std::string(kMappingTextSource), overrides);
+    }
+    throw SpecError({argument, 0, 0}, "--mapping", "no such mapping file",
+                    "a mapping file (YAML, JSON or the one-line form), or a one-line mapping "
+                    "such as \"DRAM[N16 K4] GLB[X:C16 Y:K16] RF[R3 S3]\"");
 }
 
 namespace {
@@ -83,13 +276,18 @@ namespace {
 Evaluation valid_or_throw(const MappingCase& c, Evaluation e) {
     if (e.valid()) return e;
     const MappingViolation& v = *e.violation;
-    const SpecNode root = SpecNode::load_file(c.file);
-    // A violation of the whole mapping (e.g. a factor product) points at the list.
-    const SpecNode at =
-        level_entry(root, v.level >= 0 ? c.arch.levels[std::size_t(v.level)].name : "");
-    at.fail(fmt::format("invalid mapping ({}): {}", violation_kind_name(v.kind),
-                        describe(v, c.arch, *c.problem)),
-            "a mapping that fits the problem and the architecture", fix_for(v.kind));
+    const std::string level = v.level >= 0 ? c.arch.levels[std::size_t(v.level)].name : "";
+    const std::string message = fmt::format("invalid mapping ({}): {}", violation_kind_name(v.kind),
+                                            describe(v, c.arch, *c.problem));
+    const std::string expected = "a mapping that fits the problem and the architecture";
+    if (c.form == MappingForm::yaml) {
+        const SpecNode root = SpecNode::load_string(c.text, c.file.string());
+        // A violation of the whole mapping (e.g. a factor product) points at the list.
+        level_entry(root, level).fail(message, expected, fix_for(v.kind));
+    }
+    // JSON and text: the level by name (their parsers checked the spelling).
+    throw SpecError({c.file.string(), 0, 0}, level.empty() ? "mapping" : level, message, expected,
+                    fix_for(v.kind));
 }
 
 }  // namespace

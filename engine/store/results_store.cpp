@@ -147,8 +147,9 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
     Statement& result = cached(
         "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
         "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
-        "energy_breakdown, reused, performed_macs, energy_by_class) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "energy_breakdown, reused, performed_macs, energy_by_class, converged, "
+        "lower_bound_cycles, lower_bound_energy_pj) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LayerPhaseRecord& r : p.results) {
         const std::int64_t mapping = mapping_id(r.mapping);
         result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
@@ -158,6 +159,17 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         result.bind(14, r.energy_breakdown).bind(15, std::int64_t{r.reused ? 1 : 0});
         result.bind(16, r.performed_macs);
         bind_json(result, 17, r.energy_by_class);
+        result.bind(18, std::int64_t{r.converged ? 1 : 0});
+        if (r.lower_bound_cycles) {
+            result.bind(19, *r.lower_bound_cycles);
+        } else {
+            result.bind_null(19);
+        }
+        if (r.lower_bound_energy_pj) {
+            result.bind(20, *r.lower_bound_energy_pj);
+        } else {
+            result.bind_null(20);
+        }
         result.run();
     }
     Statement& total = cached(

@@ -74,10 +74,11 @@ INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id,
 INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs, cycles,
                           energy_pj, utilization, effectual_macs, imbalance_cycles,
                           imbalance_pct, energy_breakdown, reused, performed_macs,
-                          energy_by_class)
+                          energy_by_class, converged, lower_bound_cycles, lower_bound_energy_pj)
   SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
          r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
-         r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class
+         r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class, r.converged,
+         r.lower_bound_cycles, r.lower_bound_energy_pj
   FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
   JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
   ORDER BY n.new_id, r.id;
@@ -108,7 +109,8 @@ INSERT INTO main.training_run_samples (point_id, sample, iteration, begin_iterat
 
 }  // namespace
 
-MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs) {
+MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs,
+                             const std::function<void(std::size_t)>& merged) {
     Database& db = out.database();
     MergeSummary total;
     std::error_code ec;
@@ -118,9 +120,29 @@ MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesyste
                             "input databases other than OUT");
         }
         {
-            // Checks the input the way a query would (missing, corrupt, foreign, version).
+            // Checks the input the way a query would (missing, corrupt, foreign, version),
+            // then its schema and pages: a damaged input is blamed here, by name, rather
+            // than failing half-way through the copy as an error of the output.
             Database check(input, OpenMode::read_only);
             check_readable(check);
+            std::vector<std::string> problems = check_schema(check);
+            if (problems.empty()) {
+                Statement quick = check.prepare("PRAGMA quick_check");
+                while (quick.step()) {
+                    if (quick.text(0) != "ok") problems.push_back(quick.text(0));
+                }
+            }
+            if (!problems.empty()) {
+                throw SpecError(
+                    {input.string(), 0, 0}, "",
+                    fmt::format("cannot merge this input: {}{}", problems.front(),
+                                problems.size() > 1
+                                    ? fmt::format(" (and {} more problems)", problems.size() - 1)
+                                    : ""),
+                    "intact input databases",
+                    "`trainloop db check FILE` lists the problems; nothing was "
+                    "merged from this input");
+            }
         }
         db.execute("ATTACH DATABASE " + sql_literal(input.string()) + " AS src");
         try {
@@ -135,14 +157,18 @@ MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesyste
             throw;
         }
         db.execute("DETACH DATABASE src");
+        if (merged) merged(std::size_t(&input - inputs.data()) + 1);
     }
     out.update_pareto_flags();
     return total;
 }
 
 std::vector<std::string> check_database(Database& db) {
-    std::vector<std::string> problems;
     check_readable(db);
+    // A missing table would make the checks below fail to prepare: report the
+    // schema's problems alone.
+    std::vector<std::string> problems = check_schema(db);
+    if (!problems.empty()) return problems;
     Statement integrity = db.prepare("PRAGMA integrity_check");
     while (integrity.step()) {
         const std::string line = integrity.text(0);

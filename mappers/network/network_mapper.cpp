@@ -1,8 +1,11 @@
 #include "network/network_mapper.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
+#include "common/checked_math.hpp"
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -14,23 +17,24 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-bool same_densities(const std::optional<PhaseDensities>& a,
-                    const std::optional<PhaseDensities>& b) {
-    if (!a || !b) return !a && !b;
-    for (DataSpace s : kAllDataSpaces) {
-        if (a->spaces[s].density != b->spaces[s].density ||
-            !(a->spaces[s].model == b->spaces[s].model))
-            return false;
-    }
-    return true;
-}
-
 // The objective value of a finished search's best mapping (0: none).
 double searched_best_value(const SearchResult& r, Objective objective) {
     return r.best ? objective_value(objective, r.best->cycles, r.best->energy_pj) : 0;
 }
 
 }  // namespace
+
+bool PlannedProblem::is(const PhaseProblem& other,
+                        const std::optional<PhaseDensities>& other_densities) const {
+    if (problem.phase != other.phase || !(problem.space == other.space)) return false;
+    if (!densities || !other_densities) return !densities && !other_densities;
+    for (DataSpace s : kAllDataSpaces) {
+        if (densities->spaces[s].density != other_densities->spaces[s].density ||
+            !(densities->spaces[s].model == other_densities->spaces[s].model))
+            return false;
+    }
+    return true;
+}
 
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
                                     const std::vector<Phase>& phases,
@@ -50,11 +54,9 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
             }
             // Same iteration space (bounds, stride, dilation), phase and
             // densities: same problem.
-            auto same = std::find_if(
-                plan.problems.begin(), plan.problems.end(), [&](const PlannedProblem& p) {
-                    return p.problem.phase == problem.phase && p.problem.space == problem.space &&
-                           same_densities(p.densities, densities);
-                });
+            auto same =
+                std::find_if(plan.problems.begin(), plan.problems.end(),
+                             [&](const PlannedProblem& p) { return p.is(problem, densities); });
             if (same == plan.problems.end()) {
                 auto space = std::find(spaces.begin(), spaces.end(), problem.space);
                 if (space == spaces.end()) {
@@ -115,16 +117,16 @@ void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan
         std::optional<CostTotal>& total = result.phase_totals[lp.phase];
         if (!total) total = CostTotal{};
         if (r.best) {
-            total->cycles += r.best->cycles;
+            total->cycles = add_to_total(total->cycles, r.best->cycles, "cycles");
             total->energy_pj += r.best->energy_pj;
         }
-        total->macs += r.macs;
+        total->macs = add_to_total(total->macs, r.macs, "MACs");
     }
     for (const std::optional<CostTotal>& total : result.phase_totals) {
         if (!total) continue;
-        result.step.cycles += total->cycles;
+        result.step.cycles = add_to_total(result.step.cycles, total->cycles, "cycles");
         result.step.energy_pj += total->energy_pj;
-        result.step.macs += total->macs;
+        result.step.macs = add_to_total(result.step.macs, total->macs, "MACs");
     }
 }
 
@@ -168,7 +170,11 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         };
         ProblemSearch searched{
             planned.problem.layer, planned.problem.phase, planned.layer_phases,
-            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search)};
+            trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search),
+            std::nullopt};
+        if (!planned.densities || planned.densities->all_dense()) {
+            searched.bound = cost_lower_bound(arch, planned.problem);
+        }
         result.evaluations += searched.result.evaluations;
         const bool failed = !searched.result.best.has_value();
         result.searches.push_back(std::move(searched));

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/lower_bound.hpp"
 #include "mapspace/mapspace.hpp"
 #include "problem/training_problems.hpp"
 #include "search/search.hpp"
@@ -47,6 +48,10 @@ struct PlannedProblem {
     std::optional<PhaseDensities> densities;
     std::size_t mapspace = 0;  // index into NetworkMapPlan::mapspaces
     std::size_t layer_phases = 0;
+
+    // Whether a layer-phase is this problem: same iteration space (bounds,
+    // stride, dilation), phase and densities (with their models).
+    bool is(const PhaseProblem& other, const std::optional<PhaseDensities>& other_densities) const;
 };
 
 struct NetworkMapPlan {
@@ -123,6 +128,9 @@ struct ProblemSearch {
     Phase phase = Phase::fw;
     std::size_t layer_phases = 0;
     SearchResult result;
+    // What no mapping of this problem can beat (eval/lower_bound.hpp); dense
+    // problems only (nullopt with densities below 1).
+    std::optional<CostLowerBound> bound;
 };
 
 struct NetworkMapResult {

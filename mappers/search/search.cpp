@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mapspace/divisors.hpp"
 #include "problem/projection.hpp"
 #include "search/pareto_front.hpp"
 #include "sparse/sparse_adjustment.hpp"
@@ -296,9 +297,8 @@ class Exhaustive {
         // Mixed-radix walk over the divisors of each dimension's remainder.
         std::array<std::vector<std::int64_t>, kNumDims> options;
         for (Dim d : kAllDims) {
-            for (std::int64_t f = 1; f <= remaining[d]; ++f) {
-                if (remaining[d] % f == 0 && ctx_.space.factor_allowed(level, d, f))
-                    options[std::size_t(d)].push_back(f);
+            for (std::int64_t f : divisors(remaining[d])) {
+                if (ctx_.space.factor_allowed(level, d, f)) options[std::size_t(d)].push_back(f);
             }
         }
         for (Dim d : kAllDims) {
@@ -496,6 +496,17 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
             break;
     }
     for (const UnitResult& r : units) merge(out, best_value, front, r);
+    if (options.strategy == SearchStrategy::exhaustive) {
+        out.converged = out.exhausted;
+    } else if (std::isfinite(best_value)) {
+        out.units = int(units.size());
+        for (const UnitResult& r : units) {
+            if (r.best_value <= best_value * (1 + kConvergedTolerance)) ++out.units_near_best;
+        }
+        const int needed =
+            std::max(2, int(std::ceil(kConvergedUnitsFraction * double(units.size()))));
+        out.converged = out.units_near_best >= needed;
+    }
     if (options.objective == Objective::pareto) {
         out.pareto = front.sorted();
         // The front's best EDP stands for it where one mapping is needed.

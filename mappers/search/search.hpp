@@ -93,7 +93,22 @@ struct SearchResult {
     std::array<std::int64_t, kMaxLevels> rejected_capacity_by_level{};
     bool exhausted = false;  // exhaustive search covered the whole mapspace
     double seconds = 0;
+    // Whether the search converged. Exhaustive: it covered the whole
+    // mapspace. Random and anneal run independent units (sampling streams,
+    // annealing chains) from different seeds: they converged when at least
+    // kConvergedUnits of them (and at least two) each ended within
+    // kConvergedTolerance of the best — the best was found again
+    // independently, not once by luck. A heuristic, not a proof: the lower
+    // bound (eval/lower_bound.hpp) says how far the best could still be.
+    bool converged = false;
+    int units = 0;            // random and anneal: independent units run
+    int units_near_best = 0;  // of those, ending within the tolerance of the best
 };
+
+// Convergence (SearchResult::converged): a unit's best within 1 % of the
+// overall best, in a quarter of the units.
+inline constexpr double kConvergedTolerance = 0.01;
+inline constexpr double kConvergedUnitsFraction = 0.25;
 
 SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Mapspace& space,
                     const SearchOptions& options);

@@ -1,26 +1,19 @@
 #include "sweep/map_run_record.hpp"
 
-#include <fmt/format.h>
-
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
-#include "common/yaml_text.hpp"
 #include "density/sparsity_library.hpp"
-#include "store/content_hash.hpp"
+#include "run/run_identity.hpp"
 #include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
 namespace {
 
-// The record of a map run's point, its description as the sweep's text
-// (`command`: `map` or `train-cost`, `extra`: more description lines), and
-// the write.
-void write_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
-               const ArchModel& model, const Network& network, const NetworkTraining& training,
-               const NetworkMapPlan& plan, const NetworkMapResult& result,
-               const std::string& command, const std::string& extra,
-               const std::optional<TrainingRunRecord>& training_run) {
+// The record of a map run's point: its coordinates, without results.
+PointRecord run_record(const MapRunInputs& run, const Architecture& arch, const ArchModel& model,
+                       const Network& network) {
+    const RunSettings& settings = run.settings;
     PointRecord record;
     record.arch = architecture_record(arch, model, read_file_text(run.arch_file));
     record.network = {network.name(), read_file_text(resolve_network(run.workload))};
@@ -30,58 +23,46 @@ void write_run(ResultsStore& store, const MapRunDescription& run, const Architec
                                               ? data_directory() / "workloads/sparsity/dense.yaml"
                                               : resolve_sparsity_profile(run.sparsity);
     record.sparsity = {load_sparsity_profile(profile).name, read_file_text(profile)};
-    record.dataflow = run.dataflow;
-    record.objective = std::string(objective_name(run.objective));
-    record.search = std::string(strategy_name(run.search));
-    record.budget = run.budget;
-    record.seed = static_cast<std::int64_t>(run.seed);
-    record.phases = phases_text(run.phases);
-    if (run.iteration != kFinalIteration) record.iteration = run.iteration;
-    fill_point_results(record, {arch, model, training, plan, run.objective}, result);
-    record.training_run = training_run;
+    record.dataflow = settings.dataflow ? to_string(*settings.dataflow) : "any";
+    record.objective = std::string(objective_name(settings.search.objective));
+    record.search = std::string(strategy_name(settings.search.strategy));
+    record.budget = settings.search.budget;
+    record.seed = static_cast<std::int64_t>(settings.search.seed);
+    record.phases = phases_text(settings.phases);
+    if (settings.iteration != kFinalIteration) record.iteration = settings.iteration;
+    return record;
+}
 
-    const std::string description =
-        fmt::format("# trainloop {0} --db\n{0}:\n", command) +
-        fmt::format(
-            "  arch: {}\n  workload: {}\n  batch: {}\n  phases: [{}]\n"
-            "  dataflow: {}\n  objective: {}\n  search: {}\n  budget: {}\n  seed: {}\n  bypass: "
-            "{}\n"
-            "  sparsity: {}\n  iteration: {}\n",
-            yaml_scalar(arch.name), yaml_scalar(network.name()), run.batch, record.phases,
-            yaml_scalar(run.dataflow), record.objective, record.search, run.budget, run.seed,
-            run.bypass ? "true" : "false", yaml_scalar(record.sparsity.name),
-            run.iteration == kFinalIteration ? std::string("final")
-                                             : std::to_string(run.iteration)) +
-        extra;
-    const std::string hash =
-        content_hash(description + content_hash(record.arch.spec.yaml) +
-                     content_hash(record.network.yaml) + content_hash(record.sparsity.yaml));
-    const std::int64_t sweep = store.ensure_sweep({command, description, hash, 1});
+// The point written as a sweep of one, keyed on the run's identity.
+void write_run_point(ResultsStore& store, const MapRunInputs& run, const PointRecord& record) {
+    const RunIdentity id = map_run_identity(record.arch.spec, record.network, run.batch,
+                                            record.sparsity, run.settings);
+    const std::int64_t sweep = store.ensure_sweep(
+        {run.settings.training_run ? "train-cost" : "map", id.description, id.hash, 1});
     store.write_point(sweep, record);
     store.update_pareto_flags();
 }
 
 }  // namespace
 
-void write_map_run(ResultsStore& store, const MapRunDescription& run, const Architecture& arch,
+void write_map_run(ResultsStore& store, const MapRunInputs& run, const Architecture& arch,
                    const ArchModel& model, const Network& network, const NetworkTraining& training,
                    const NetworkMapPlan& plan, const NetworkMapResult& result) {
-    write_run(store, run, arch, model, network, training, plan, result, "map", "", std::nullopt);
+    PointRecord record = run_record(run, arch, model, network);
+    fill_point_results(record, {arch, model, training, plan, run.settings.search.objective},
+                       result);
+    write_run_point(store, run, record);
 }
 
-void write_train_cost_run(ResultsStore& store, const MapRunDescription& run,
-                          const TrainCostDescription& length, const Architecture& arch,
+void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Architecture& arch,
                           const ArchModel& model, const Network& network,
                           const NetworkTraining& training, const TrainingRunPlan& plan,
-                          NetworkMapResult result, const TrainingRunCost& cost) {
-    // The layers the run ends with: its last sample's.
-    const NetworkMapPlan last = sample_network_plan(plan, plan.samples.size() - 1);
-    collect_layer_results(training, last, result);
-    MapRunDescription described = run;
-    described.iteration = plan.samples.back().iteration;
-    write_run(store, described, arch, model, network, training, last, result, "train-cost",
-              fmt::format("  iterations: {}\n  samples: {}\n", length.iterations, length.samples),
-              training_run_record(cost, length.samples));
+                          const NetworkMapResult& result) {
+    PointRecord record = run_record(run, arch, model, network);
+    fill_training_run_results(
+        record, {arch, model, training, as_network_plan(plan), run.settings.search.objective}, plan,
+        result, run.settings.training_run->samples);
+    write_run_point(store, run, record);
 }
 
 }  // namespace trainloop

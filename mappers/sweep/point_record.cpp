@@ -14,8 +14,8 @@ namespace trainloop {
 namespace {
 
 LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& layer,
-                                    const LayerPhaseResult& lp, const Candidate& candidate,
-                                    std::int64_t choice) {
+                                    const LayerPhaseResult& lp, const ProblemSearch& search,
+                                    const Candidate& candidate, std::int64_t choice) {
     const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
     // Searches are per planned problem, in plan order.
     const std::optional<PhaseDensities>& densities = c.plan.problems[lp.problem].densities;
@@ -44,9 +44,15 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
     r.performed_macs = e.counts.macs_performed;
-    r.energy_breakdown = breakdown.dump();
-    r.energy_by_class = by_class.dump();
+    // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
+    r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.energy_by_class = by_class.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.reused = lp.reused;
+    r.converged = search.result.converged;
+    if (search.bound) {
+        r.lower_bound_cycles = search.bound->cycles;
+        r.lower_bound_energy_pj = search.bound->energy_pj;
+    }
     return r;
 }
 
@@ -64,13 +70,14 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     for (const LayerResult& layer : result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             ++layer_phases[static_cast<std::size_t>(lp.phase)];
-            record.results.push_back(layer_phase_record(c, layer, lp, *lp.best, 0));
+            const ProblemSearch& search = result.searches[lp.problem];
+            record.results.push_back(layer_phase_record(c, layer, lp, search, *lp.best, 0));
             if (c.objective != Objective::pareto) continue;
             // The rest of the search's front, by increasing energy.
             const std::string best_mapping = record.results.back().mapping;
             std::int64_t choice = 1;
-            for (const Candidate& member : result.searches[lp.problem].result.pareto) {
-                LayerPhaseRecord r = layer_phase_record(c, layer, lp, member, choice);
+            for (const Candidate& member : search.result.pareto) {
+                LayerPhaseRecord r = layer_phase_record(c, layer, lp, search, member, choice);
                 if (r.mapping == best_mapping) continue;
                 ++choice;
                 record.results.push_back(std::move(r));
@@ -108,19 +115,15 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     }
 }
 
-std::string phases_text(const std::vector<Phase>& phases) {
-    std::string text;
-    for (Phase p : phases) {
-        if (!text.empty()) text += ',';
-        text += phase_name(p);
-    }
-    return text;
-}
-
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml) {
-    return {{arch.name, yaml}, model.area_um2(), model.pe_rows,
-            model.pe_columns,  arch.clock_ghz,   architecture_summary_json(arch, model).dump()};
+    return {{arch.name, yaml},
+            model.area_um2(),
+            model.pe_rows,
+            model.pe_columns,
+            arch.clock_ghz,
+            architecture_summary_json(arch, model)
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 TrainingRunRecord training_run_record(const TrainingRunCost& cost, std::int64_t samples) {
@@ -140,6 +143,20 @@ TrainingRunRecord training_run_record(const TrainingRunCost& cost, std::int64_t 
                                   s.step_cycles, s.step_energy_pj, s.step_effectual_macs});
     }
     return r;
+}
+
+void fill_training_run_results(PointRecord& record, const PointContext& context,
+                               const TrainingRunPlan& run, NetworkMapResult result,
+                               std::int64_t samples) {
+    const NetworkMapPlan last = sample_network_plan(run, run.samples.size() - 1);
+    if (!result.failure) collect_layer_results(context.training, last, result);
+    fill_point_results(
+        record, {context.arch, context.model, context.training, last, context.objective}, result);
+    record.iteration = run.samples.back().iteration;
+    if (record.failure) return;
+    const std::optional<std::vector<ProblemCost>> costs = problem_costs(result);
+    if (!costs) return;  // fill_point_results named the failure
+    record.training_run = training_run_record(integrate_training_run(run, *costs), samples);
 }
 
 }  // namespace trainloop

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "network/network_mapper.hpp"
+#include "run/run_identity.hpp"
 #include "store/store_records.hpp"
 #include "training_run/training_run.hpp"
 
@@ -17,7 +18,7 @@ struct PointContext {
     const Architecture& arch;
     const ArchModel& model;
     const NetworkTraining& training;
-    const NetworkMapPlan& plan;  // the plan `result` was mapped from
+    const NetworkMapPlan& plan;  // the plan `result` was mapped from (ignored for a training run)
     Objective objective = Objective::edp;
 };
 
@@ -27,11 +28,19 @@ struct PointContext {
 void fill_point_results(PointRecord& record, const PointContext& context,
                         const NetworkMapResult& result);
 
-// "fw,bw,wu": the phases a point maps, as stored.
-std::string phases_text(const std::vector<Phase>& phases);
-
 // A training run's totals and samples as stored; `samples` as requested.
 TrainingRunRecord training_run_record(const TrainingRunCost& cost, std::int64_t samples);
+
+// A whole training run's point (a sweep's `iterations:` point, `train-cost
+// --db`): `result` holds the searches of `run`'s problems
+// (map_network over as_network_plan(run)). The layer results are those of
+// the run's last sample (the state training ends in) and `record.iteration`
+// its iteration; when every search found a mapping, `record.training_run`
+// holds the run's totals and samples (`samples` as requested). Throws
+// std::overflow_error when the run's cycles do not fit in 64 bits.
+void fill_training_run_results(PointRecord& record, const PointContext& context,
+                               const TrainingRunPlan& run, NetworkMapResult result,
+                               std::int64_t samples);
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml);

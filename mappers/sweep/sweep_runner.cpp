@@ -11,9 +11,11 @@
 
 #include "arch/arch_model.hpp"
 #include "common/file_text.hpp"
+#include "common/spec_node.hpp"
 #include "density/sparsity_profile.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
+#include "run/run_setup.hpp"
 #include "sparse/mask_check.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -33,21 +35,100 @@ struct LoadedSweep {
     std::vector<std::string> network_texts;
     std::vector<SparsityProfile> profiles;
     std::vector<std::string> profile_texts;
+    std::optional<ConstraintsFileInput> constraints;  // the sweep's constraints file
 };
+
+// Runs `load`; an error in the file a sweep entry names is reported at the
+// entry (the sweep file, line, key) with the place in the other file.
+template <typename Load>
+void load_entry(const SourceLocation& where, const std::string& key, std::string_view what,
+                Load&& load) {
+    try {
+        load();
+    } catch (const SpecError& e) {
+        // Already located in the sweep file (an override): as it is.
+        if (where.file.empty() || e.where().file == where.file) throw;
+        fail_in_referenced_file(where, key, what, e);
+    }
+}
+
+// Two different specs under one name would be merged by every query, which
+// groups by name: refused, naming both entries.
+template <typename Name>
+void reject_name_clashes(const std::vector<std::string>& texts,
+                         const std::vector<SourceLocation>& where, const std::string& key,
+                         std::string_view what, Name name_of) {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (name_of(i) != name_of(j) || texts[i] == texts[j]) continue;
+            throw SpecError(where[i], key,
+                            fmt::format("two different {}s are named `{}` (the other at {})", what,
+                                        name_of(i), format_location(where[j])),
+                            fmt::format("one name per {}: queries group results by name", what),
+                            "rename one (`architecture:`, `network:` or `sparsity_profile:` at "
+                            "the top of its file, or `name:` of an architecture with overrides)");
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<ArchitectureVariant> load_sweep_architectures(const SweepSpec& spec) {
+    std::vector<ArchitectureVariant> archs;
+    for (const SweepArchitecture& a : spec.architectures) {
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { archs.push_back(load_architecture_variant(a)); });
+    }
+    return archs;
+}
+
+namespace {
 
 LoadedSweep load_everything(const SweepSpec& spec) {
     LoadedSweep s;
-    for (const SweepArchitecture& a : spec.architectures) {
-        s.archs.push_back(load_architecture_variant(a));
-        s.models.push_back(build_arch_model(s.archs.back().arch));
+    if (!spec.constraints.empty()) {
+        s.constraints = ConstraintsFileInput{spec.constraints, read_file_text(spec.constraints)};
     }
-    for (const std::string& n : spec.networks) {
-        s.networks.push_back(std::make_unique<Network>(load_network(n)));
-        s.network_texts.push_back(read_file_text(resolve_network(n)));
+    std::vector<std::string> arch_texts;
+    std::vector<SourceLocation> arch_locations;
+    s.archs = load_sweep_architectures(spec);
+    for (std::size_t i = 0; i < s.archs.size(); ++i) {
+        const SweepArchitecture& a = spec.architectures[i];
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { s.models.push_back(build_arch_model(s.archs[i].arch)); });
+        // The constraints file must fit every architecture: checked now, not
+        // at the first point that uses it (an error names the constraints file).
+        merged_constraints(s.archs[i].arch, s.archs[i].constraints, s.constraints);
+        arch_texts.push_back(s.archs[i].yaml);
+        arch_locations.push_back(a.location);
     }
-    for (const std::string& p : spec.sparsity) {
-        s.profiles.push_back(load_sparsity_profile(p));
-        s.profile_texts.push_back(read_file_text(p));
+    reject_name_clashes(arch_texts, arch_locations, "architectures", "architecture",
+                        [&](std::size_t i) { return s.archs[i].arch.name; });
+    for (std::size_t i = 0; i < spec.networks.size(); ++i) {
+        const std::string& n = spec.networks[i];
+        const SourceLocation where =
+            i < spec.network_locations.size() ? spec.network_locations[i] : SourceLocation{};
+        load_entry(where, "networks", "network", [&] {
+            s.networks.push_back(std::make_unique<Network>(load_network(n)));
+            s.network_texts.push_back(read_file_text(resolve_network(n)));
+        });
+    }
+    if (spec.network_locations.size() == spec.networks.size()) {
+        reject_name_clashes(s.network_texts, spec.network_locations, "networks", "network",
+                            [&](std::size_t i) { return s.networks[i]->name(); });
+    }
+    for (std::size_t i = 0; i < spec.sparsity.size(); ++i) {
+        const std::string& p = spec.sparsity[i];
+        const SourceLocation where =
+            i < spec.sparsity_locations.size() ? spec.sparsity_locations[i] : SourceLocation{};
+        load_entry(where, "sparsity", "sparsity profile", [&] {
+            s.profiles.push_back(load_sparsity_profile(p));
+            s.profile_texts.push_back(read_file_text(p));
+        });
+    }
+    if (spec.sparsity_locations.size() == spec.sparsity.size()) {
+        reject_name_clashes(s.profile_texts, spec.sparsity_locations, "sparsity",
+                            "sparsity profile", [&](std::size_t i) { return s.profiles[i].name; });
     }
     return s;
 }
@@ -58,54 +139,56 @@ std::string sweep_hash(const SweepSpec& spec, const LoadedSweep& s) {
     for (const auto& a : s.archs) identity += "\n--arch " + content_hash(a.yaml);
     for (const auto& n : s.network_texts) identity += "\n--network " + content_hash(n);
     for (const auto& p : s.profile_texts) identity += "\n--sparsity " + content_hash(p);
+    if (s.constraints) identity += "\n--constraints " + content_hash(s.constraints->text);
     return content_hash(identity);
 }
 
-// What a training-run point needs.
-struct TrainingPoint {
-    const Architecture& arch;
-    const ArchModel& model;
-    const NetworkTraining& training;
-    const SparsityProfile& profile;
-    std::string_view network;
-    const SweepSpec& spec;
-    std::size_t run = 0;  // index into spec.iterations
-    const MapspaceConstraints& constraints;
-    const NetworkMapOptions& options;
-    Objective objective = Objective::edp;
-};
-
-// A point of the `iterations:` axis: the whole run's cost; its layer results
-// are those of the run's last sample (the state training ends in).
-void run_training_point(PointRecord& record, const TrainingPoint& t) {
-    const TrainingRunPlan run =
-        plan_training_run(t.model, t.training, t.spec.phases, t.constraints, t.profile, t.network,
-                          t.spec.iterations[t.run], t.spec.samples);
-    NetworkMapResult result = map_network(t.model, t.training, as_network_plan(run), t.options);
-    const NetworkMapPlan last = sample_network_plan(run, run.samples.size() - 1);
-    if (!result.failure) collect_layer_results(t.training, last, result);
-    fill_point_results(record, {t.arch, t.model, t.training, last, t.objective}, result);
-    record.iteration = run.samples.back().iteration;
-    if (record.failure) return;
-    const std::optional<std::vector<ProblemCost>> costs = problem_costs(result);
-    if (!costs) return;  // fill_point_results named the failure
-    record.training_run = training_run_record(integrate_training_run(run, *costs), t.spec.samples);
-}
-
-}  // namespace
-
-SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
-                          const SweepRunOptions& options, const SweepProgressFn& progress) {
-    const auto start = std::chrono::steady_clock::now();
-    const LoadedSweep loaded = load_everything(spec);
+std::vector<SweepPoint> all_points(const SweepSpec& spec, const LoadedSweep& loaded) {
     std::vector<std::string> arch_names;
     std::vector<std::string> network_names;
     std::vector<std::string> profile_names;
     for (const auto& a : loaded.archs) arch_names.push_back(a.arch.name);
     for (const auto& n : loaded.networks) network_names.push_back(n->name());
     for (const auto& p : loaded.profiles) profile_names.push_back(p.name);
-    const std::vector<SweepPoint> all =
-        sweep_points(spec, arch_names, network_names, profile_names);
+    return sweep_points(spec, arch_names, network_names, profile_names);
+}
+
+}  // namespace
+
+SweepCheckSummary check_sweep(const SweepSpec& spec) {
+    const LoadedSweep loaded = load_everything(spec);
+    SweepCheckSummary summary;
+    summary.points = static_cast<std::int64_t>(all_points(spec, loaded).size());
+    for (std::size_t n = 0; n < loaded.networks.size(); ++n) {
+        for (const std::int64_t batch : spec.batches) {
+            const NetworkTraining training = derive_training_problems(*loaded.networks[n], batch);
+            for (const SparsityProfile& profile : loaded.profiles) {
+                check_masks_against(profile, loaded.networks[n]->name(), training);
+            }
+        }
+    }
+    for (const ArchitectureVariant& variant : loaded.archs) {
+        const MappingConstraints constraints =
+            merged_constraints(variant.arch, variant.constraints, loaded.constraints);
+        for (const std::string& dataflow : spec.dataflows) {
+            try {
+                check_dataflow_against_constraints(
+                    {parse_dataflow(dataflow), spec.bypass, constraints});
+            } catch (const SpecError& e) {
+                summary.notes.push_back(
+                    fmt::format("the points of architecture {} with dataflow {} will fail: {}",
+                                variant.arch.name, dataflow, e.message()));
+            }
+        }
+    }
+    return summary;
+}
+
+SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
+                          const SweepRunOptions& options, const SweepProgressFn& progress) {
+    const auto start = std::chrono::steady_clock::now();
+    const LoadedSweep loaded = load_everything(spec);
+    const std::vector<SweepPoint> all = all_points(spec, loaded);
     const std::vector<SweepPoint> mine = shard_points(all, options.shard);
 
     const std::int64_t sweep_id = store.ensure_sweep(
@@ -124,10 +207,31 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         }
     }
 
-    // Training problems per (network, batch), built on first use; each
-    // profile's masks checked against them once.
+    RunSettings base_settings;
+    base_settings.bypass = spec.bypass;
+    base_settings.constraints_file = loaded.constraints;
+    base_settings.search.strategy = spec.strategy;
+    base_settings.search.budget = spec.budget;
+    base_settings.search.patience = spec.patience;
+    base_settings.search.seed = spec.seed;
+    base_settings.phases = spec.phases;
+    base_settings.iteration = spec.iteration;
+
+    // Training problems per (network, batch), and each profile's masks checked
+    // against them, before the first point runs: a batch too large for a
+    // network, or a mask of the wrong shape, stops the sweep before any work.
     std::map<std::pair<std::size_t, std::size_t>, NetworkTraining> trainings;
     std::set<std::tuple<std::size_t, std::size_t, std::size_t>> masks_checked;
+    for (const SweepPoint& p : pending) {
+        auto [it, fresh] = trainings.try_emplace({p.network, p.batch});
+        if (fresh)
+            it->second =
+                derive_training_problems(*loaded.networks[p.network], spec.batches[p.batch]);
+        if (masks_checked.insert({p.sparsity, p.network, p.batch}).second) {
+            check_masks_against(loaded.profiles[p.sparsity], loaded.networks[p.network]->name(),
+                                it->second);
+        }
+    }
     SweepProgress state;
     state.to_run = static_cast<std::int64_t>(pending.size());
     state.skipped = summary.skipped;
@@ -140,14 +244,10 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const ArchModel& model = loaded.models[p.architecture];
         const Network& network = *loaded.networks[p.network];
         const std::int64_t batch = spec.batches[p.batch];
-        auto [it, fresh] = trainings.try_emplace({p.network, p.batch});
-        if (fresh) it->second = derive_training_problems(network, batch);
-        const NetworkTraining& training = it->second;
+        const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
-        if (masks_checked.insert({p.sparsity, p.network, p.batch}).second) {
-            check_masks_against(profile, network.name(), training);
-        }
         const Objective objective = *objective_from_name(spec.objectives[p.objective]);
+        base_settings.search.objective = objective;
 
         PointRecord record;
         record.index = p.index;
@@ -162,27 +262,25 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         record.seed = static_cast<std::int64_t>(spec.seed);
         record.phases = phases_text(spec.phases);
         if (spec.iteration != kFinalIteration) record.iteration = spec.iteration;
-        NetworkMapOptions map_options;
-        map_options.search.objective = objective;
-        map_options.search.strategy = spec.strategy;
-        map_options.search.budget.max_evaluations = spec.budget;
-        map_options.search.budget.patience = spec.patience;
-        map_options.search.seed = spec.seed;
-        map_options.search.threads = options.threads;
-        const MapspaceConstraints constraints{parse_dataflow(record.dataflow), spec.bypass};
         try {
-            if (spec.iterations.empty()) {
-                // Every point is evaluated with its profile (the dense one
-                // gives the dense evaluation's results).
-                const NetworkMapPlan plan =
-                    plan_network_mapping(model, training, spec.phases, constraints, &profile,
-                                         network.name(), spec.iteration);
-                const NetworkMapResult result = map_network(model, training, plan, map_options);
-                fill_point_results(record, {variant.arch, model, training, plan, objective},
-                                   result);
+            // Every point is evaluated with its profile (the dense one gives
+            // the dense evaluation's results), with the architecture's
+            // constraints and the sweep's file on top: the run set-up `map` uses.
+            RunSettings settings = base_settings;
+            settings.dataflow = parse_dataflow(record.dataflow);
+            if (!spec.iterations.empty()) {
+                settings.training_run = TrainingRunLength{spec.iterations[p.run], spec.samples};
+            }
+            const RunSetup setup = set_up_run(
+                {variant.arch, variant.constraints, model, network.name(), training, &profile},
+                settings, options.threads);
+            NetworkMapResult result = map_network(model, training, setup.plan, setup.options);
+            const PointContext context{variant.arch, model, training, setup.plan, objective};
+            if (setup.training_run) {
+                fill_training_run_results(record, context, *setup.training_run, std::move(result),
+                                          spec.samples);
             } else {
-                run_training_point(record, {variant.arch, model, training, profile, network.name(),
-                                            spec, p.run, constraints, map_options, objective});
+                fill_point_results(record, context, result);
             }
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.

@@ -12,8 +12,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "store/results_store.hpp"
+#include "sweep/architecture_variant.hpp"
 #include "sweep/sweep_points.hpp"
 #include "sweep/sweep_spec.hpp"
 
@@ -42,8 +45,26 @@ struct SweepRunSummary {
     double seconds = 0;
 };
 
+// `sweep --check`: everything run_sweep reads before its first point —
+// architectures (with their overrides and constraints), networks, sparsity
+// profiles and their masks at every batch, the constraints file against
+// every architecture, the dataflows against every architecture's
+// constraints — loaded and checked without searching or writing anything.
+// Throws the SpecError run_sweep would; `notes` lists the combinations that
+// would run but fail as points (a dataflow an architecture's constraints
+// forbid).
+struct SweepCheckSummary {
+    std::int64_t points = 0;
+    std::vector<std::string> notes;
+};
+SweepCheckSummary check_sweep(const SweepSpec& spec);
+
 // Throws SpecError for bad specs (before anything is written) and for
 // database errors.
+// The sweep's architectures, loaded as run_sweep loads them: an error in an
+// architecture file is reported at the sweep entry that names it.
+std::vector<ArchitectureVariant> load_sweep_architectures(const SweepSpec& spec);
+
 SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
                           const SweepRunOptions& options, const SweepProgressFn& progress = {});
 

@@ -20,7 +20,9 @@ bool constant_over(const DensitySchedule& schedule, std::int64_t begin, std::int
 std::vector<RunSample> schedule_samples(const std::vector<const DensitySchedule*>& schedules,
                                         std::int64_t iterations, std::int64_t samples) {
     if (iterations < 1) throw std::invalid_argument("schedule_samples: iterations < 1");
-    if (samples < 1) throw std::invalid_argument("schedule_samples: samples < 1");
+    if (samples < 1 || samples > kMaxRunSamples) {
+        throw std::invalid_argument("schedule_samples: samples outside 1..kMaxRunSamples");
+    }
     std::vector<std::int64_t> cuts = {0, iterations};
     for (const DensitySchedule* s : schedules) {
         for (const SchedulePoint& p : s->points) {
@@ -54,9 +56,13 @@ std::vector<RunSample> schedule_samples(const std::vector<const DensitySchedule*
         const std::int64_t length = piece.end - piece.begin;
         const double share = double(samples) * double(length) / double(varying);
         const std::int64_t k = std::clamp<std::int64_t>(std::llround(share), 1, length);
+        // ⌊length·j / k⌋ without forming length·j (it can pass 2^63).
+        const auto cut = [&](std::int64_t j) {
+            return piece.begin + (length / k) * j + (length % k) * j / k;
+        };
         for (std::int64_t j = 0; j < k; ++j) {
-            const std::int64_t lo = piece.begin + length * j / k;
-            const std::int64_t hi = piece.begin + length * (j + 1) / k;
+            const std::int64_t lo = cut(j);
+            const std::int64_t hi = cut(j + 1);
             out.push_back({lo + (hi - lo - 1) / 2, lo, hi, false});
         }
     }

@@ -12,9 +12,9 @@
 // length (at least one each, at most one per iteration), each read at its
 // middle iteration: the midpoint rule.
 //
-// Contract: pure. iterations >= 1 and samples >= 1 (std::invalid_argument
-// otherwise; the CLI checks them first). The samples cover [0, iterations)
-// exactly once, in order.
+// Contract: pure. iterations >= 1 and 1 <= samples <= kMaxRunSamples
+// (std::invalid_argument otherwise; the CLI and sweep files check them first). The samples cover
+// [0, iterations) exactly once, in order.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +23,10 @@
 #include "density/density_schedule.hpp"
 
 namespace trainloop {
+
+// The most samples a run may ask for: each can be a distinct state to map,
+// and a million already means hours of search.
+inline constexpr std::int64_t kMaxRunSamples = 1'000'000;
 
 struct RunSample {
     std::int64_t iteration = 0;  // where the schedules are read

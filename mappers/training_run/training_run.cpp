@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "common/checked_math.hpp"
 #include "common/spec_error.hpp"
 #include "density/sparsity_query.hpp"
 #include "sparse/effectual_macs.hpp"
@@ -11,17 +12,6 @@ namespace trainloop {
 namespace {
 
 const std::string& layer_name(const LayerTraining& layer) { return layer.layer->layer.name; }
-
-bool same_densities(const std::optional<PhaseDensities>& a,
-                    const std::optional<PhaseDensities>& b) {
-    if (!a || !b) return !a && !b;
-    for (DataSpace s : kAllDataSpaces) {
-        if (a->spaces[s].density != b->spaces[s].density ||
-            !(a->spaces[s].model == b->spaces[s].model))
-            return false;
-    }
-    return true;
-}
 
 // The distinct problems of a run and their mapspaces, built as they are met.
 class ProblemTable {
@@ -34,10 +24,8 @@ class ProblemTable {
     std::size_t find_or_add(const LayerTraining& layer, const PhaseProblem& problem,
                             const std::optional<PhaseDensities>& densities) {
         auto& problems = plan_.problems;
-        auto same = std::find_if(problems.begin(), problems.end(), [&](const PlannedProblem& p) {
-            return p.problem.phase == problem.phase && p.problem.space == problem.space &&
-                   same_densities(p.densities, densities);
-        });
+        auto same = std::find_if(problems.begin(), problems.end(),
+                                 [&](const PlannedProblem& p) { return p.is(problem, densities); });
         if (same != problems.end()) {
             ++same->layer_phases;
             return std::size_t(same - problems.begin());
@@ -88,20 +76,11 @@ std::vector<const DensitySchedule*> deciding_schedules(const SparsityProfile& pr
     return out;
 }
 
-std::int64_t checked_add(std::int64_t a, std::int64_t b) {
-    std::int64_t out = 0;
-    if (__builtin_add_overflow(a, b, &out)) {
-        throw std::overflow_error("train-cost: the run's cycles do not fit in 64 bits");
-    }
-    return out;
-}
-
-std::int64_t checked_multiply(std::int64_t a, std::int64_t b) {
-    std::int64_t out = 0;
-    if (__builtin_mul_overflow(a, b, &out)) {
-        throw std::overflow_error("train-cost: the run's cycles do not fit in 64 bits");
-    }
-    return out;
+// A sum or product of the run's cycles: past int64, an overflow_error the
+// commands report as a located error (train-cost) or a failed point (sweep).
+std::int64_t cycles_or_throw(std::optional<std::int64_t> value) {
+    if (!value) throw std::overflow_error("train-cost: the run's cycles do not fit in 64 bits");
+    return *value;
 }
 
 }  // namespace
@@ -198,11 +177,11 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
     double step_macs = 0;
     for (std::size_t i = 0; i < plan.layer_phases.size(); ++i) {
         const ProblemCost& dense = costs[plan.layer_phases[i].problem];
-        out.dense_step_cycles = checked_add(out.dense_step_cycles, dense.cycles);
+        out.dense_step_cycles = cycles_or_throw(checked_add(out.dense_step_cycles, dense.cycles));
         out.dense_step_energy_pj += dense.energy_pj;
         step_macs += double(plan.layer_phase_macs[i]);
     }
-    out.dense_total_cycles = checked_multiply(out.dense_step_cycles, plan.iterations);
+    out.dense_total_cycles = cycles_or_throw(checked_mul(out.dense_step_cycles, plan.iterations));
     out.dense_total_energy_pj = out.dense_step_energy_pj * double(plan.iterations);
     out.total_macs = step_macs * double(plan.iterations);
 
@@ -212,7 +191,7 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
         sc.sample = plan.samples[s];
         for (std::size_t i = 0; i < plan.layer_phases.size(); ++i) {
             const std::size_t p = plan.sample_problems[s][i];
-            sc.step_cycles = checked_add(sc.step_cycles, costs[p].cycles);
+            sc.step_cycles = cycles_or_throw(checked_add(sc.step_cycles, costs[p].cycles));
             sc.step_energy_pj += costs[p].energy_pj;
             const std::optional<PhaseDensities>& d = plan.problems[p].densities;
             sc.step_effectual_macs +=
@@ -223,7 +202,8 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
             }
         }
         const auto weight = sc.sample.weight();
-        out.total_cycles = checked_add(out.total_cycles, checked_multiply(sc.step_cycles, weight));
+        const std::int64_t sample_cycles = cycles_or_throw(checked_mul(sc.step_cycles, weight));
+        out.total_cycles = cycles_or_throw(checked_add(out.total_cycles, sample_cycles));
         out.total_energy_pj += sc.step_energy_pj * double(weight);
         out.effectual_macs += sc.step_effectual_macs * double(weight);
         out.samples.push_back(sc);

@@ -65,21 +65,20 @@ void PointFilter::bind(Statement& s, int first) const {
 
 PointFilter point_filter(Database& db, const QueryArgs& a) {
     PointFilter f;
-    if (a.arch) {
-        require_known(db, "--arch", "architecture", *a.arch,
-                      "SELECT DISTINCT name FROM architectures ORDER BY 1");
-        f.add("p.arch_id IN (SELECT id FROM architectures WHERE name = ?)", *a.arch);
-    }
-    if (a.network) {
-        require_known(db, "--network", "network", *a.network,
-                      "SELECT DISTINCT name FROM networks ORDER BY 1");
-        f.add("p.network_id IN (SELECT id FROM networks WHERE name = ?)", *a.network);
-    }
-    if (a.sparsity) {
-        require_known(db, "--sparsity", "sparsity profile", *a.sparsity,
-                      "SELECT DISTINCT name FROM sparsity_profiles ORDER BY 1");
-        f.add("p.sparsity_id IN (SELECT id FROM sparsity_profiles WHERE name = ?)", *a.sparsity);
-    }
+    // A point's architecture, network or sparsity profile, named in `table`
+    // and referenced by the point's `id_column`: refused with a did-you-mean
+    // when the database holds no such name.
+    const auto by_name = [&](const std::string& flag, const std::string& what,
+                             const std::string& table, const std::string& id_column,
+                             const std::optional<std::string>& name) {
+        if (!name) return;
+        require_known(db, flag, what, *name,
+                      fmt::format("SELECT DISTINCT name FROM {} ORDER BY 1", table));
+        f.add(fmt::format("p.{} IN (SELECT id FROM {} WHERE name = ?)", id_column, table), *name);
+    };
+    by_name("--arch", "architecture", "architectures", "arch_id", a.arch);
+    by_name("--network", "network", "networks", "network_id", a.network);
+    by_name("--sparsity", "sparsity profile", "sparsity_profiles", "sparsity_id", a.sparsity);
     if (a.dataflow) {
         require_known(db, "--dataflow", "dataflow", *a.dataflow,
                       "SELECT DISTINCT dataflow FROM points ORDER BY 1");

@@ -1,0 +1,99 @@
+// Every mapping trainloop prints evaluates again: `eval --mapping` reads the
+// YAML, JSON (a mapping, a layer-phase entry, or all of `map --format json`)
+// and one-line forms, by content, and gives the numbers `map` printed;
+// `eval --db` re-evaluates a stored result.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "support/run_binary.hpp"
+
+namespace {
+
+using trainloop::testing::run_trainloop;
+using trainloop::testing::temp_file;
+using trainloop::testing::temp_path;
+
+const std::string kArch =
+    std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_baseline_16x16.yaml";
+const std::string kMap =
+    "map --arch " + kArch + " --workload mlp_mnist --dataflow K,N --budget 300 -q";
+
+nlohmann::json run_json(const std::string& arguments) {
+    const auto r = run_trainloop(arguments + " -f json", trainloop::testing::Capture::stdout_only);
+    EXPECT_EQ(r.exit_code, 0) << arguments << "\n" << r.output;
+    return r.exit_code == 0 ? nlohmann::json::parse(r.output) : nlohmann::json();
+}
+
+// The cycles and energy `eval` prints for a mapping argument.
+void expect_evaluates_to(const std::string& eval_arguments, const nlohmann::json& entry) {
+    const nlohmann::json e = run_json("eval " + eval_arguments);
+    ASSERT_TRUE(e.is_object()) << eval_arguments;
+    EXPECT_EQ(e["cycles"], entry["cycles"]) << eval_arguments;
+    EXPECT_DOUBLE_EQ(e["energy_pj"].get<double>(), entry["energy_pj"].get<double>())
+        << eval_arguments;
+}
+
+TEST(EvalForms, MapJsonOutputEvaluatesWholeAndAsEntryAndAsMappingObject) {
+    const nlohmann::json map = run_json(kMap);
+    const std::string whole = temp_file("map.json", map.dump(2));
+    const nlohmann::json& fc2_wu = map["layers"][1]["phases"]["wu"];
+    ASSERT_EQ(map["layers"][1]["name"], "fc2");
+    // The whole output: arch, network and batch come from it.
+    expect_evaluates_to("--mapping " + whole + " --layer fc2 --phase wu", fc2_wu);
+    const std::string target = " --arch " + kArch + " --workload mlp_mnist --layer fc2 --phase wu";
+    expect_evaluates_to("--mapping " + temp_file("entry.json", fc2_wu.dump()) + target, fc2_wu);
+    expect_evaluates_to(
+        "--mapping " + temp_file("mapping.json", fc2_wu["mapping"].dump(1)) + target, fc2_wu);
+}
+
+TEST(EvalForms, OneLineFormEvaluatesFromAFileAndInline) {
+    const nlohmann::json map = run_json(kMap);
+    const nlohmann::json& fc1_fw = map["layers"][0]["phases"]["fw"];
+    // The one-line form, as the database stores it.
+    const std::string db = temp_path("forms.db");
+    std::filesystem::remove(db);
+    ASSERT_EQ(run_trainloop(kMap + " --phase fw --db " + db).exit_code, 0);
+    const auto text = run_trainloop("query --db " + db +
+                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
+                                    "ON m.id = r.mapping_id WHERE r.layer = 'fc1'\"");
+    const std::string line = text.output.substr(
+        text.output.find('\n') + 1, text.output.rfind('\n') - text.output.find('\n') - 1);
+    ASSERT_NE(line.find("DRAM["), std::string::npos) << text.output;
+    const std::string target = " --arch " + kArch + " --workload mlp_mnist --layer fc1 --phase fw";
+    expect_evaluates_to(
+        "--mapping " + temp_file("line.txt", "# from the database\n" + line + "\n") + target,
+        fc1_fw);
+    expect_evaluates_to("--mapping \"" + line + "\"" + target, fc1_fw);
+    // And the stored result itself, by point.
+    expect_evaluates_to("--db " + db + " --point 1 --layer fc1 --phase fw", fc1_fw);
+}
+
+TEST(EvalForms, ErrorsNameTheFormsPlace) {
+    const std::string target = " --arch " + kArch + " --workload mlp_mnist --layer fc1 --phase fw";
+    // A level the architecture does not have, in each form.
+    const auto line = run_trainloop("eval --mapping \"DRAM[K256] LB[C784]\"" + target);
+    EXPECT_EQ(line.exit_code, 2) << line.output;
+    EXPECT_NE(line.output.find("LB"), std::string::npos) << line.output;
+    const std::string json =
+        temp_file("bad.json", R"({"levels": [{"level": "DRAM", "temporal": ["K256", "Z2"]}]})");
+    const auto j = run_trainloop("eval --mapping " + json + target);
+    EXPECT_EQ(j.exit_code, 2) << j.output;
+    EXPECT_NE(j.output.find("levels[0].temporal[1]"), std::string::npos) << j.output;
+    // The whole map output needs a layer-phase.
+    const std::string whole = temp_file("map.json", R"({"network": "mlp_mnist", "layers": []})");
+    const auto w = run_trainloop("eval --mapping " + whole);
+    EXPECT_EQ(w.exit_code, 2) << w.output;
+    EXPECT_NE(w.output.find("--layer NAME and --phase"), std::string::npos) << w.output;
+    // Neither a file nor a mapping.
+    const auto none = run_trainloop("eval --mapping no_such_file.yaml" + target);
+    EXPECT_EQ(none.exit_code, 2) << none.output;
+    EXPECT_NE(none.output.find("no such mapping file"), std::string::npos) << none.output;
+    // A factor product that does not cover the layer: invalid, named by level.
+    const auto invalid = run_trainloop("eval --mapping \"DRAM[K2]\"" + target);
+    EXPECT_EQ(invalid.exit_code, 2) << invalid.output;
+    EXPECT_NE(invalid.output.find("invalid mapping"), std::string::npos) << invalid.output;
+}
+
+}  // namespace

@@ -1,0 +1,156 @@
+// One run set-up for `map` and `sweep` (mappers/run/): a sweep honours the
+// architecture's `constraints:` section as `map` does, and `map --db` keys a
+// run on every input that changes its result.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "support/run_binary.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::run_trainloop;
+using testing::temp_file;
+using testing::temp_path;
+
+const std::string kSource = TRAINLOOP_SOURCE_DIR;
+const std::string kArch = kSource + "/arch_specs/procrustes_baseline_16x16.yaml";
+
+std::string fresh_db(const std::string& name) {
+    const std::string path = temp_path(name);
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    return path;
+}
+
+// The 16×16 baseline with a `constraints:` section that no unconstrained
+// search would choose: exactly K2 across the columns, nothing across the rows.
+std::string constrained_arch() {
+    std::ifstream in(kArch);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string yaml = text.str();
+    const std::string library = "component_library: components/";
+    yaml.replace(yaml.find(library), library.size(),
+                 "component_library: " + kSource + "/arch_specs/components/");
+    yaml += "\nconstraints:\n  spatial:\n    x: {dims: [K], factors: {K: 2}}\n    y: []\n";
+    return temp_file("k2_arch.yaml", yaml);
+}
+
+// Every spatial loop token (`X:K2`, `Y:N16`) of a one-line mapping.
+std::vector<std::string> spatial_tokens(const std::string& mapping) {
+    std::vector<std::string> tokens;
+    const std::regex token(R"([XY]:[A-Z][0-9]+)");
+    for (auto it = std::sregex_iterator(mapping.begin(), mapping.end(), token);
+         it != std::sregex_iterator(); ++it) {
+        tokens.push_back(it->str());
+    }
+    return tokens;
+}
+
+TEST(RunSetup, MapHonoursTheArchitecturesConstraints) {
+    const auto r = run_trainloop("map --arch " + constrained_arch() +
+                                     " --workload mlp_mnist --phase fw --budget 300 -q -f json",
+                                 testing::Capture::stdout_only);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output);
+    int mappings = 0;
+    for (const auto& layer : json["layers"]) {
+        for (const auto& [phase, entry] : layer["phases"].items()) {
+            ++mappings;
+            std::vector<std::string> x, y;
+            for (const auto& level : entry["mapping"]["levels"]) {
+                for (const auto& loop : level["spatial_x"]) x.push_back(loop);
+                for (const auto& loop : level["spatial_y"]) y.push_back(loop);
+            }
+            EXPECT_EQ(x, std::vector<std::string>{"K2"}) << layer["name"] << " " << phase;
+            EXPECT_TRUE(y.empty()) << layer["name"] << " " << phase;
+        }
+    }
+    EXPECT_EQ(mappings, 2);
+}
+
+TEST(RunSetup, SweepHonoursTheArchitecturesConstraints) {
+    const std::string sweep =
+        temp_file("constrained.yaml", "sweep: constrained\narchitectures: [" + constrained_arch() +
+                                          "]\nnetworks: [mlp_mnist]\n"
+                                          "dataflows: [any]\nphases: [fw]\n"
+                                          "search: {budget: 300}\n");
+    const std::string db = fresh_db("constrained.db");
+    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto rows = run_trainloop("query --db " + db +
+                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
+                                    "ON m.id = r.mapping_id ORDER BY r.layer\"");
+    ASSERT_EQ(rows.exit_code, 0) << rows.output;
+    std::istringstream lines(rows.output);
+    std::string line;
+    std::getline(lines, line);  // header
+    int mappings = 0;
+    while (std::getline(lines, line)) {
+        ++mappings;
+        EXPECT_EQ(spatial_tokens(line), std::vector<std::string>{"X:K2"}) << line;
+    }
+    EXPECT_EQ(mappings, 2) << rows.output;  // fc1 and fc2
+}
+
+// A constraints file that an architecture's own constraints do not hold:
+// sweeps take one (`constraints:` in the sweep file) for every point.
+TEST(RunSetup, SweepAppliesItsConstraintsFileOnTopOfTheArchitecture) {
+    const std::string constraints = temp_file("x_k2.yaml",
+                                              "mapping_constraints: x_k2\nspatial:\n"
+                                              "  x: {dims: [K], factors: {K: 2}}\n  y: []\n");
+    const std::string sweep =
+        temp_file("with_file.yaml",
+                  "sweep: with_file\narchitectures: [procrustes_baseline_16x16]\n"
+                  "networks: [mlp_mnist]\ndataflows: [any]\nphases: [fw]\n"
+                  "search: {budget: 300}\nconstraints: " +
+                      std::filesystem::path(constraints).filename().string() + "\n");
+    const std::string db = fresh_db("with_file.db");
+    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto rows = run_trainloop("query --db " + db +
+                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
+                                    "ON m.id = r.mapping_id ORDER BY r.layer\"");
+    std::istringstream lines(rows.output);
+    std::string line;
+    std::getline(lines, line);
+    int mappings = 0;
+    while (std::getline(lines, line)) {
+        ++mappings;
+        EXPECT_EQ(spatial_tokens(line), std::vector<std::string>{"X:K2"}) << line;
+    }
+    EXPECT_EQ(mappings, 2) << rows.output;
+}
+
+TEST(RunSetup, MapDbRunsThatDifferInConstraintsPatienceOrTimeBudgetAreSeparateRuns) {
+    const std::string db = fresh_db("identity.db");
+    const std::string map =
+        "map --arch " + kArch +
+        " --workload mlp_mnist --dataflow K,N --phase fw --budget 200 -q --db " + db;
+    const std::string constraints = kSource + "/examples/constraints/procrustes_KN_batch_on_y.yaml";
+    for (const std::string& extra :
+         {std::string(), " --constraints " + constraints, std::string(" --patience 50"),
+          std::string(" --time-budget 100"), std::string()}) {
+        const auto r = run_trainloop(map + extra);
+        ASSERT_EQ(r.exit_code, 0) << extra << "\n" << r.output;
+    }
+    // Four different runs (the last command repeats the first).
+    const auto n =
+        run_trainloop("query --db " + db + " -f csv --sql \"SELECT count(*) AS runs FROM sweeps\"");
+    EXPECT_EQ(n.output, "runs\n4\n");
+    const auto points = run_trainloop("query --db " + db +
+                                      " -f csv --sql \"SELECT count(*) AS points FROM points\"");
+    EXPECT_EQ(points.output, "points\n4\n");
+    const auto text = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT count(*) AS n FROM sweeps WHERE yaml LIKE '%patience: 50%'\"");
+    EXPECT_EQ(text.output, "n\n1\n");
+}
+
+}  // namespace
+}  // namespace trainloop

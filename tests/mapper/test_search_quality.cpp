@@ -1,0 +1,119 @@
+// Search quality as `map` reports it: whether each layer-phase's search
+// converged, and its lower bound and optimality gap, in the JSON, the text
+// and the results database.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "arch/arch_model.hpp"
+#include "constraints/architecture_spec.hpp"
+#include "mapspace/mapspace.hpp"
+#include "problem/phase_problem.hpp"
+#include "search/search.hpp"
+#include "support/eval_fixtures.hpp"
+#include "support/run_binary.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::run_trainloop;
+
+const std::string kArch =
+    std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_baseline_16x16.yaml";
+
+TEST(SearchQuality, ExhaustiveSearchConvergesExactlyWhenItCoversTheMapspace) {
+    const ArchModel arch = testing::three_level(4, 4, 4096, 256);
+    const IterationSpace space = testing::space_of({{Dim::N, 4}, {Dim::K, 8}, {Dim::C, 4}});
+    const PhaseProblem problem = make_phase_problem("fc", Phase::fw, space);
+    const Mapspace mapspace = Mapspace::build(arch, space, {});
+    SearchOptions options;
+    options.strategy = SearchStrategy::exhaustive;
+    options.budget.max_evaluations = 0;
+    options.threads = 1;
+    const SearchResult all = search(arch, problem, mapspace, options);
+    EXPECT_TRUE(all.exhausted);
+    EXPECT_TRUE(all.converged);
+    options.budget.max_evaluations = 10;
+    const SearchResult cut = search(arch, problem, mapspace, options);
+    EXPECT_FALSE(cut.exhausted);
+    EXPECT_FALSE(cut.converged);
+}
+
+TEST(SearchQuality, AnnealCountsTheChainsThatAgreeOnTheBest) {
+    const ArchModel arch = testing::three_level(4, 4, 4096, 256);
+    const IterationSpace space = testing::space_of({{Dim::N, 4}, {Dim::K, 8}, {Dim::C, 4}});
+    const PhaseProblem problem = make_phase_problem("fc", Phase::fw, space);
+    const Mapspace mapspace = Mapspace::build(arch, space, {});
+    SearchOptions options;
+    options.threads = 1;
+    options.budget.max_evaluations = 8 * 2000;  // ample for a mapspace this small
+    const SearchResult r = search(arch, problem, mapspace, options);
+    EXPECT_EQ(r.units, 8);
+    EXPECT_GE(r.units_near_best, 1);  // the chain that found the best
+    EXPECT_EQ(r.converged, r.units_near_best >= 2);
+    EXPECT_TRUE(r.converged) << r.units_near_best << " of 8 chains near the best";
+    options.budget.max_evaluations = 8;  // one evaluation per chain: a random point each
+    const SearchResult tiny = search(arch, problem, mapspace, options);
+    EXPECT_EQ(tiny.converged, tiny.units_near_best >= 2);
+}
+
+TEST(SearchQuality, MapJsonTextAndDatabaseCarryConvergenceBoundAndGap) {
+    const std::string db = testing::temp_path("quality.db");
+    std::filesystem::remove(db);
+    const auto r = run_trainloop(
+        "map --arch " + kArch + " --workload mlp_mnist --budget 400 -q -f json --db " + db,
+        testing::Capture::stdout_only);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output);
+    int checked = 0;
+    for (const auto& layer : json["layers"]) {
+        for (const auto& [phase, e] : layer["phases"].items()) {
+            ASSERT_TRUE(e.contains("converged")) << e.dump();
+            ASSERT_TRUE(e.contains("lower_bound")) << e.dump();
+            const auto& bound = e["lower_bound"];
+            EXPECT_LE(bound["cycles"].get<std::int64_t>(), e["cycles"].get<std::int64_t>());
+            EXPECT_LE(bound["energy_pj"].get<double>(), e["energy_pj"].get<double>());
+            EXPECT_GT(bound["energy_pj"].get<double>(), 0);
+            const auto& gap = e["optimality_gap"];
+            EXPECT_NEAR(gap["energy"].get<double>(),
+                        e["energy_pj"].get<double>() / bound["energy_pj"].get<double>() - 1, 1e-12);
+            EXPECT_GE(gap["cycles"].get<double>(), 0);
+            EXPECT_GE(gap["edp"].get<double>(), gap["energy"].get<double>());
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 5);
+    const auto rows = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT count(*) AS n, sum(converged IS NOT NULL) AS c, "
+        "sum(lower_bound_cycles <= cycles AND lower_bound_energy_pj <= energy_pj) AS ok "
+        "FROM results\"");
+    EXPECT_EQ(rows.output, "n,c,ok\n5,5,5\n");
+    // The text names the columns and the convergence line.
+    const auto text =
+        run_trainloop("map --arch " + kArch + " --workload mlp_mnist --phase fw --budget 400 -q");
+    EXPECT_NE(text.output.find("conv  E/LB  C/LB"), std::string::npos) << text.output;
+    EXPECT_NE(text.output.find("converged on "), std::string::npos) << text.output;
+}
+
+TEST(SearchQuality, SparseRunsClaimNoBound) {
+    const auto r =
+        run_trainloop("map --arch " + std::string(TRAINLOOP_SOURCE_DIR) +
+                          "/arch_specs/procrustes_sparse_16x16.yaml --workload vgg_s --phase fw "
+                          "--sparsity procrustes --budget 200 -q -f json",
+                      testing::Capture::stdout_only);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output);
+    // Layers whose densities are all 1 are dense problems and keep theirs.
+    int without = 0;
+    for (const auto& layer : json["layers"]) {
+        const auto& fw = layer["phases"]["fw"];
+        EXPECT_TRUE(fw.contains("converged"));
+        without += fw.contains("lower_bound") ? 0 : 1;
+    }
+    EXPECT_GT(without, 0) << json.dump();
+}
+
+}  // namespace
+}  // namespace trainloop
