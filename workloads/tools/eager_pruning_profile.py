@@ -55,8 +55,13 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE_5 = {
     "alexnet": (450_000, 256, 29_358, 4_500, 2.61, 41.19),
     "resnet50": (2_400_000, 32, 281_459, 24_000, 2.37, 40.13),
+    "googlenet": (5_000_000, 32, 120_076, 100_000, 3.43, 43.25),
+    "nin": (450_000, 64, 128_443, 4_500, 1.56, 26.87),
+    "lenet": (10_000, 64, 80, 200, 1.85, 38.06),
+    "resnet32_cifar": (100_000, 128, 6_122, 1_000, 2.98, 44.86),
+    "caffenet": (250_000, 256, 29_358, 2_500, 2.14, 34.63),  # FT: CaffeNet fine-tuned
 }
-ORDER = ["alexnet", "resnet50"]
+ORDER = ["alexnet", "googlenet", "nin", "resnet50", "lenet", "resnet32_cifar", "caffenet"]
 
 
 def conv_layers(network):

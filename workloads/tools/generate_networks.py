@@ -423,6 +423,158 @@ def mlp_mnist():
     return n
 
 
+# ---------------------------------------------------------------------------
+# The other networks Eager Pruning trains (Zhang et al., ISCA 2019, §5, Table 5)
+# ---------------------------------------------------------------------------
+
+def caffenet():
+    n = Net("caffenet",
+            "CaffeNet (Caffe's bvlc_reference_caffenet: AlexNet with pooling before normalization), 3x227x227",
+            "Jia et al., Caffe: Convolutional Architecture for Fast Feature Embedding, ACM MM 2014; "
+            "models/bvlc_reference_caffenet/train_val.prototxt",
+            ["The MAC layers are AlexNet's (same kernels, strides, groups); only the order of",
+             "pooling and local response normalization differs, which has no MACs and is left",
+             "out. Eager Pruning fine-tunes it on ImageNet's animal classes (FT, its §5); how",
+             "many is not given, so fc8 keeps 1,000 outputs (fc8 is 0.4 % of the MACs)."])
+    x = n.input("image", 3, 227, 227)
+    x = n.conv("conv1", x, 96, 11, 4)
+    x = n.relu("relu1", x)
+    x = n.maxpool("pool1", x, 3, 2)
+    x = n.conv("conv2", x, 256, 5, 1, 2, groups=2)
+    x = n.relu("relu2", x)
+    x = n.maxpool("pool2", x, 3, 2)
+    x = n.conv("conv3", x, 384, 3, 1, 1)
+    x = n.relu("relu3", x)
+    x = n.conv("conv4", x, 384, 3, 1, 1, groups=2)
+    x = n.relu("relu4", x)
+    x = n.conv("conv5", x, 256, 3, 1, 1, groups=2)
+    x = n.relu("relu5", x)
+    x = n.maxpool("pool5", x, 3, 2)
+    x = n.fc("fc6", x, 4096)
+    x = n.relu("relu6", x)
+    x = n.fc("fc7", x, 4096)
+    x = n.relu("relu7", x)
+    n.fc("fc8", x, 1000)
+    return n
+
+
+def nin():
+    n = Net("nin",
+            "Network in Network for ImageNet (Lin et al., ICLR 2014), Caffe model zoo layout, 3x224x224",
+            "Lin, Chen & Yan, Network In Network, ICLR 2014, Sec. 3; Caffe model zoo "
+            "nin-imagenet train_val.prototxt (4 mlpconv layers, global average pooling)",
+            ["Each mlpconv layer is a conv followed by two 1x1 convs (cccp). Dropout is",
+             "omitted. Pools use padding 1 where Caffe's ceil rounding gives one more row."])
+    x = n.input("image", 3, 224, 224)
+    blocks = [(96, 11, 4, 0), (256, 5, 1, 2), (384, 3, 1, 1), (1024, 3, 1, 1)]
+    cccp = 0
+    for i, (c, k, s, p) in enumerate(blocks, 1):
+        x = n.relu("relu%d" % i, n.conv("conv%d" % i, x, c, k, s, p))
+        last = 1000 if i == 4 else c
+        for j, out in enumerate((c, last), 1):
+            cccp += 1
+            x = n.relu("relu_cccp%d" % cccp, n.conv("cccp%d" % cccp, x, out, 1))
+        if i < 4:
+            x = n.maxpool("pool%d" % i, x, 3, 2, 0 if i < 3 else 1)
+    n.gap("pool4", x)
+    return n
+
+
+def lenet():
+    n = Net("lenet",
+            "LeNet for MNIST as in Caffe's examples/mnist (20 and 50 5x5 filters, 500 hidden), 1x28x28",
+            "LeCun et al., Gradient-Based Learning Applied to Document Recognition, Proc. IEEE "
+            "1998; Caffe examples/mnist/lenet_train_test.prototxt",
+            [])
+    x = n.input("image", 1, 28, 28)
+    x = n.conv("conv1", x, 20, 5)
+    x = n.maxpool("pool1", x, 2, 2)
+    x = n.conv("conv2", x, 50, 5)
+    x = n.maxpool("pool2", x, 2, 2)
+    x = n.fc("ip1", x, 500)
+    x = n.relu("relu1", x)
+    n.fc("ip2", x, 10)
+    return n
+
+
+def resnet32_cifar():
+    n = Net("resnet32_cifar",
+            "ResNet-32 for CIFAR-10 (He et al., CVPR 2016, Sec. 4.2: 6n+2 layers, n = 5), 3x32x32",
+            "He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Sec. 4.2",
+            ["Three stages of 5 basic blocks with 16, 32 and 64 channels. The paper's CIFAR",
+             "shortcuts are identities with zero-padded channels (option A), which the workload",
+             "format cannot express; the two downsampling blocks use a 1x1 projection (option B)",
+             "instead: 2 of 34 MAC layers, 0.9 % of the MACs."])
+    x = n.input("image", 3, 32, 32)
+    x = n.relu("relu", n.bn("bn1", n.conv("conv1", x, 16, 3, 1, 1)))
+    for si, width in enumerate([16, 32, 64], 1):
+        for b in range(5):
+            p = "stage%d.%d." % (si, b)
+            stride = 2 if (b == 0 and si > 1) else 1
+            y = n.relu(p + "relu1", n.bn(p + "bn1", n.conv(p + "conv1", x, width, 3, stride, 1)))
+            y = n.bn(p + "bn2", n.conv(p + "conv2", y, width, 3, 1, 1))
+            sc = x
+            if stride != 1 or n.channels(x) != width:
+                sc = n.bn(p + "shortcut_bn", n.conv(p + "shortcut", x, width, 1, stride))
+            x = n.relu(p + "relu2", n.add(p + "add", y, sc))
+    x = n.gap("avgpool", x)
+    n.fc("fc", x, 10)
+    return n
+
+
+def googlenet():
+    n = Net("googlenet",
+            "GoogLeNet (Szegedy et al., CVPR 2015) with its two auxiliary classifiers, as trained in Caffe's bvlc_googlenet, 3x224x224",
+            "Szegedy et al., Going Deeper with Convolutions, CVPR 2015, Table 1 and Sec. 5; Caffe "
+            "models/bvlc_googlenet/train_val.prototxt",
+            ["Training includes the auxiliary classifiers on inception 4a and 4d (avgpool 5",
+             "s3, 1x1 conv 128, fc 1024, fc 1000). Local response normalization and dropout",
+             "are left out (no MACs). Max pools with stride 2 use padding 1 where Caffe's",
+             "ceil rounding gives one more row. Caffe's `/` in layer names is `.` here."])
+    x = n.input("image", 3, 224, 224)
+    x = n.relu("conv1.relu", n.conv("conv1.7x7_s2", x, 64, 7, 2, 3))
+    x = n.maxpool("pool1.3x3_s2", x, 3, 2, 1)
+    x = n.relu("conv2.relu_reduce", n.conv("conv2.3x3_reduce", x, 64, 1))
+    x = n.relu("conv2.relu", n.conv("conv2.3x3", x, 192, 3, 1, 1))
+    x = n.maxpool("pool2.3x3_s2", x, 3, 2, 1)
+
+    def inception(name, x, c1, c3r, c3, c5r, c5, cp):
+        p = "inception_%s." % name
+        b1 = n.relu(p + "relu_1x1", n.conv(p + "1x1", x, c1, 1))
+        b3 = n.relu(p + "relu_3x3_reduce", n.conv(p + "3x3_reduce", x, c3r, 1))
+        b3 = n.relu(p + "relu_3x3", n.conv(p + "3x3", b3, c3, 3, 1, 1))
+        b5 = n.relu(p + "relu_5x5_reduce", n.conv(p + "5x5_reduce", x, c5r, 1))
+        b5 = n.relu(p + "relu_5x5", n.conv(p + "5x5", b5, c5, 5, 1, 2))
+        bp = n.maxpool(p + "pool", x, 3, 1, 1)
+        bp = n.relu(p + "relu_pool_proj", n.conv(p + "pool_proj", bp, cp, 1))
+        return n.concat(p + "output", b1, b3, b5, bp)
+
+    def auxiliary(name, x):
+        p = "%s." % name
+        y = n.avgpool(p + "ave_pool", x, 5, 3)
+        y = n.relu(p + "relu_conv", n.conv(p + "conv", y, 128, 1))
+        y = n.relu(p + "relu_fc", n.fc(p + "fc", y, 1024))
+        n.fc(p + "classifier", y, 1000)
+
+    # Table 1: #1x1, #3x3 reduce, #3x3, #5x5 reduce, #5x5, pool proj.
+    x = inception("3a", x, 64, 96, 128, 16, 32, 32)
+    x = inception("3b", x, 128, 128, 192, 32, 96, 64)
+    x = n.maxpool("pool3.3x3_s2", x, 3, 2, 1)
+    x = inception("4a", x, 192, 96, 208, 16, 48, 64)
+    auxiliary("loss1", x)
+    x = inception("4b", x, 160, 112, 224, 24, 64, 64)
+    x = inception("4c", x, 128, 128, 256, 24, 64, 64)
+    x = inception("4d", x, 112, 144, 288, 32, 64, 64)
+    auxiliary("loss2", x)
+    x = inception("4e", x, 256, 160, 320, 32, 128, 128)
+    x = n.maxpool("pool4.3x3_s2", x, 3, 2, 1)
+    x = inception("5a", x, 256, 160, 320, 32, 128, 128)
+    x = inception("5b", x, 384, 192, 384, 48, 128, 128)
+    x = n.gap("pool5.7x7_s1", x)
+    n.fc("loss3.classifier", x, 1000)
+    return n
+
+
 NETWORKS = [
     ("resnet18.yaml", lambda: resnet(18)),
     ("resnet50.yaml", lambda: resnet(50)),
@@ -433,6 +585,11 @@ NETWORKS = [
     ("wrn_28_10.yaml", wrn),
     ("densenet_cifar.yaml", densenet_cifar),
     ("mlp_mnist.yaml", mlp_mnist),
+    ("caffenet.yaml", caffenet),
+    ("nin.yaml", nin),
+    ("lenet.yaml", lenet),
+    ("resnet32_cifar.yaml", resnet32_cifar),
+    ("googlenet.yaml", googlenet),
 ]
 
 
