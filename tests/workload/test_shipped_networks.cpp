@@ -41,6 +41,19 @@ const Expected kExpected[] = {
     {"densenet_cifar", 2'678'064, 689'581'248},
     // CloNets 784-256-10 MLP: 784·256 + 256·10 = 203,264 weights, one MAC per weight.
     {"mlp_mnist", 203'264, 203'264},
+    // CaffeNet: AlexNet's MAC layers (only pooling/normalization order differs).
+    {"caffenet", 60'954'656, 724'406'816},
+    // NIN ImageNet: ~7.6 M parameters (Caffe model zoo; biases excluded here).
+    {"nin", 7'589'920, 1'031'187'584},
+    // LeNet (Caffe): conv1 20·25 = 500 weights × 24² = 288,000 MACs; conv2 50·20·25 =
+    // 25,000 × 8² = 1,600,000; ip1 800·500 = 400,000; ip2 500·10 = 5,000.
+    {"lenet", 430'500, 2'293'000},
+    // ResNet-32 for CIFAR-10: 0.46 M parameters (He et al. 2016, Table 6), here with
+    // two 1x1 projection shortcuts (16·32 + 32·64 = 2,560 weights).
+    {"resnet32_cifar", 464'432, 69'124'736},
+    // GoogLeNet ~6.8 M parameters (Szegedy et al. 2015, Table 1) plus the two auxiliary
+    // classifiers used in training (each 128·C + 2048·1024 + 1024·1000).
+    {"googlenet", 13'365'696, 1'591'044'096},
 };
 // clang-format on
 
