@@ -103,13 +103,6 @@ std::optional<MappingViolation> route_transfers(const ArchModel& arch, const Pha
                 c.child_side_words / (t.shape.x.share * t.shape.y.share) / ports;
         }
     }
-    for (std::size_t n = 0; n < arch.num_networks; ++n) {
-        NetworkTraffic& traffic = out.traffic[n];
-        const double bandwidth = arch.networks[n].bandwidth;
-        traffic.cycles = bandwidth > 0 && traffic.busiest_link_words > 0
-                             ? std::int64_t(std::ceil(traffic.busiest_link_words / bandwidth))
-                             : 0;
-    }
     return std::nullopt;
 }
 

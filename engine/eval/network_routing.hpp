@@ -36,7 +36,7 @@ struct NetworkTraffic {
     double link_hops = 0;        // word-hops over links
     double router_crossings = 0;
     double busiest_link_words = 0;  // per parent instance: the words on a parent's link
-    std::int64_t cycles = 0;        // busiest_link_words / bandwidth (0: no limit)
+    std::int64_t cycles = 0;  // busiest_link_words / bandwidth (0: no limit); set by evaluate()
 };
 
 struct NetworkRouting {
