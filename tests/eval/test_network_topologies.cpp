@@ -177,8 +177,8 @@ TEST(NetworkFit, ALevelWithoutNetworksMovesItsWordsUnpriced) {
 
 TEST(NetworkFit, EvalExitsWithTwoAndPointsAtTheSpatialKey) {
     const std::filesystem::path arch = arch_with_networks("flow_only_cli", kOnlyFlowNetworks);
-    const CommandResult r =
-        run_trainloop("eval -m " + kMapping.string() + " --arch " + arch.string());
+    const testing::CommandResult r =
+        testing::run_trainloop("eval -m " + kMapping.string() + " --arch " + arch.string());
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("resnet18_3x3_KN_fw.yaml:18"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("spatial_y"), std::string::npos) << r.output;
