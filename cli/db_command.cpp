@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "common/spec_error.hpp"
+#include "interruption.hpp"
 #include "results_db_commands.hpp"
 #include "store/schema.hpp"
 #include "store/store_merge.hpp"
@@ -12,8 +13,14 @@ namespace {
 
 void run_merge(const std::string& out, const std::vector<std::string>& inputs) {
     ResultsStore store = ResultsStore::open_for_writing(out);
+    set_interruption_note(
+        fmt::format("{{recorded}} of the {} inputs were merged into {} (each input in one "
+                    "transaction; the one in progress is rolled back).",
+                    inputs.size(), out),
+        "Rerun the same command (points already in the output are skipped):", true);
     std::vector<std::filesystem::path> paths(inputs.begin(), inputs.end());
-    const MergeSummary s = merge_databases(store, paths);
+    const MergeSummary s = merge_databases(
+        store, paths, [](std::size_t merged) { set_interruption_count(std::int64_t(merged)); });
     std::cout << fmt::format(
         "merged {} database{} into {}: {} points added ({} results), {} already present\n",
         inputs.size(), inputs.size() == 1 ? "" : "s", out, s.points_added, s.results_added,

@@ -57,8 +57,8 @@ void run_timeloop_eval(const EvalOptions& o) {
                         "a mapping that fits the problem and the architecture");
     }
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, model, c.problem, c.mapping, kTimeloopSpaceNames)
-                         .dump(2)
+        std::cout << json_text(evaluation_to_json(e, c.arch, model, c.problem, c.mapping,
+                                                  kTimeloopSpaceNames))
                   << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, model, c.problem, c.mapping);
@@ -93,7 +93,8 @@ void run_stored_eval(const EvalOptions& o) {
                         "a database written by this trainloop's model");
     }
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping).dump(2) << "\n";
+        std::cout << json_text(evaluation_to_json(e, c.arch, c.model, *c.problem, c.mapping))
+                  << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.model, *c.problem, c.mapping);
     }
@@ -120,7 +121,7 @@ void run_eval(const EvalOptions& o) {
     const Evaluation e =
         densities ? evaluate_case(c, *densities, o.sparsity.imbalance_options()) : evaluate_case(c);
     if (o.format == "json") {
-        std::cout << evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping).dump(2)
+        std::cout << json_text(evaluation_to_json(e, c.arch, c.arch_model, *c.problem, c.mapping))
                   << "\n";
     } else {
         std::cout << evaluation_to_text(e, c.arch, c.arch_model, *c.problem, c.mapping);

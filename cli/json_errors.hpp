@@ -13,15 +13,21 @@
 
 namespace trainloop::cli {
 
+// JSON text for output. Bytes that are not UTF-8 (a file name, a value a
+// database holds) become U+FFFD instead of failing the whole output.
+inline std::string json_text(const nlohmann::json& json, int indent = 2) {
+    return json.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 inline nlohmann::json error_to_json(const SpecError& e) {
     return {{"error",
-             {{"message", e.message()},
+             {{"message", bounded(e.message(), kShownMessage)},
               {"file", e.where().file},
               {"line", e.where().line},
               {"column", e.where().column},
-              {"key", e.key_path()},
-              {"expected", e.expected()},
-              {"hint", e.hint()}}}};
+              {"key", bounded(e.key_path(), kShownKeyPath)},
+              {"expected", bounded(e.expected(), kShownNote)},
+              {"hint", bounded(e.hint(), kShownNote)}}}};
 }
 
 // Runs `command`; with format "json", a SpecError is printed as JSON and
@@ -31,7 +37,7 @@ inline void run_reporting_errors(const std::string& format, const std::function<
     try {
         command();
     } catch (const SpecError& e) {
-        std::cout << error_to_json(e).dump(2) << "\n";
+        std::cout << json_text(error_to_json(e)) << "\n";
         throw CLI::RuntimeError(2);
     }
 }

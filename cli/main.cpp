@@ -1,13 +1,16 @@
 // trainloop: analytical design-space exploration for DNN training accelerators.
 // Exit codes: 0 success, 2 bad input (specs, options), 1 internal error.
 #include <fmt/format.h>
+#include <yaml-cpp/exceptions.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "common/spec_error.hpp"
 #include "eval_command.hpp"
 #include "import_export_command.hpp"
+#include "interruption.hpp"
 #include "map_command.hpp"
 #include "report_command.hpp"
 #include "results_db_commands.hpp"
@@ -19,13 +22,34 @@ namespace {
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 1;
 
+// Output that could not be written (a full disk, a file-size limit) must not
+// end in exit code 0 with a truncated result.
+int check_output_written(int code) {
+    std::cout.flush();
+    if (std::cout) return code;
+    std::cerr << "error: cannot write the output to standard output (the output is incomplete)"
+              << "\n  hint: check the free space and the file-size limit (ulimit -f)\n";
+    return code == 0 ? kExitBadInput : code;
+}
+
+int run(int argc, char** argv);
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) { return check_output_written(run(argc, argv)); }
+
+namespace {
+
+int run(int argc, char** argv) {
+    trainloop::cli::install_interruption_handlers(argc, argv);
     CLI::App app{
         "trainloop — analytical design-space exploration for DNN training accelerators.\n"
         "Models the forward (fw), backward (bw) and weight-update (wu) phases of every layer."};
     app.set_version_flag("--version", std::string("trainloop ") + TRAINLOOP_VERSION);
+    // Command-line mistakes read like every other error: "error: --batch: ...".
+    app.failure_message([](const CLI::App*, const CLI::Error& e) {
+        return std::string("error: ") + e.what() + "\nRun with --help for more information.\n";
+    });
     app.require_subcommand(1);
     app.footer(
         "\nExamples:\n"
@@ -70,9 +94,20 @@ int main(int argc, char** argv) {
     } catch (const trainloop::SpecError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitBadInput;
+    } catch (const std::filesystem::filesystem_error& e) {
+        // A path the user gave that the file system refuses (a symlink loop,
+        // a permission, a name too long, a full disk): bad input, not a bug.
+        std::cerr << "error: " << e.path1().string() << ": " << e.code().message()
+                  << "\n  hint: check the path and its permissions\n";
+        return kExitBadInput;
+    } catch (const YAML::Exception& e) {
+        std::cerr << "error: cannot read the YAML: " << e.what() << "\n";
+        return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "internal error: " << e.what() << "\n";
         return kExitInternal;
     }
     return 0;
 }
+
+}  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 #include <optional>
 
 #include "arch/arch_model.hpp"
@@ -11,12 +12,14 @@
 #include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
+#include "interruption.hpp"
 #include "json_errors.hpp"
 #include "map_export.hpp"
 #include "map_options.hpp"
 #include "map_progress.hpp"
 #include "map_report.hpp"
 #include "network/network_mapper.hpp"
+#include "number_options.hpp"
 #include "run/run_setup.hpp"
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
@@ -72,7 +75,7 @@ void run_map(const MapOptions& o) {
     }
     const RunSetup setup = set_up_run(
         {arch, spec.constraints, model, network.name(), training, sparsity ? &*sparsity : nullptr},
-        settings, o.threads);
+        settings, usable_threads(o.threads));
     const NetworkMapPlan& plan = setup.plan;
     if (plan.layer_phases.empty()) {
         throw SpecError({}, "--phase",
@@ -102,6 +105,12 @@ void run_map(const MapOptions& o) {
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
     if (!o.db.empty()) store.emplace(ResultsStore::open_for_writing(o.db));
+    set_interruption_note(
+        o.db.empty() ? std::string("Nothing was written.")
+                     : fmt::format("Nothing was written to {} (map writes its results in one "
+                                   "transaction after every layer is mapped).",
+                                   o.db),
+        "Rerun:", true);
     MapProgress progress(!o.quiet, setup.options.search.objective);
     const NetworkMapResult result =
         map_network(model, training, plan, setup.options,
@@ -120,7 +129,7 @@ void run_map(const MapOptions& o) {
                      !spec.constraints.empty()};
     if (result.failure) throw_no_mapping(run);
     if (json) {
-        std::cout << map_to_json(run).dump(2) << "\n";
+        std::cout << json_text(map_to_json(run)) << "\n";
         if (!o.quiet) std::cerr << summary_line(run);
     } else {
         std::cout << "\n" << map_to_text(run);
@@ -151,7 +160,7 @@ void add_map_command(CLI::App& app) {
         ->required();
     map->add_option("--batch,-b", o->batch, "Minibatch size N")
         ->default_val(kDefaultBatch)
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
     map->add_option("--phase,-p", o->phase, "Training phase(s) to map")
         ->default_val("all")
         ->check(CLI::IsMember({"fw", "bw", "wu", "all"}));
@@ -171,20 +180,23 @@ void add_map_command(CLI::App& app) {
                     "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
                     "whole mapspace)")
         ->default_val(SearchBudget{}.max_evaluations)
-        ->check(CLI::NonNegativeNumber);
+        ->transform(count_from(0));
     map->add_option("--time-budget", o->time_budget,
                     "Seconds for the whole network, shared out over the problems still to search "
                     "(0: none; results then depend on the machine)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
+        ->transform(finite_number_in(0, 1e9));
     map->add_option("--patience", o->patience,
                     "Stop a search after this many evaluations without improvement (0: never)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--threads,-j", o->threads, "Worker threads (0: all cores)")
+        ->transform(count_from(0));
+    map->add_option("--threads,-j", o->threads,
+                    "Worker threads (0: all cores; more than the machine has are capped)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
-    map->add_option("--seed", o->seed, "Random seed (same seed, same result)")->default_val(1);
+        ->transform(integer_in(0, std::numeric_limits<int>::max()));
+    map->add_option("--seed", o->seed, "Random seed (same seed, same result)")
+        ->default_val(1)
+        ->transform(unsigned_integer());
     map->add_flag("--no-bypass", o->no_bypass,
                   "Every level keeps every tensor it may hold (do not explore bypass; a "
                   "constraint's required bypasses still apply)");

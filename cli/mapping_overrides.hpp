@@ -9,6 +9,7 @@
 
 #include "arch/architecture_library.hpp"
 #include "mapping/mapping_target.hpp"
+#include "number_options.hpp"
 
 namespace trainloop::cli {
 
@@ -35,7 +36,7 @@ void add_mapping_override_options(CLI::App* command, Options& o) {
     command->add_option("--phase,-p", o.phase, "Training phase")
         ->check(CLI::IsMember({"fw", "bw", "wu"}));
     command->add_option("--batch,-b", o.batch, "Minibatch size N (default: the mapping's, else 16)")
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
 }
 
 }  // namespace trainloop::cli

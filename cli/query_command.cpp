@@ -4,9 +4,11 @@
 
 #include "common/spec_error.hpp"
 #include "json_errors.hpp"
+#include "number_options.hpp"
 #include "query_render.hpp"
 #include "results_db_commands.hpp"
 #include "store/canned_queries.hpp"
+#include "store/query_table.hpp"
 #include "store/results_store.hpp"
 
 namespace trainloop::cli {
@@ -20,6 +22,8 @@ struct QueryOptions {
     QueryArgs args;
     std::string arch, network, dataflow, sparsity, layer, phase, baseline;
     std::int64_t batch = 0;
+    double time_limit = SqlLimits{}.seconds;
+    std::int64_t memory_limit_mib = SqlLimits{}.bytes >> 20;
 };
 
 std::optional<std::string> given(const std::string& value) {
@@ -37,7 +41,8 @@ void run_query(QueryOptions o) {
     ResultsStore store = ResultsStore::open_for_reading(o.db);
     QueryTable table;
     if (!o.sql.empty()) {
-        table = run_read_only_sql(store.database(), o.sql);
+        table =
+            run_read_only_sql(store.database(), o.sql, {o.time_limit, o.memory_limit_mib << 20});
     } else {
         QueryArgs& a = o.args;
         a.arch = given(o.arch);
@@ -65,11 +70,19 @@ void add_query_command(CLI::App& app) {
     cmd->add_option("name", o->name, canned_query_usage());
     cmd->add_option("--db", o->db, "Results database")->required();
     cmd->add_option("--sql", o->sql, "Any read-only SQL statement instead of a canned query");
+    cmd->add_option("--time-limit", o->time_limit,
+                    "Seconds a --sql statement may run before it is stopped")
+        ->default_val(SqlLimits{}.seconds)
+        ->transform(finite_number_in(0.001, 1e6));
+    cmd->add_option("--memory-limit", o->memory_limit_mib,
+                    "MiB a --sql statement may use (SQLite's memory, and again its result)")
+        ->default_val(SqlLimits{}.bytes >> 20)
+        ->transform(integer_in(1, std::int64_t{1} << 20));
     cmd->add_option("--arch", o->arch, "Architecture name");
     cmd->add_option("--network", o->network, "Network name");
     cmd->add_option("--dataflow", o->dataflow, "Dataflow, e.g. K,N");
     cmd->add_option("--sparsity", o->sparsity, "Sparsity profile name");
-    cmd->add_option("--batch", o->batch, "Batch size")->check(CLI::PositiveNumber);
+    cmd->add_option("--batch", o->batch, "Batch size")->transform(count_from(1));
     cmd->add_option("--layer", o->layer, "Layer name (pareto)");
     cmd->add_option("--phase", o->phase, "fw, bw, wu, or step (pareto)");
     cmd->add_option("--baseline", o->baseline, "Baseline architecture name (compare-archs)");

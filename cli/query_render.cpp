@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "json_errors.hpp"
+
 namespace trainloop::cli {
 namespace {
 
@@ -97,7 +99,7 @@ std::string render_json(const QueryTable& table) {
         }
         rows.push_back(std::move(object));
     }
-    return rows.dump(2) + "\n";
+    return json_text(rows) + "\n";
 }
 
 std::string render_query(const QueryTable& table, const std::string& format) {

@@ -11,6 +11,7 @@
 #include "density/density_schedule.hpp"
 #include "density/sparsity_library.hpp"
 #include "imbalance/load_imbalance.hpp"
+#include "number_options.hpp"
 
 namespace trainloop::cli {
 
@@ -41,7 +42,7 @@ inline void add_sparsity_profile_options(CLI::App* command, SparsityOptions& o) 
         ->add_option("--iteration", o.iteration,
                      "Training iteration at which the profile's density schedules are read "
                      "(default: after every schedule)")
-        ->check(CLI::NonNegativeNumber);
+        ->transform(count_from(0));
 }
 
 // --imbalance, --imbalance-histogram, --seed (eval).
@@ -54,7 +55,9 @@ inline void add_imbalance_options(CLI::App* command, SparsityOptions& o) {
         ->check(CLI::IsMember({"closed-form", "monte-carlo"}));
     command->add_flag("--imbalance-histogram", o.histogram,
                       "Print the per-wave overhead histogram (Procrustes figs. 5 and 13)");
-    command->add_option("--seed", o.seed, "Seed of the Monte-Carlo estimate")->default_val(1);
+    command->add_option("--seed", o.seed, "Seed of the Monte-Carlo estimate")
+        ->default_val(1)
+        ->transform(unsigned_integer());
 }
 
 }  // namespace trainloop::cli

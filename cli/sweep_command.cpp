@@ -1,9 +1,12 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 
 #include "arch/pricing_notes.hpp"
 #include "common/spec_error.hpp"
+#include "interruption.hpp"
+#include "number_options.hpp"
 #include "progress_bar.hpp"
 #include "results_db_commands.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -45,15 +48,20 @@ void run_sweep_command(const SweepOptions& o) {
     }
     const Shard shard = parse_shard(o.shard);
     const SweepSpec spec = load_sweep(o.file);
-    for (const SweepArchitecture& a : spec.architectures) {
-        const ArchitectureVariant variant = load_architecture_variant(a);
+    for (const ArchitectureVariant& variant : load_sweep_architectures(spec)) {
         for (const std::string& note : pricing_notes(variant.arch))
             std::cerr << "note: " << variant.arch.name << ": " << note << "\n";
     }
     ResultsStore store = ResultsStore::open_for_writing(o.db);
+    set_interruption_note(
+        fmt::format("{{recorded}} points of this sweep are recorded in {} (each point is "
+                    "committed whole; the one in progress is not).",
+                    o.db),
+        "Resume with the same command (recorded points are skipped):", true);
     ProgressBar bar("sweep " + spec.name, "points", !o.quiet);
     const SweepRunSummary s =
-        run_sweep(spec, store, {shard, o.threads}, [&bar](const SweepProgress& p) {
+        run_sweep(spec, store, {shard, usable_threads(o.threads)}, [&bar](const SweepProgress& p) {
+            set_interruption_count(p.skipped + p.done);
             std::string note;
             if (p.skipped > 0) note = fmt::format("{} recorded earlier", p.skipped);
             if (p.failed > 0)
@@ -94,9 +102,11 @@ void add_sweep_command(CLI::App& app) {
     cmd->add_flag("--check", o->check,
                   "Only validate the sweep file and everything it references (architectures, "
                   "overrides, constraints, networks, sparsity profiles and masks); run nothing");
-    cmd->add_option("--threads,-j", o->threads, "Worker threads per search (0: all cores)")
+    cmd->add_option("--threads,-j", o->threads,
+                    "Worker threads per search (0: all cores; more than the machine has are "
+                    "capped)")
         ->default_val(0)
-        ->check(CLI::NonNegativeNumber);
+        ->transform(integer_in(0, std::numeric_limits<int>::max()));
     cmd->add_option("--shard", o->shard,
                     "Run only shard I of N (points numbered I-1 modulo N), e.g. for an array job; "
                     "combine the shards' databases with `trainloop db merge`")

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "json_errors.hpp"
+#include "number_options.hpp"
 #include "problem/training_problems.hpp"
 #include "sparse/network_densities.hpp"
 #include "sparsity_options.hpp"
@@ -36,7 +37,7 @@ void run_show(const ShowOptions& options) {
     if (options.format == "json") {
         nlohmann::json out = training_to_json(network, training, options.batch);
         if (densities) out["sparsity"] = densities_to_json(profile_name, *densities);
-        std::cout << out.dump(2) << "\n";
+        std::cout << json_text(out) << "\n";
     } else {
         std::cout << training_to_text(network, training, options.batch);
         if (densities) std::cout << "\n" << densities_to_text(profile_name, *densities);
@@ -66,7 +67,7 @@ void add_workload_command(CLI::App& app) {
         ->required();
     show->add_option("--batch,-b", options->batch, "Minibatch size N")
         ->default_val(kDefaultBatch)
-        ->check(CLI::PositiveNumber);
+        ->transform(count_from(1));
     show->add_option("--format,-f", options->format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -10,8 +10,9 @@ packages=(
   libbenchmark-dev libgtest-dev libgmock-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
   clang-format
-  python3 python3-yaml python3-matplotlib python3-numpy   # reports/: `trainloop report` charts; workloads/tools
+  python3 python3-yaml python3-matplotlib python3-numpy   # reports/: `trainloop report` charts; workloads/tools; the malformed-input corpus (tests/malformed/)
   chromium                     # tests: reports render in a headless browser (label browser)
+  clang libfuzzer-14-dev       # the libFuzzer targets (fuzz/)
 )
 
 missing=()

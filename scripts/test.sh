@@ -1,15 +1,51 @@
 #!/usr/bin/env bash
-# Set up, build and run every test: the plain build (unit tests + benchmark
-# smoke runs), then the same tests under AddressSanitizer + UBSan.
+# Set up, build and run every test:
+#   1. the plain build: unit tests, the malformed-input corpus (label corpus)
+#      and benchmark smoke runs;
+#   2. the same tests and corpus under AddressSanitizer + UBSan;
+#   3. the mapper and sweep/store tests under ThreadSanitizer (label tsan);
+#   4. each libFuzzer target for 20 s over its seed corpus (label fuzz).
+# Each build compiles only what its tests need; each ctest group is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+jobs=$(nproc)
 
-echo "== plain build: unit tests and benchmark smoke runs"
+# Each stage's wall time, printed when the next begins and at the end, so a
+# slow stage shows in the CI log (the whole must stay under 45 min on 2 cores).
+stage_name=""
+stage_start=$SECONDS
+stage() {
+  if [ -n "$stage_name" ]; then
+    echo "== done in $((SECONDS - stage_start)) s: $stage_name"
+  fi
+  stage_name=$1
+  stage_start=$SECONDS
+  if [ -n "$stage_name" ]; then echo "== $stage_name"; fi
+  return 0
+}
+
+stage "plain build: unit tests, malformed-input corpus, benchmark smoke runs"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINLOOP_SANITIZE=OFF
-ctest --test-dir build --output-on-failure -j "$(nproc)"
+ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
 
-echo "== sanitizer build (ASan + UBSan): unit tests"
+stage "sanitizer build (ASan + UBSan): unit tests and the corpus"
 scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DTRAINLOOP_SANITIZE=ON -DTRAINLOOP_BUILD_BENCH=OFF
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" -L sanitizer
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L sanitizer --timeout 900
+
+stage "ThreadSanitizer build: mapper and sweep/store tests"
+TARGETS="trainloop test_mapper test_store" scripts/build.sh build-tsan \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINLOOP_TSAN=ON -DTRAINLOOP_BUILD_BENCH=OFF \
+  -DTRAINLOOP_TEST_AREAS="mapper;store"
+# (The resume test kills single-threaded sweeps: nothing for TSan to see, and slow under it.)
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" \
+  ctest --test-dir build-tsan --output-on-failure -j "$jobs" -L tsan -E SweepResume --timeout 900
+
+stage "fuzzing: each libFuzzer target for ${FUZZ_SECONDS:-20} s over its seed corpus"
+TARGETS="fuzz_targets" scripts/build.sh build-fuzz -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAINLOOP_FUZZ=ON -DTRAINLOOP_BUILD_TESTS=OFF \
+  -DTRAINLOOP_BUILD_BENCH=OFF -DTRAINLOOP_FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+ctest --test-dir build-fuzz --output-on-failure -j "$jobs" -L fuzz --timeout 300
+stage ""
+echo "== all stages: $SECONDS s"

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_reading.hpp"
 #include "components/component_library_parser.hpp"
@@ -87,7 +89,8 @@ ComponentLibrary read_library(MapReader& top, const SpecNode& root, Architecture
                                    relative.string(), resolved.string()),
                        "a component library YAML file, relative to this file");
     }
-    ComponentLibrary library = load_component_library(resolved);
+    ComponentLibrary library = load_referenced(path_node, "component library",
+                                               [&] { return load_component_library(resolved); });
     if (const auto overrides = top.optional("component_overrides")) {
         // An override replaces the library entry of the same name, or adds one.
         for (Component& component : parse_component_list(*overrides)) {
@@ -113,6 +116,12 @@ PeArray read_pe_array(const SpecNode& node, const ComponentLibrary& library) {
     array.columns = reader.required("columns").as_positive_int();
     if (const auto macs = reader.optional("macs_per_pe"))
         array.macs_per_pe = macs->as_positive_int();
+    // PE and MAC counts multiply into instance counts, fanouts and MACs per cycle.
+    if (!count_product(std::array{array.rows, array.columns, array.macs_per_pe})) {
+        node.fail(fmt::format("{} rows × {} columns × {} MACs per PE is more than {} MACs",
+                              array.rows, array.columns, array.macs_per_pe, kMaxCountText),
+                  "a PE array of representable size");
+    }
     const SpecNode datatype = reader.required("datatype");
     array.datatype = read_enum<Datatype>(datatype, kDatatypeNames);
     const auto mac_node = reader.optional("mac_component");

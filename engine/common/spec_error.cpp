@@ -10,14 +10,21 @@ std::string render(const SourceLocation& where, const std::string& key_path,
                    const std::string& hint) {
     std::string text = format_location(where);
     if (!text.empty()) text += ": ";
-    if (!key_path.empty()) text += fmt::format("{}: ", key_path);
-    text += message;
-    if (!expected.empty()) text += fmt::format("\n  expected: {}", expected);
-    if (!hint.empty()) text += fmt::format("\n  hint: {}", hint);
+    if (!key_path.empty()) text += fmt::format("{}: ", bounded(key_path, kShownKeyPath));
+    text += bounded(message, kShownMessage);
+    if (!expected.empty()) text += fmt::format("\n  expected: {}", bounded(expected, kShownNote));
+    if (!hint.empty()) text += fmt::format("\n  hint: {}", bounded(hint, kShownNote));
     return text;
 }
 
 }  // namespace
+
+std::string bounded(const std::string& text, std::size_t limit) {
+    if (text.size() <= limit) return text;
+    std::size_t end = limit;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+    return text.substr(0, end) + "…";
+}
 
 SpecError::SpecError(SourceLocation where, std::string key_path, std::string message,
                      std::string expected, std::string hint)

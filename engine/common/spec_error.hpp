@@ -38,4 +38,13 @@ class SpecError : public std::runtime_error {
 // "file:line:column" (parts that are unknown are left out).
 std::string format_location(const SourceLocation& where);
 
+// At most `limit` bytes of `text` (cut at a character boundary, "…" added):
+// what an error shows of each part (key path 300, message 2000, expected and
+// hint 1000), whatever a reader passes, so an error about a file read by
+// mistake never echoes the file.
+std::string bounded(const std::string& text, std::size_t limit);
+inline constexpr std::size_t kShownKeyPath = 300;
+inline constexpr std::size_t kShownMessage = 2000;
+inline constexpr std::size_t kShownNote = 1000;
+
 }  // namespace trainloop

@@ -46,6 +46,8 @@ class SpecNode {
     // Typed scalar reads; each fails with "expected <type>, got `<text>`".
     std::string as_string() const;
     std::int64_t as_int() const;
+    // Counts (sizes, factors, instances, budgets, ...): at most 2^53, the
+    // largest count trainloop represents exactly (common/checked_math.hpp).
     std::int64_t as_positive_int() const;
     std::int64_t as_non_negative_int() const;
     double as_double() const;
@@ -71,12 +73,44 @@ class SpecNode {
 
   private:
     std::string scalar_text() const;
+    void check_count(std::int64_t value, std::string_view expected) const;
 
     YAML::Node node_;
     std::shared_ptr<const std::string> file_;
     std::string path_;
     YAML::Mark fallback_mark_ = YAML::Mark::null_mark();
 };
+
+// At most the first line (and 60 characters) of `text`, with "…" where it
+// was cut: how errors quote a value, so a file read by mistake as a spec is
+// never echoed whole.
+std::string quoted_excerpt(std::string_view text);
+
+// `parent.key` (`key` at the top), the key quoted one line at most: how a
+// key path names a key the document gave, so a key that is a paragraph of
+// the input never becomes a paragraph of the error.
+std::string child_key_path(const std::string& parent, std::string_view key);
+
+// Reports an error `e` found in the file that `reference` (a path key, e.g.
+// `component_library`) names, at the reference: its file and key first, then
+// `what` with the place in the other file and the message.
+[[noreturn]] void fail_in_referenced_file(const SpecNode& reference, std::string_view what,
+                                          const SpecError& e);
+// The same, for a reference known only by its place (`key` at `where`).
+[[noreturn]] void fail_in_referenced_file(const SourceLocation& where, const std::string& key,
+                                          std::string_view what, const SpecError& e);
+
+// Runs `load`, which reads the file `reference` names; its errors are
+// reported at the reference (see fail_in_referenced_file).
+template <typename Load>
+auto load_referenced(const SpecNode& reference, std::string_view what, Load&& load)
+    -> decltype(load()) {
+    try {
+        return load();
+    } catch (const SpecError& e) {
+        fail_in_referenced_file(reference, what, e);
+    }
+}
 
 // Reads one YAML mapping. Every key a parser asks for (required or optional)
 // becomes a known key; finish() then rejects any other key in the mapping and

@@ -61,7 +61,7 @@ std::vector<std::pair<SpecNode, SpecNode>> entries(const SpecNode& node) {
     std::vector<std::pair<SpecNode, SpecNode>> out;
     for (const auto& entry : node.raw()) {
         const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "?";
-        const std::string path = node.path().empty() ? key : node.path() + "." + key;
+        const std::string path = child_key_path(node.path(), key);
         out.emplace_back(node.sibling(entry.first, path),
                          node.sibling(entry.second, path, entry.first.Mark()));
     }

@@ -3,10 +3,9 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <fstream>
-#include <iterator>
 #include <string>
 
+#include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -16,6 +15,9 @@ namespace {
                        const std::string& expected = {}, const std::string& hint = {}) {
     throw SpecError(SourceLocation{path.string(), 0, 0}, "", message, expected, hint);
 }
+
+// 4 Gi one-byte elements, plus room for the header.
+constexpr std::uintmax_t kMaxMaskFileBytes = (std::uintmax_t{1} << 32) + (std::uintmax_t{1} << 20);
 
 const std::string kExpectedMask =
     "a NumPy .npy mask of dtype bool or uint8 (numpy.save(path, mask.astype(bool)))";
@@ -73,11 +75,12 @@ std::vector<std::int64_t> parse_shape(const std::filesystem::path& path, const s
 }  // namespace
 
 MaskTensor read_npy_mask(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        fail(path, "cannot open the mask file", kExpectedMask,
-             "the path is relative to the profile file");
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // The path must be a regular file of bounded size: a FIFO or /dev/zero
+    // would block or grow without bound.
+    return parse_npy_mask(read_input_file(path, kMaxMaskFileBytes, kExpectedMask), path);
+}
+
+MaskTensor parse_npy_mask(std::string_view bytes, const std::filesystem::path& path) {
     if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) {
         fail(path, "not a NumPy .npy file (bad magic string)", kExpectedMask);
     }
@@ -99,7 +102,7 @@ MaskTensor read_npy_mask(const std::filesystem::path& path) {
     }
     if (bytes.size() < header_start + header_len)
         fail(path, "truncated .npy header", kExpectedMask);
-    const std::string header = bytes.substr(header_start, header_len);
+    const std::string header(bytes.substr(header_start, header_len));
 
     const std::string descr = header_value(path, header, "descr");
     if (descr != "'|b1'" && descr != "'|u1'" && descr != "'<u1'" && descr != "'>u1'") {
@@ -115,9 +118,18 @@ MaskTensor read_npy_mask(const std::filesystem::path& path) {
     MaskTensor mask;
     mask.file = path.string();
     mask.shape = parse_shape(path, header_value(path, header, "shape"));
-    std::size_t count = 1;
-    for (std::int64_t d : mask.shape) count *= std::size_t(d);
+    // The shape's product is checked before it sizes anything: it must match
+    // the data actually present (so it is also bounded by the file size).
     const std::size_t data_start = header_start + header_len;
+    std::size_t count = 1;
+    for (std::int64_t d : mask.shape) {
+        if (__builtin_mul_overflow(count, std::size_t(d), &count) || count > bytes.size()) {
+            fail(path,
+                 fmt::format("the .npy shape {} needs more elements than the file's {} bytes hold",
+                             header_value(path, header, "shape"), bytes.size() - data_start),
+                 kExpectedMask, "the file may be truncated");
+        }
+    }
     if (bytes.size() - data_start != count) {
         fail(path,
              fmt::format("the .npy data holds {} bytes, the shape needs {}",

@@ -9,11 +9,14 @@
 #pragma once
 
 #include <filesystem>
+#include <string_view>
 
 #include "density/density_model.hpp"
 
 namespace trainloop {
 
 MaskTensor read_npy_mask(const std::filesystem::path& path);
+// The same, for the bytes of such a file (`source` names it in errors).
+MaskTensor parse_npy_mask(std::string_view bytes, const std::filesystem::path& source);
 
 }  // namespace trainloop

@@ -162,6 +162,7 @@ DensityModel read_clustered(MapReader& params) {
 DensityModel read_mask(MapReader& params, const SpecNode& model_node) {
     const SpecNode file = params.required("file");
     std::filesystem::path path = file.as_string();
+    if (path.empty()) file.fail("an empty mask file path", "the path of a .npy file");
     if (path.is_relative()) {
         path = std::filesystem::path(model_node.file()).parent_path() / path;
     }
@@ -217,8 +218,9 @@ DensityModel read_model(const SpecNode& node) {
         for (const auto& entry : holder.raw()) {
             const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<key>";
             if (!nested && (key == "name" || key == "parameters")) continue;
-            holder.sibling(entry.first, fmt::format("{}.{}", holder.path(), key))
-                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`", key),
+            holder.sibling(entry.first, child_key_path(holder.path(), key))
+                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`",
+                                  quoted_excerpt(key)),
                       "no parameters", "models with parameters: n_m, clustered, mask");
         }
         return model;

@@ -1,19 +1,41 @@
 #include "eval/evaluation.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+
+#include "common/checked_math.hpp"
+#include "common/spec_error.hpp"
 
 namespace trainloop {
 namespace {
 
-std::int64_t cycles_at(double words, double bandwidth) {
-    if (bandwidth <= 0 || words == 0) return 0;
-    return std::int64_t(std::ceil(words / bandwidth));
+// A cycle count past 2^53 (a tiny bandwidth, say) cannot be represented:
+// it is an error, never a wrapped or clamped number.
+std::int64_t cycle_count(double cycles, const PhaseProblem& problem, std::string_view what) {
+    if (const auto count = count_from_double(std::ceil(cycles))) return *count;
+    throw SpecError(
+        {}, "",
+        fmt::format("layer `{}` ({}) takes {:.3g} cycles {}, more than {}", problem.layer,
+                    phase_name(problem.phase), cycles, what, kMaxCountText),
+        "an architecture and workload whose cycle counts are representable",
+        "check the level's bandwidth (words per cycle) in the architecture");
 }
 
-void add_latency(const ArchModel& arch, Evaluation& e) {
-    e.compute_cycles =
-        e.imbalance.applies ? std::int64_t(std::ceil(e.imbalance.cycles)) : e.nest.compute_cycles;
+std::int64_t cycles_at(double words, double bandwidth, const PhaseProblem& problem,
+                       std::size_t level, const char* which) {
+    if (bandwidth <= 0 || words == 0) return 0;
+    return cycle_count(words / bandwidth, problem,
+                       fmt::format("at storage level {} (0 = outermost): {:.3g} words at {} "
+                                   "bandwidth {:g} words/cycle",
+                                   level, words, which, bandwidth));
+}
+
+void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation& e) {
+    e.compute_cycles = e.imbalance.applies
+                           ? cycle_count(e.imbalance.cycles, problem, "of computation")
+                           : e.nest.compute_cycles;
     e.cycles = e.compute_cycles;
     e.bottleneck = -1;
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
@@ -24,8 +46,8 @@ void add_latency(const ArchModel& arch, Evaluation& e) {
             writes += c.fills + c.timed_updates + c.metadata_fills;
         }
         const LevelModel& level = arch.levels[i];
-        e.level_cycles[i] = std::max(cycles_at(reads, level.read_bandwidth),
-                                     cycles_at(writes, level.write_bandwidth));
+        e.level_cycles[i] = std::max(cycles_at(reads, level.read_bandwidth, problem, i, "read"),
+                                     cycles_at(writes, level.write_bandwidth, problem, i, "write"));
         if (e.level_cycles[i] > e.cycles) {
             e.cycles = e.level_cycles[i];
             e.bottleneck = int(i);
@@ -221,7 +243,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     dense_action_counts(e.nest, e.counts);
     e.violation = check_capacity(arch, e.nest);
     if (e.violation) return e;
-    add_latency(arch, e);
+    add_latency(arch, problem, e);
     add_energy(arch, problem, mapping, e);
     e.area_um2 = arch.area_um2();
     return e;
@@ -239,7 +261,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     e.violation = check_capacity(arch, e.counts);
     if (e.violation) return e;
     e.imbalance = estimate_load_imbalance(arch, problem, mapping, e.nest, densities, imbalance);
-    add_latency(arch, e);
+    add_latency(arch, problem, e);
     add_energy(arch, problem, mapping, e);
     e.area_um2 = arch.area_um2();
     return e;

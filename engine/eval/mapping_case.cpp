@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -82,7 +84,9 @@ MappingForm detect_mapping_form(std::string_view text) {
         const bool name_then_bracket =
             bracket != std::string_view::npos && bracket > 0 &&
             (colon == std::string_view::npos || colon > bracket) &&
-            line.substr(0, bracket).find_first_of(" \t-") == std::string_view::npos;
+            line.substr(0, bracket).find_first_of(" \t-") == std::string_view::npos &&
+            std::none_of(line.begin(), line.begin() + static_cast<std::ptrdiff_t>(bracket),
+                         [](char c) { return std::iscntrl(static_cast<unsigned char>(c)) != 0; });
         return name_then_bracket ? MappingForm::text : MappingForm::yaml;
     }
     return MappingForm::yaml;
@@ -203,10 +207,22 @@ MappingCase load_mapping_case_text(std::string text, const std::string& source,
     c.target.phase = pick(overrides.phase, from_file.phase, fail, "phase", in_file);
     c.target.batch = overrides.batch.value_or(from_file.batch.value_or(kDefaultBatch));
 
+    // A spec the file's `for:` names is blamed on that key when it is broken.
+    auto load = [&](const std::optional<std::string>& given, const char* key, const char* what,
+                    auto&& read) {
+        // Only the YAML form has a `for:` section to blame.
+        if (given || !root) return read();
+        const YAML::Node target = root->raw()["for"];
+        if (!target.IsMap() || !target[key]) return read();
+        return load_referenced(root->sibling(target[key], fmt::format("for.{}", key)), what, read);
+    };
     // Read with its constraints section, so a bad one is reported here too.
-    c.arch = load_architecture_spec(*c.target.arch).arch;
+    c.arch = load(overrides.arch, "arch", "architecture",
+                  [&] { return load_architecture_spec(*c.target.arch).arch; });
     c.arch_model = build_arch_model(c.arch);
-    c.network = std::make_shared<const Network>(load_network(*c.target.workload));
+    c.network = load(overrides.workload, "workload", "network", [&] {
+        return std::make_shared<const Network>(load_network(*c.target.workload));
+    });
     c.training = derive_training_problems(*c.network, *c.target.batch);
     c.problem = &find_phase_problem(*c.network, c.training, *c.target.layer, *c.target.phase,
                                     {source, 0, 0});

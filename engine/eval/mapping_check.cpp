@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 
 namespace trainloop {
 
@@ -26,7 +27,7 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
     for (std::size_t i = 0; i < mapping.num_levels; ++i) {
         const LevelMapping& level = mapping.level(i);
         for (const LoopList* list : {&level.temporal, &level.spatial_x, &level.spatial_y}) {
-            for (const Loop& l : *list) totals[l.dim] *= l.factor;
+            for (const Loop& l : *list) totals[l.dim] = saturating_mul(totals[l.dim], l.factor);
         }
     }
     for (Dim d : kAllDims) {
@@ -104,6 +105,16 @@ std::optional<MappingViolation> check_capacity(const ArchModel& arch, const Acti
     });
 }
 
+namespace {
+
+// A saturated product (see LoopList::factor_of) is past the int64 range.
+std::string product_text(std::int64_t product) {
+    if (product == std::numeric_limits<std::int64_t>::max()) return "more than 2^63";
+    return std::to_string(product);
+}
+
+}  // namespace
+
 std::string describe(const MappingViolation& v, const Architecture& arch,
                      const PhaseProblem& problem) {
     const std::string level =
@@ -116,14 +127,15 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
                                arch.name, v.limit);
         case ViolationKind::factor_product:
             return fmt::format("the factors of {} multiply to {}, but {} = {} in layer `{}`",
-                               dim_name(v.dim), v.actual, dim_name(v.dim), v.limit, problem.layer);
+                               dim_name(v.dim), product_text(v.actual), dim_name(v.dim), v.limit,
+                               problem.layer);
         case ViolationKind::fanout_x:
         case ViolationKind::fanout_y:
             return fmt::format(
                 "level {}: spatial {} factors use {} instances, but only {} lie below it along "
                 "that axis ({}×{} PEs)",
-                level, v.kind == ViolationKind::fanout_x ? "X (columns)" : "Y (rows)", v.actual,
-                v.limit, arch.pe_array.columns, arch.pe_array.rows);
+                level, v.kind == ViolationKind::fanout_x ? "X (columns)" : "Y (rows)",
+                product_text(v.actual), v.limit, arch.pe_array.columns, arch.pe_array.rows);
         case ViolationKind::keep_forbidden:
             return fmt::format("level {} cannot hold {}: the architecture lets it hold {}", level,
                                tensor, data_space_set_text(arch.levels[v.level].data_spaces));

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 
+#include "common/checked_math.hpp"
 #include "vocabulary/data_space_set.hpp"
 #include "vocabulary/dims.hpp"
 #include "vocabulary/limits.hpp"
@@ -38,17 +39,20 @@ class LoopList {
     // Precondition: size() < kNumDims.
     constexpr void push_back(Loop loop) { loops_[size_++] = loop; }
     constexpr void clear() { size_ = 0; }
-    // Product of the factors of the loops over `dim` (1 if none).
+    // Product of the factors of the loops over `dim` (1 if none). Products
+    // saturate at INT64_MAX: a mapping read from a file may hold any factors,
+    // and an overflowing product must stay larger than every bound it is
+    // checked against.
     constexpr std::int64_t factor_of(Dim dim) const {
         std::int64_t f = 1;
         for (const Loop& loop : *this) {
-            if (loop.dim == dim) f *= loop.factor;
+            if (loop.dim == dim) f = saturating_mul(f, loop.factor);
         }
         return f;
     }
     constexpr std::int64_t product() const {
         std::int64_t f = 1;
-        for (const Loop& loop : *this) f *= loop.factor;
+        for (const Loop& loop : *this) f = saturating_mul(f, loop.factor);
         return f;
     }
     friend constexpr bool operator==(const LoopList& a, const LoopList& b) {
@@ -82,8 +86,9 @@ struct Mapping {
     std::int64_t total_factor(Dim dim) const {
         std::int64_t f = 1;
         for (std::size_t i = 0; i < num_levels; ++i) {
-            f *= levels[i].temporal.factor_of(dim) * levels[i].spatial_x.factor_of(dim) *
-                 levels[i].spatial_y.factor_of(dim);
+            f = saturating_mul(f, levels[i].temporal.factor_of(dim));
+            f = saturating_mul(f, levels[i].spatial_x.factor_of(dim));
+            f = saturating_mul(f, levels[i].spatial_y.factor_of(dim));
         }
         return f;
     }

@@ -10,6 +10,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 #include "mapping/mapping_syntax.hpp"
 
 namespace trainloop {
@@ -23,7 +24,8 @@ std::string describe(const Json& json) {
     if (json.is_null()) return "null";
     if (json.is_object()) return "an object";
     if (json.is_array()) return "an array";
-    return fmt::format("`{}`", json.dump());
+    return fmt::format("`{}`", quoted_excerpt(json.dump(-1, ' ', false,
+                                                        nlohmann::json::error_handler_t::replace)));
 }
 
 class JsonReader {

@@ -10,6 +10,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 
 namespace trainloop {
 namespace mapping_syntax {
@@ -129,7 +130,7 @@ Parsed<std::size_t> LevelSequence::next(std::string_view name) {
     const std::string order = fmt::format("{}", fmt::join(names, ", "));
     const auto index = arch_->level_index(name);
     if (!index) {
-        return SyntaxProblem{fmt::format("unknown level `{}`", name),
+        return SyntaxProblem{fmt::format("unknown level `{}`", quoted_excerpt(name)),
                              fmt::format("a level of architecture `{}`: {}", arch_->name, order),
                              suggestion_hint(name, names)};
     }

@@ -10,6 +10,7 @@
 
 #include "common/did_you_mean.hpp"
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 #include "mapping/mapping_syntax.hpp"
 
 namespace trainloop {
@@ -56,8 +57,9 @@ class TextReader {
                 ++column;
             }
         }
-        throw SpecError({std::string(source_), line, column}, key_path, problem.message,
-                        problem.expected, problem.hint);
+        // The key path is made of names the text gave: quoted one line at most.
+        throw SpecError({std::string(source_), line, column}, quoted_excerpt(key_path),
+                        problem.message, problem.expected, problem.hint);
     }
 
     template <typename T>

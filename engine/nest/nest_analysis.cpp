@@ -1,10 +1,13 @@
 #include "nest/nest_analysis.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <numeric>
 
+#include "common/spec_error.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {
@@ -94,8 +97,25 @@ struct DeltaSum {
     bool reuse_after_inner_loops = false;
 };
 
+// Overflow is recorded, not undefined: the caller turns it into an error.
+// (The inputs are bounded by 2^53, but access counts are products of tiles
+// and iterations and can exceed int64 in degenerate mappings.)
+struct Overflow {
+    bool seen = false;
+    std::int64_t mul(std::int64_t a, std::int64_t b) {
+        std::int64_t out = 0;
+        seen |= __builtin_mul_overflow(a, b, &out);
+        return out;
+    }
+    std::int64_t add(std::int64_t a, std::int64_t b) {
+        std::int64_t out = 0;
+        seen |= __builtin_add_overflow(a, b, &out);
+        return out;
+    }
+};
+
 DeltaSum delta_sum(const Projection& proj, const DimBounds& box, const FlatNest& nest,
-                   std::size_t count) {
+                   std::size_t count, Overflow& overflow) {
     std::array<std::int64_t, 5> span;
     std::int64_t volume = 1;
     for (std::uint8_t a = 0; a < proj.num_axes; ++a) {
@@ -130,7 +150,8 @@ DeltaSum delta_sum(const Projection& proj, const DimBounds& box, const FlatNest&
             common *= kept > 0 ? kept : 0;
             common_after_first_step *= kept_first > 0 ? kept_first : 0;
         }
-        out.words += loop.iterations * (loop.factor - 1) * (volume - common);
+        const std::int64_t steps = overflow.mul(loop.iterations, loop.factor - 1);
+        out.words = overflow.add(out.words, overflow.mul(steps, volume - common));
         // A moving tile that keeps words across a step of an outer loop.
         if (j + 1 < count && (common > 0 || common_after_first_step > 0)) {
             out.reuse_after_inner_loops = true;
@@ -214,6 +235,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
     out.compute_cycles = product(temporal_above[num_levels]);
     out.utilized_macs = instances;
     out.macs = out.compute_cycles * out.utilized_macs;
+    Overflow overflow;
 
     for (DataSpace space : kAllDataSpaces) {
         const Projection& proj = problem.projection(space);
@@ -245,7 +267,8 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 acc.tile = footprint(proj, nest.tile[i]);
                 acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
                 if (i > 0) {
-                    const DeltaSum delta = delta_sum(proj, nest.tile[i], nest, nest.steps_above[i]);
+                    const DeltaSum delta =
+                        delta_sum(proj, nest.tile[i], nest, nest.steps_above[i], overflow);
                     const std::int64_t residencies = delta.words;
                     acc.reuse_after_inner_loops = delta.reuse_after_inner_loops;
                     if (is_output) {
@@ -259,11 +282,11 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 }
             }
             // The parent reads (is updated with) each distinct position's words once.
-            const std::int64_t transfers = child_words * positions;
+            const std::int64_t transfers = overflow.mul(child_words, positions);
             if (i > 0) {
                 SpaceAccesses& up = out.levels[parent].spaces[space];
                 up.child = at_macs ? -1 : int(i);
-                up.child_side_words = product(fanout) * child_words;
+                up.child_side_words = overflow.mul(product(fanout), child_words);
                 if (is_output) {
                     up.updates = transfers;
                     up.reads = transfers - up.partition;
@@ -273,6 +296,15 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             }
             parent = i;
         }
+    }
+    if (overflow.seen) {
+        throw SpecError(
+            {}, "",
+            fmt::format("the access counts of layer `{}` ({}) under this mapping exceed "
+                        "the 64-bit range",
+                        problem.layer, phase_name(problem.phase)),
+            "a mapping whose access counts are representable",
+            "check the layer's stride and dilation against its size");
     }
 }
 

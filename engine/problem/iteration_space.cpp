@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cassert>
+
+#include "common/checked_math.hpp"
 
 namespace trainloop {
 
@@ -14,6 +17,43 @@ std::int64_t IterationSpace::macs() const {
 
 std::int64_t IterationSpace::weights() const {
     return bounds[Dim::G] * bounds[Dim::K] * bounds[Dim::C] * bounds[Dim::R] * bounds[Dim::S];
+}
+
+std::optional<std::string> oversize_reason(const IterationSpace& space) {
+    const DimBounds& b = space.bounds;
+    // The input rows (columns) an output row (column) range and the filter
+    // rows (columns) touch: (P-1)·stride + (R-1)·dilation + 1.
+    auto input_extent = [](std::int64_t out, std::int64_t kernel, std::int64_t stride,
+                           std::int64_t dilation) -> std::optional<std::int64_t> {
+        const auto a = checked_mul(out - 1, stride);
+        const auto c = checked_mul(kernel - 1, dilation);
+        if (!a || !c) return std::nullopt;
+        const auto sum = checked_add(*a, *c);
+        if (!sum || *sum >= kMaxCount) return std::nullopt;
+        return *sum + 1;
+    };
+    const auto h = input_extent(b[Dim::P], b[Dim::R], space.stride.h, space.dilation.h);
+    const auto w = input_extent(b[Dim::Q], b[Dim::S], space.stride.w, space.dilation.w);
+    struct Tensor {
+        const char* name;
+        std::optional<std::int64_t> size;
+    };
+    const Tensor tensors[] = {
+        {"MACs", count_product(b.values)},
+        {"weights",
+         count_product(std::array{b[Dim::G], b[Dim::K], b[Dim::C], b[Dim::R], b[Dim::S]})},
+        {"outputs",
+         count_product(std::array{b[Dim::G], b[Dim::N], b[Dim::K], b[Dim::P], b[Dim::Q]})},
+        {"inputs", h && w ? count_product(std::array{b[Dim::G], b[Dim::N], b[Dim::C], *h, *w})
+                          : std::nullopt},
+    };
+    for (const Tensor& t : tensors) {
+        if (!t.size) {
+            return fmt::format("its {} number more than {} ({})", t.name, kMaxCountText,
+                               to_string(space));
+        }
+    }
+    return std::nullopt;
 }
 
 IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,

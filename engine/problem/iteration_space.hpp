@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "vocabulary/dims.hpp"
@@ -22,6 +23,12 @@ struct IterationSpace {
     std::int64_t weights() const;  // G·K·C·R·S
     friend bool operator==(const IterationSpace&, const IterationSpace&) = default;
 };
+
+// Why `space` is too large to model exactly, or nullopt: its MACs, or one
+// of its tensors (weights, inputs with their halo, outputs), past 2^53
+// (common/checked_math.hpp). Every tile, footprint and MAC count of any
+// mapping of a space that passes is representable.
+std::optional<std::string> oversize_reason(const IterationSpace& space);
 
 // The iteration space of a MAC layer (conv, fc, matmul) at a minibatch.
 // Precondition: is_mac_layer(layer.type), shapes from Network::build.

@@ -1,6 +1,11 @@
 #include "problem/training_problems.hpp"
 
+#include <fmt/format.h>
+
 #include <cassert>
+
+#include "common/checked_math.hpp"
+#include "common/spec_error.hpp"
 
 namespace trainloop {
 
@@ -13,7 +18,9 @@ const PhaseProblem* LayerTraining::find(Phase phase) const {
 
 std::int64_t NetworkTraining::total_weights() const {
     std::int64_t total = 0;
-    for (const LayerTraining& layer : layers) total += layer.space.weights();
+    for (const LayerTraining& layer : layers) {
+        total = add_to_total(total, layer.space.weights(), "weights");
+    }
     return total;
 }
 
@@ -22,7 +29,9 @@ std::int64_t NetworkTraining::forward_macs() const { return phase_macs(Phase::fw
 std::int64_t NetworkTraining::phase_macs(Phase phase) const {
     std::int64_t total = 0;
     for (const LayerTraining& layer : layers) {
-        if (const PhaseProblem* problem = layer.find(phase)) total += problem->macs();
+        if (const PhaseProblem* problem = layer.find(phase)) {
+            total = add_to_total(total, problem->macs(), "MACs");
+        }
     }
     return total;
 }
@@ -36,6 +45,13 @@ NetworkTraining derive_training_problems(const Network& network, std::int64_t ba
         layer.layer = &analyzed;
         layer.space = iteration_space_of(analyzed.layer, analyzed.input_shapes.front(),
                                          analyzed.output_shape, batch);
+        if (const auto reason = oversize_reason(layer.space)) {
+            throw SpecError(analyzed.layer.location, "",
+                            fmt::format("layer `{}` at batch {} is too large to model exactly: {}",
+                                        analyzed.layer.name, batch, *reason),
+                            "a layer whose MACs and tensors number at most 2^53",
+                            "a smaller batch (--batch) or smaller layer dimensions");
+        }
         for (Phase phase : kAllPhases) {
             if (phase == Phase::bw && !analyzed.needs_input_gradient) continue;
             layer.phases.push_back(make_phase_problem(analyzed.layer.name, phase, layer.space));

@@ -67,13 +67,26 @@ SpecCheckResult check_mapping(const std::filesystem::path& path) {
 
 SpecCheckResult check_constraints(const SpecNode& root) {
     const auto arch_path = read_constraints_target(root);
+    if (!arch_path && root.is_map()) {
+        // A misspelled `for:` is reported as such, at the key.
+        for (const auto& entry : root.raw()) {
+            if (entry.first.IsScalar() && entry.first.Scalar() != "for" &&
+                nearest_name(entry.first.Scalar(), {"for"})) {
+                MapReader(root).required("for");
+            }
+        }
+    }
     if (!arch_path) {
         root.fail("a constraints file without `for: {arch: FILE}`",
                   "a `for:` block naming the architecture whose level names it uses",
                   "`trainloop map --constraints` resolves the names in `--arch` instead; "
                   "`spec check` needs the `for:` block");
     }
-    const ArchitectureSpec spec = load_architecture_spec(*arch_path);
+    const YAML::Node target = root.raw()["for"];
+    const SpecNode reference =
+        target.IsMap() && target["arch"] ? root.sibling(target["arch"], "for.arch") : root;
+    const ArchitectureSpec spec = load_referenced(
+        reference, "architecture", [&] { return load_architecture_spec(*arch_path); });
     const Architecture& arch = spec.arch;
     const ConstraintsFile file = parse_constraints_file(root, arch.levels, arch.pe_array);
     const MappingConstraints merged = merge_constraints(spec.constraints, file.constraints);
@@ -119,8 +132,8 @@ SpecKind detect_spec_kind(const SpecNode& root) {
         for (const auto& entry : root.raw()) {
             const std::string key = entry.first.Scalar();
             if (auto near = nearest_name(key, names)) {
-                root.sibling(entry.first, key)
-                    .fail(fmt::format("unknown top-level key `{}`", key),
+                root.sibling(entry.first, child_key_path("", key))
+                    .fail(fmt::format("unknown top-level key `{}`", quoted_excerpt(key)),
                           "a spec whose first key names its kind", suggestion_hint(key, names));
             }
         }

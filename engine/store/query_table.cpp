@@ -2,15 +2,36 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
 #include "common/spec_error.hpp"
 
 namespace trainloop {
 
-QueryTable collect_rows(Statement& statement) {
+namespace {
+
+std::string blob_literal(std::string_view bytes) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "x'";
+    out.reserve(bytes.size() * 2 + 3);
+    for (const char c : bytes) {
+        const auto b = static_cast<unsigned char>(c);
+        out += kHex[b >> 4];
+        out += kHex[b & 15];
+    }
+    return out + "'";
+}
+
+}  // namespace
+
+QueryTable collect_rows(Statement& statement, std::int64_t max_bytes) {
     QueryTable table;
     for (int c = 0; c < statement.column_count(); ++c) {
         table.columns.push_back(statement.column_name(c));
     }
+    std::int64_t bytes = 0;
     while (statement.step()) {
         std::vector<QueryValue> row;
         for (int c = 0; c < statement.column_count(); ++c) {
@@ -24,18 +45,34 @@ QueryTable collect_rows(Statement& statement) {
                 case SQLITE_NULL:
                     row.emplace_back(std::monostate{});
                     break;
+                case SQLITE_BLOB:
+                    row.emplace_back(blob_literal(statement.text_view(c)));
+                    break;
                 default:
                     row.emplace_back(statement.text(c));
                     break;
             }
+            const auto* text = std::get_if<std::string>(&row.back());
+            bytes += 16 + (text != nullptr ? std::int64_t(text->size()) : 0);
         }
         table.rows.push_back(std::move(row));
+        if (max_bytes > 0 && bytes > max_bytes) {
+            statement.reset();
+            throw SpecError({}, "--sql",
+                            fmt::format("the result passed the memory limit of {} MiB after {} "
+                                        "rows",
+                                        max_bytes >> 20, table.rows.size()),
+                            "a statement whose result fits the limit",
+                            "select fewer rows or columns (LIMIT), or raise --memory-limit");
+        }
     }
     statement.reset();
     return table;
 }
 
-QueryTable run_read_only_sql(Database& db, const std::string& sql) {
+namespace {
+
+QueryTable run_statement(Database& db, const std::string& sql, const SqlLimits& limits) {
     Statement statement = db.prepare(sql);
     if (!statement.read_only()) {
         const std::size_t start = sql.find_first_not_of(" \t\r\n");
@@ -46,7 +83,74 @@ QueryTable run_read_only_sql(Database& db, const std::string& sql) {
                         "a read-only statement (SELECT, WITH ... SELECT, EXPLAIN, PRAGMA reads)",
                         "results are written only by `trainloop sweep`, `map --db` and `db merge`");
     }
-    return collect_rows(statement);
+    return collect_rows(statement, limits.bytes);
+}
+
+}  // namespace
+
+QueryTable run_read_only_sql(Database& db, const std::string& sql, const SqlLimits& limits) {
+    // The time limit: SQLite calls the handler every few thousand virtual
+    // machine steps; a nonzero return interrupts the statement.
+    struct Deadline {
+        std::chrono::steady_clock::time_point at;
+        bool passed = false;
+    } deadline{std::chrono::steady_clock::now() +
+                   std::chrono::microseconds(std::int64_t(limits.seconds * 1e6)),
+               false};
+    sqlite3_progress_handler(
+        db.handle(), 10'000,
+        [](void* data) {
+            auto* d = static_cast<Deadline*>(data);
+            d->passed = d->passed || std::chrono::steady_clock::now() > d->at;
+            return d->passed ? 1 : 0;
+        },
+        &deadline);
+    // The memory limit: SQLite's heap (process-wide, restored after) and the
+    // largest single value.
+    const sqlite3_int64 heap_before = sqlite3_hard_heap_limit64(limits.bytes);
+    sqlite3_limit(db.handle(), SQLITE_LIMIT_LENGTH,
+                  int(std::min<std::int64_t>(limits.bytes, 1'000'000'000)));
+    struct Restore {
+        Database& db;
+        sqlite3_int64 heap;
+        ~Restore() {
+            sqlite3_progress_handler(db.handle(), 0, nullptr, nullptr);
+            sqlite3_hard_heap_limit64(heap);
+        }
+    } restore{db, heap_before};
+    try {
+        return run_statement(db, sql, limits);
+    } catch (const SpecError& e) {
+        // Every error here is about the user's statement on this database:
+        // keyed `--sql`, located at the file.
+        if (!e.key_path().empty() && !e.where().file.empty()) throw;
+        throw SpecError(
+            e.where().file.empty() ? SourceLocation{db.path().string(), 0, 0} : e.where(), "--sql",
+            e.message(), e.expected(), e.hint());
+    } catch (const std::logic_error&) {
+        // Statement failures our own SQL never has: a runtime error of the
+        // user's statement (integer overflow, an ATTACH refused on a
+        // read-only connection, ...), or a limit.
+        const int code = sqlite3_errcode(db.handle()) & 0xff;
+        const std::string file = db.path().string();
+        if (deadline.passed || code == SQLITE_INTERRUPT) {
+            throw SpecError(
+                {file, 0, 0}, "--sql",
+                fmt::format("the statement ran past the time limit of {:g} s", limits.seconds),
+                "a statement that finishes within the limit",
+                "narrow it (WHERE, LIMIT), or raise --time-limit");
+        }
+        if (code == SQLITE_NOMEM || code == SQLITE_TOOBIG) {
+            throw SpecError({file, 0, 0}, "--sql",
+                            fmt::format("the statement passed the memory limit of {} MiB ({})",
+                                        limits.bytes >> 20, sqlite3_errmsg(db.handle())),
+                            "a statement that fits the limit",
+                            "narrow it (WHERE, LIMIT), or raise --memory-limit");
+        }
+        throw SpecError({file, 0, 0}, "--sql",
+                        fmt::format("the statement failed: {}", sqlite3_errmsg(db.handle())),
+                        "a valid read-only statement over the schema of docs/results_db.md");
+    }
 }
 
 }  // namespace trainloop

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -229,18 +230,57 @@ int current_schema_version() { return static_cast<int>(kMigrations.size()); }
 
 void prepare_for_writing(Database& db) {
     // journal_mode returns a row; execute() ignores it.
-    db.execute("PRAGMA journal_mode = WAL");
+    db.execute_retrying_when_busy("PRAGMA journal_mode = WAL");
     db.execute("PRAGMA synchronous = NORMAL");
     db.execute("PRAGMA foreign_keys = ON");
-    const int version = user_version(db);
-    check_version(db, version);
-    for (int v = version; v < current_schema_version(); ++v) {
+    // The version is read inside each migration's write transaction: another
+    // process creating the same new database at the same moment has then
+    // either migrated it already (seen here) or waits for this one.
+    while (true) {
         Transaction t(db);
+        const int v = user_version(db);
+        check_version(db, v);
+        if (v >= current_schema_version()) break;  // the guard rolls back: nothing written
         db.execute(kMigrations[static_cast<std::size_t>(v)]);
         backfill(db, v + 1);
         db.execute(fmt::format("PRAGMA user_version = {}", v + 1));
         t.commit();
     }
+}
+
+std::vector<std::string> check_schema(Database& db) {
+    // The schema this build creates, built in memory, against the file's:
+    // every table and index must be there with the same definition.
+    Database expected(":memory:", OpenMode::create);
+    for (std::string_view migration : kMigrations) expected.execute(migration);
+    struct Object {
+        std::string table;  // the table it belongs to (itself for a table)
+        std::string sql;
+    };
+    auto objects = [](Database& from) {
+        std::map<std::string, Object> out;  // "table results" -> its table and SQL
+        Statement s = from.prepare(
+            "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema "
+            "WHERE name NOT LIKE 'sqlite_%'");
+        while (s.step()) out[s.text(0) + " " + s.text(1)] = {s.text(2), s.text(3)};
+        return out;
+    };
+    const auto want = objects(expected);
+    const auto have = objects(db);
+    std::vector<std::string> problems;
+    for (const auto& [name, object] : want) {
+        const auto it = have.find(name);
+        if (it == have.end()) {
+            // A dropped table takes its indexes along: the table is the problem.
+            const bool table_missing =
+                !name.starts_with("table ") && !have.count("table " + object.table);
+            if (!table_missing) problems.push_back(fmt::format("{} is missing", name));
+        } else if (it->second.sql != object.sql) {
+            problems.push_back(fmt::format("{} differs from the schema this build writes", name));
+        }
+    }
+    // Objects of the user's own (an index for their queries) are left alone.
+    return problems;
 }
 
 void check_readable(Database& db) {

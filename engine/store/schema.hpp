@@ -5,6 +5,9 @@
 // refused rather than misread.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "store/sqlite_database.hpp"
 
 namespace trainloop {
@@ -21,5 +24,9 @@ void prepare_for_writing(Database& db);
 // Read-only connection: checks it is a trainloop database of a version this
 // build reads (SpecError otherwise).
 void check_readable(Database& db);
+
+// The tables and indexes of the current schema that are missing from `db`
+// or defined differently ("table results is missing"); empty when intact.
+std::vector<std::string> check_schema(Database& db);
 
 }  // namespace trainloop

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <system_error>
+#include <thread>
 
 #include "common/spec_error.hpp"
 
@@ -98,7 +100,9 @@ void Database::fail(int code, std::string_view doing) const {
         case SQLITE_FULL:
         case SQLITE_PERM:
             throw SpecError({file, 0, 0}, "", fmt::format("{} (while {})", detail, doing),
-                            "a readable, writable database file on a disk with free space");
+                            "a readable, writable database file on a disk with free space",
+                            "check the permissions, the free space and the file-size limit "
+                            "(ulimit -f); what was committed before is intact");
         default:
             throw std::logic_error(
                 fmt::format("{}: SQLite error {} while {}: {}", file, code, doing, detail));
@@ -110,6 +114,20 @@ void Database::execute(std::string_view sql) {
     const int rc = sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &error);
     sqlite3_free(error);
     if (rc != SQLITE_OK) fail(rc, fmt::format("running `{}`", sql.substr(0, 60)));
+}
+
+void Database::execute_retrying_when_busy(std::string_view sql) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(busy_timeout_ms_);
+    while (true) {
+        const int rc = sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK) return;
+        const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+        if (!busy || std::chrono::steady_clock::now() >= deadline) {
+            fail(rc, fmt::format("running `{}`", sql.substr(0, 60)));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
 }
 
 Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }

@@ -43,6 +43,11 @@ class Database {
 
     // Runs one or more statements without results (schema, pragmas).
     void execute(std::string_view sql);
+    // The same for a statement that takes the write lock from outside a
+    // transaction (PRAGMA journal_mode = WAL): when two connections hold the
+    // read lock and both want it, SQLite refuses one at once instead of
+    // calling the busy handler, so the refusal is retried up to the timeout.
+    void execute_retrying_when_busy(std::string_view sql);
     Statement prepare(std::string_view sql);
     std::int64_t last_insert_id() const;
     std::int64_t changes() const;

@@ -96,7 +96,8 @@ INSERT INTO main.phase_totals (point_id, phase, layer_phases, cycles, energy_pj,
 
 }  // namespace
 
-MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs) {
+MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs,
+                             const std::function<void(std::size_t)>& merged) {
     Database& db = out.database();
     MergeSummary total;
     std::error_code ec;
@@ -106,9 +107,29 @@ MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesyste
                             "input databases other than OUT");
         }
         {
-            // Checks the input the way a query would (missing, corrupt, foreign, version).
+            // Checks the input the way a query would (missing, corrupt, foreign, version),
+            // then its schema and pages: a damaged input is blamed here, by name, rather
+            // than failing half-way through the copy as an error of the output.
             Database check(input, OpenMode::read_only);
             check_readable(check);
+            std::vector<std::string> problems = check_schema(check);
+            if (problems.empty()) {
+                Statement quick = check.prepare("PRAGMA quick_check");
+                while (quick.step()) {
+                    if (quick.text(0) != "ok") problems.push_back(quick.text(0));
+                }
+            }
+            if (!problems.empty()) {
+                throw SpecError(
+                    {input.string(), 0, 0}, "",
+                    fmt::format("cannot merge this input: {}{}", problems.front(),
+                                problems.size() > 1
+                                    ? fmt::format(" (and {} more problems)", problems.size() - 1)
+                                    : ""),
+                    "intact input databases",
+                    "`trainloop db check FILE` lists the problems; nothing was "
+                    "merged from this input");
+            }
         }
         db.execute("ATTACH DATABASE " + sql_literal(input.string()) + " AS src");
         try {
@@ -123,14 +144,18 @@ MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesyste
             throw;
         }
         db.execute("DETACH DATABASE src");
+        if (merged) merged(std::size_t(&input - inputs.data()) + 1);
     }
     out.update_pareto_flags();
     return total;
 }
 
 std::vector<std::string> check_database(Database& db) {
-    std::vector<std::string> problems;
     check_readable(db);
+    // A missing table would make the checks below fail to prepare: report the
+    // schema's problems alone.
+    std::vector<std::string> problems = check_schema(db);
+    if (!problems.empty()) return problems;
     Statement integrity = db.prepare("PRAGMA integrity_check");
     while (integrity.step()) {
         const std::string line = integrity.text(0);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 #include "store/results_store.hpp"
@@ -23,7 +24,9 @@ struct MergeSummary {
 
 // Throws SpecError for an input that is missing, corrupt, not a trainloop
 // database, or the output itself.
-MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs);
+// `merged(k)` is called after the k-th input is committed.
+MergeSummary merge_databases(ResultsStore& out, const std::vector<std::filesystem::path>& inputs,
+                             const std::function<void(std::size_t)>& merged = {});
 
 // SQLite's integrity and foreign-key checks plus the schema version: an
 // empty list means the database is sound.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -275,14 +276,28 @@ Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
         }
     }
     for (Dim d : kAllDims) {
-        if (m.total_factor(d) != space.bounds[d]) {
-            fail(spec.problem.location, "mapping",
-                 fmt::format("the mapping's factors of {} multiply to {}, but the problem's {} is "
-                             "{}",
-                             dim_name(d), m.total_factor(d), dim_name(d), space.bounds[d]),
-                 "perfect factors (their product equals the dimension)",
-                 "Timeloop's imperfect (residual) factorization is not supported");
+        const std::int64_t product = m.total_factor(d);
+        if (product == space.bounds[d]) continue;
+        // Blame the mapping: the first entry with a factor of `d`, else the
+        // mapping's first entry (the problem file only states the bound).
+        SourceLocation where =
+            spec.mapping.empty() ? spec.problem.location : spec.mapping.front().location;
+        for (const TimeloopMappingEntry& e : spec.mapping) {
+            if (e.type != TimeloopMappingEntry::Type::datatype && e.factors[d] > 1) {
+                where = e.location;
+                break;
+            }
         }
+        fail(where, "factors",
+             fmt::format("the mapping's factors of {} multiply to {}, but the problem's {} is {} "
+                         "({})",
+                         dim_name(d),
+                         product == std::numeric_limits<std::int64_t>::max()
+                             ? std::string("more than 2^63")
+                             : std::to_string(product),
+                         dim_name(d), space.bounds[d], format_location(spec.problem.location)),
+             "perfect factors (their product equals the dimension)",
+             "Timeloop's imperfect (residual) factorization is not supported");
     }
     return m;
 }
@@ -293,6 +308,11 @@ TimeloopCase import_timeloop(const TimeloopSpec& spec) {
     TimeloopCase c;
     c.arch = import_architecture(spec);
     const IterationSpace space = import_problem(spec.problem);
+    if (const auto reason = oversize_reason(space)) {
+        fail(spec.problem.location, "instance",
+             fmt::format("the problem is too large to model exactly: {}", *reason),
+             "a problem whose MACs and tensors number at most 2^53");
+    }
     c.problem = make_phase_problem("timeloop", Phase::fw, space);
     c.mapping = import_mapping(spec, c.arch, space);
     return c;

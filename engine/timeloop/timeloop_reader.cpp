@@ -6,6 +6,7 @@
 #include <charconv>
 #include <set>
 
+#include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_node.hpp"
 #include "timeloop/timeloop_spec.hpp"
@@ -76,7 +77,12 @@ std::pair<std::string, std::int64_t> split_range(const SpecNode& node, const std
         std::from_chars(name.data() + dots + 2, name.data() + close, hi);
     }
     if (lo < 0 || hi < lo) {
-        node.fail(fmt::format("cannot read the instance range in `{}`", name),
+        node.fail(fmt::format("cannot read the instance range in `{}`", quoted_excerpt(name)),
+                  "a name such as `PE[0..255]`");
+    }
+    if (hi - lo >= kMaxCount) {
+        node.fail(fmt::format("the instance range in `{}` holds more than {} instances",
+                              quoted_excerpt(name), kMaxCountText),
                   "a name such as `PE[0..255]`");
     }
     return {name.substr(0, open), hi - lo + 1};
@@ -92,6 +98,16 @@ struct Context {
     bool v04 = false;
     std::int64_t mesh_x = 1;
 };
+
+// An attribute, inherited or the local's own; a missing one reports at `attrs`.
+SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
+    const YAML::Node value = merged[key];
+    const SpecNode node = attrs.sibling(value, attrs.path() + "." + key);
+    if (!value.IsDefined()) {
+        attrs.fail(fmt::format("no `{}` attribute", key), fmt::format("`{}:` here", key));
+    }
+    return node;
+}
 
 TimeloopDataSpace data_space_of(const SpecNode& node);
 
@@ -128,15 +144,59 @@ void read_v04_constraints(const SpecNode& node, const std::string& level, Timelo
 }
 
 std::int64_t read_attr_int(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
-    return attrs.sibling(merged[key], attrs.path() + "." + key).as_positive_int();
+    return attr_node(attrs, merged, key).as_positive_int();
+}
+
+// `count` instances of a level inside `outer` instances of the levels around it.
+std::int64_t total_instances(const SpecNode& node, std::int64_t outer, std::int64_t count) {
+    const auto total = checked_mul(outer, count);
+    if (!total || !representable_count(*total)) {
+        node.fail(fmt::format("{} × {} instances is more than {}", outer, count, kMaxCountText),
+                  "an architecture of representable size");
+    }
+    return *total;
+}
+
+// Bits of `depth` rows of `width` bits (or any such product), at most 2^53.
+std::int64_t checked_bits(const SpecNode& node, std::int64_t a, std::int64_t b) {
+    const auto bits = checked_mul(a, b);
+    if (!bits || !representable_count(*bits)) {
+        node.fail(fmt::format("{} × {} is more than {}", a, b, kMaxCountText),
+                  "a storage size of representable size");
+    }
+    return *bits;
+}
+
+// Timeloop lays out a level's instances as meshX × meshY; both must agree
+// with the instance count.
+void check_mesh(const SpecNode& attrs, const YAML::Node& merged, const std::string& name,
+                std::int64_t instances, std::optional<std::int64_t> mesh_x) {
+    if (mesh_x && instances % *mesh_x != 0) {
+        attr_node(attrs, merged, "meshX")
+            .fail(fmt::format("meshX {} does not divide the {} instances of `{}`", *mesh_x,
+                              instances, name),
+                  "a meshX that divides the instance count (meshY = instances / meshX)");
+    }
+    if (!merged["meshY"]) return;
+    const std::int64_t mesh_y = read_attr_int(attrs, merged, "meshY");
+    const std::int64_t x = mesh_x.value_or(instances / mesh_y);
+    if (instances % mesh_y != 0 || saturating_mul(x, mesh_y) != instances) {
+        attr_node(attrs, merged, "meshY")
+            .fail(fmt::format("meshX {} × meshY {} does not make the {} instances of `{}`", x,
+                              mesh_y, instances, name),
+                  "meshX × meshY = the instance count");
+    }
 }
 
 void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     MapReader map(node);
     const std::string full_name = map.required("name").as_string();
     const std::string klass = map.required("class").as_string();
-    auto [name, count] =
+    // Not a structured binding: lambdas below use the name (clang 14 cannot capture bindings).
+    const auto range =
         ctx.v04 ? std::pair{full_name, std::int64_t(1)} : split_range(node, full_name);
+    const std::string& name = range.first;
+    const std::int64_t count = range.second;
     // Attributes: the enclosing subtrees' (inherited), overridden by the local's own.
     YAML::Node merged = YAML::Clone(ctx.inherited);
     std::optional<SpecNode> attrs_node = map.optional("attributes");
@@ -167,19 +227,20 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                 (entry.second.Scalar() == "1" || entry.second.Scalar() == "1.0")) {
                 continue;
             }
-            attrs.sibling(entry.second, attrs.path() + "." + key)
+            attrs.sibling(entry.second, child_key_path(attrs.path(), key))
                 .fail(fmt::format("Timeloop attribute `{}` of `{}` is not supported by trainloop",
                                   key, name),
                       "the attribute left out (or at its default)");
         }
     }
     const std::string ert_name = ctx.path.empty() ? full_name : ctx.path + "." + full_name;
-    const std::int64_t instances = ctx.instances * count;
+    const std::int64_t instances = total_instances(node, ctx.instances, count);
     std::optional<std::int64_t> mesh_x;
     if (ctx.v04) {
-        mesh_x = ctx.mesh_x;
-    } else if (merged["meshX"]) {
-        mesh_x = read_attr_int(attrs, merged, "meshX");
+        mesh_x = ctx.mesh_x;  // the containers' fanouts, checked as they were read
+    } else {
+        if (merged["meshX"]) mesh_x = read_attr_int(attrs, merged, "meshX");
+        check_mesh(attrs, merged, name, instances, mesh_x);
     }
     const std::string lk = lower(klass);
     const bool is_arithmetic = lk.find("mac") != std::string::npos ||
@@ -195,7 +256,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
             }
             ctx.spec.notes.push_back(fmt::format(
                 "{}: attribute `{}` of `{}` has no effect on trainloop's model; ignored",
-                format_location(node.location()), key, name));
+                format_location(node.location()), quoted_excerpt(key), quoted_excerpt(name)));
         }
     };
     if (is_arithmetic) {
@@ -225,7 +286,8 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     s.width = merged["width"] ? read_attr_int(attrs, merged, "width") : s.datawidth;
     if (merged["block_size"] || merged["block-size"]) {
         const char* key = merged["block_size"] ? "block_size" : "block-size";
-        s.width = read_attr_int(attrs, merged, key) * s.datawidth;
+        s.width = checked_bits(attr_node(attrs, merged, key), read_attr_int(attrs, merged, key),
+                               s.datawidth);
     }
     if (s.width % s.datawidth != 0) {
         attrs.fail(fmt::format("width {} is not a multiple of datawidth {}", s.width, s.datawidth),
@@ -234,17 +296,25 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     const bool is_dram = lk.find("dram") != std::string::npos;
     if (merged["depth"]) {
         s.depth = read_attr_int(attrs, merged, "depth");
+        checked_bits(attr_node(attrs, merged, "depth"), *s.depth, s.width);
     } else if (merged["size"]) {
         s.depth = read_attr_int(attrs, merged, "size");  // words; Timeloop's older spelling
-        s.depth = *s.depth * s.datawidth / s.width;
+        s.depth = checked_bits(attr_node(attrs, merged, "size"), *s.depth, s.datawidth) / s.width;
+        if (*s.depth == 0) {
+            attr_node(attrs, merged, "size")
+                .fail(fmt::format("size {} words is less than one row of {} bits",
+                                  read_attr_int(attrs, merged, "size"), s.width),
+                      "at least one row");
+        }
     } else if (!is_dram) {
         attrs.fail(fmt::format("storage `{}` has no `depth`", name),
                    "`depth:` (rows of `width` bits), or class DRAM for unbounded memory");
     }
     for (const char* key : {"read_bandwidth", "write_bandwidth"}) {
         if (!merged[key]) continue;
-        const double bw = attrs.sibling(merged[key], attrs.path() + "." + key).as_double();
-        if (bw <= 0) attrs.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
+        const SpecNode node = attr_node(attrs, merged, key);
+        const double bw = node.as_double();
+        if (bw <= 0) node.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
         (std::string(key) == "read_bandwidth" ? s.read_bandwidth : s.write_bandwidth) = bw;
     }
     note_others({"datawidth", "width", "block_size", "block-size", "depth", "size",
@@ -258,7 +328,7 @@ void read_tree(const SpecNode& node, Context ctx, bool& saw_arithmetic) {
     auto [name, count] = full_name.empty() ? std::pair<std::string, std::int64_t>{"", 1}
                                            : split_range(node, full_name);
     (void)name;
-    ctx.instances *= count;
+    ctx.instances = total_instances(node, ctx.instances, count);
     if (!full_name.empty()) ctx.path = ctx.path.empty() ? full_name : ctx.path + "." + full_name;
     if (auto attrs = map.optional("attributes")) {
         MapReader check(*attrs);
@@ -313,11 +383,12 @@ void read_v04_nodes(const SpecNode& list, Context& ctx, bool& saw_arithmetic, bo
             if (auto v = s.optional("meshX")) x = v->as_positive_int();
             if (auto v = s.optional("meshY")) y = v->as_positive_int();
             s.finish();
-            if (in_parallel && x * y > 1) {
+            const std::int64_t fanout = total_instances(spatial, x, y);
+            if (in_parallel && fanout > 1) {
                 spatial.fail("a fanout inside a Parallel node", "fanouts outside Parallel nodes");
             }
-            ctx.instances *= x * y;
-            ctx.mesh_x *= x;
+            ctx.instances = total_instances(spatial, ctx.instances, fanout);
+            ctx.mesh_x *= x;  // at most ctx.instances
         };
         if (kind == "Nothing") continue;
         if (kind == "Parallel" || kind == "Hierarchical" || kind == "Branch") {
@@ -574,12 +645,17 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
                 const auto [end, error] =
                     std::from_chars(text.data() + at, text.data() + text.size(), f);
                 if (error != std::errc{} || f <= 0) {
-                    factors->fail(
-                        fmt::format("cannot read the factor of {} in `{}`", dim_name(d), text),
-                        "tokens such as `C4` or `C=4` with positive factors",
-                        "a factor of 0 (\"the rest\") is not supported: give it");
+                    factors->fail(fmt::format("cannot read the factor of {} in `{}`", dim_name(d),
+                                              quoted_excerpt(text)),
+                                  "tokens such as `C4` or `C=4` with positive factors",
+                                  "a factor of 0 (\"the rest\") is not supported: give it");
                 }
                 at = std::size_t(end - text.data());
+                if (e.factors[d] != 0) {
+                    factors->fail(fmt::format("dimension {} given twice in `{}`", dim_name(d),
+                                              quoted_excerpt(text)),
+                                  "each dimension at most once");
+                }
                 e.factors[d] = f;
             }
         }
@@ -587,8 +663,15 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
             std::string letters;
             for (const std::string& t : perm->as_string_list()) letters += t;
             for (char c : letters) {
-                if (!std::isspace(static_cast<unsigned char>(c)))
-                    e.permutation.push_back(dim_of(*perm, c));
+                if (std::isspace(static_cast<unsigned char>(c))) continue;
+                const Dim d = dim_of(*perm, c);
+                if (std::find(e.permutation.begin(), e.permutation.end(), d) !=
+                    e.permutation.end()) {
+                    perm->fail(
+                        fmt::format("dimension {} given twice in the permutation", dim_name(d)),
+                        "each dimension at most once");
+                }
+                e.permutation.push_back(d);
             }
         }
         if (auto split = map.optional("split")) e.split = split->as_non_negative_int();
@@ -606,7 +689,11 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
         MapReader t(table);
         const std::string name = t.required("name").as_string();
         if (!ert) {
-            spec.art[name] = t.required("area").as_double();
+            const SpecNode area = t.required("area");
+            spec.art[name] = area.as_double();
+            if (spec.art[name] < 0) {
+                area.fail(fmt::format("negative area {}", spec.art[name]), "an area >= 0 (µm²)");
+            }
             t.finish();
             continue;
         }
@@ -614,7 +701,12 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
         for (const SpecNode& action : t.required("actions").items()) {
             MapReader a(action);
             const std::string action_name = a.required("name").as_string();
-            const double energy = a.required("energy").as_double();
+            const SpecNode energy_node = a.required("energy");
+            const double energy = energy_node.as_double();
+            if (energy < 0) {
+                energy_node.fail(fmt::format("negative energy {} pJ", energy),
+                                 "an energy >= 0 (pJ per action)");
+            }
             a.allow({"arguments"});
             a.finish();
             // Accelergy lists an action once per argument value; Timeloop
@@ -651,18 +743,26 @@ double TimeloopActionEnergies::price(std::initializer_list<const char*> names,
 }
 
 TimeloopSpec read_timeloop_spec(const std::vector<std::string>& files) {
+    std::vector<SpecNode> roots;
+    for (const std::string& file : files) roots.push_back(SpecNode::load_file(file));
+    return read_timeloop_documents(roots);
+}
+
+TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots) {
     TimeloopSpec spec;
+    std::vector<std::string> files;
+    for (const SpecNode& root : roots) files.push_back(root.file());
     spec.files = files;
     std::map<std::string, SpecNode> sections;
     std::vector<std::string> known = kHandledTopLevel;
     known.insert(known.end(), kIgnoredTopLevel.begin(), kIgnoredTopLevel.end());
     known.push_back("sparse_optimizations");
-    for (const std::string& file : files) {
-        const SpecNode root = SpecNode::load_file(file);
+    for (const SpecNode& root : roots) {
         MapReader top(root);  // checks it is a mapping
         for (const auto& entry : root.raw()) {
             const std::string key = entry.first.Scalar();
-            const SpecNode value = root.sibling(entry.second, key, entry.first.Mark());
+            const SpecNode value =
+                root.sibling(entry.second, child_key_path("", key), entry.first.Mark());
             if (key == "sparse_optimizations") {
                 value.fail("Timeloop sparse optimizations are not read by trainloop",
                            "a dense Timeloop spec",
@@ -679,8 +779,8 @@ TimeloopSpec read_timeloop_spec(const std::vector<std::string>& files) {
             }
             if (std::find(kHandledTopLevel.begin(), kHandledTopLevel.end(), key) ==
                 kHandledTopLevel.end()) {
-                root.sibling(entry.first, key)
-                    .fail(fmt::format("unknown top-level key `{}`", key),
+                root.sibling(entry.first, child_key_path("", key))
+                    .fail(fmt::format("unknown top-level key `{}`", quoted_excerpt(key)),
                           "architecture, problem, mapping, ERT, ART (or a key timeloop-model "
                           "ignores)",
                           suggestion_hint(key, known));

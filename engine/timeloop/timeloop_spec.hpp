@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 #include "vocabulary/dims.hpp"
 
 namespace trainloop {
@@ -111,5 +112,7 @@ struct TimeloopSpec {
 // Reads and merges the files; every unsupported feature is a SpecError
 // naming the file, line and key (never silently ignored).
 TimeloopSpec read_timeloop_spec(const std::vector<std::string>& files);
+// The same, for documents already parsed (each names its file).
+TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots);
 
 }  // namespace trainloop

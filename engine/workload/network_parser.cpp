@@ -1,8 +1,10 @@
 // Parses a network YAML file (docs/workload_format.md) into a NetworkSpec.
 #include <fmt/format.h>
 
+#include <array>
 #include <set>
 
+#include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "workload/network_spec.hpp"
 
@@ -116,6 +118,11 @@ NetworkInput read_input(const SpecNode& node) {
     if (auto n = map.optional("height")) input.shape.height = n->as_positive_int();
     if (auto n = map.optional("width")) input.shape.width = n->as_positive_int();
     map.finish();
+    if (!count_product(std::array{input.shape.channels, input.shape.height, input.shape.width})) {
+        node.fail(fmt::format("input `{}` of shape {} has more than {} elements", input.name,
+                              to_string(input.shape), kMaxCountText),
+                  "tensors of at most 2^53 elements per sample");
+    }
     return input;
 }
 

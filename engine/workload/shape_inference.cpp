@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
+#include "common/checked_math.hpp"
+
 namespace trainloop {
 namespace {
 
@@ -34,13 +38,18 @@ TensorShape window_output(const Layer& layer, const NamedShape& in, Extent2 kern
 
 std::int64_t sliding_window_output(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                                    std::int64_t padding, std::int64_t dilation) {
-    const std::int64_t span = in + 2 * padding - dilation * (kernel - 1) - 1;
-    if (span < 0) return 0;
-    return span / stride + 1;
+    // Every input is at most 2^53 (the parser's bound), so the padded input
+    // fits; a window wider than int64 covers more than any input: no output.
+    const std::int64_t padded = in + 2 * padding;
+    const auto reach = checked_mul(dilation, kernel - 1);
+    if (!reach || *reach >= padded) return 0;
+    return (padded - *reach - 1) / stride + 1;
 }
 
-TensorShape infer_output_shape(const Layer& layer, const std::vector<NamedShape>& inputs,
-                               const std::string& key_path) {
+namespace {
+
+TensorShape output_shape(const Layer& layer, const std::vector<NamedShape>& inputs,
+                         const std::string& key_path) {
     const NamedShape& first = inputs.front();
     switch (layer.type) {
         case LayerType::conv: {
@@ -95,12 +104,31 @@ TensorShape infer_output_shape(const Layer& layer, const std::vector<NamedShape>
                                      to_string(other.shape)),
                          "inputs with equal height and width (channels may differ)");
                 }
-                out.channels += other.shape.channels;
+                const auto channels = checked_add(out.channels, other.shape.channels);
+                if (!channels) {
+                    fail(layer, key_path, "the concatenated channels exceed 2^63",
+                         "tensors of representable size");
+                }
+                out.channels = *channels;
             }
             return out;
         }
     }
     return first.shape;
+}
+
+}  // namespace
+
+TensorShape infer_output_shape(const Layer& layer, const std::vector<NamedShape>& inputs,
+                               const std::string& key_path) {
+    const TensorShape out = output_shape(layer, inputs, key_path);
+    if (!count_product(std::array{out.channels, out.height, out.width})) {
+        fail(layer, key_path,
+             fmt::format("its output of shape {} has more than {} elements", to_string(out),
+                         kMaxCountText),
+             "tensors of at most 2^53 elements per sample");
+    }
+    return out;
 }
 
 }  // namespace trainloop

@@ -9,44 +9,34 @@
 #include <set>
 
 #include "common/spec_error.hpp"
+#include "mapspace/divisors.hpp"
 
 namespace trainloop {
 namespace {
 
-std::vector<std::int64_t> divisors(std::int64_t n) {
-    std::vector<std::int64_t> out;
-    for (std::int64_t d = 1; d <= n; ++d) {
-        if (n % d == 0) out.push_back(d);
-    }
-    return out;
-}
-
-std::vector<std::int64_t> prime_factors(std::int64_t n) {
-    std::vector<std::int64_t> out;
-    for (std::int64_t p = 2; p * p <= n; ++p) {
-        while (n % p == 0) {
-            out.push_back(p);
-            n /= p;
-        }
-    }
-    if (n > 1) out.push_back(n);
-    return out;
-}
-
-void factorize(std::int64_t rest, std::size_t slots, std::vector<std::int64_t>& prefix,
-               std::vector<std::vector<std::int64_t>>& out) {
+// Every ordered factorization of `rest` into `slots` factors, each a member
+// of `divs` (the divisors of the bound `rest` divides).
+void factorize(std::int64_t rest, std::size_t slots, const std::vector<std::int64_t>& divs,
+               std::vector<std::int64_t>& prefix, std::vector<std::vector<std::int64_t>>& out) {
     if (slots == 1) {
         prefix.push_back(rest);
         out.push_back(prefix);
         prefix.pop_back();
         return;
     }
-    for (std::int64_t f : divisors(rest)) {
+    for (std::int64_t f : divs) {
+        if (f > rest) break;
+        if (rest % f != 0) continue;
         prefix.push_back(f);
-        factorize(rest / f, slots - 1, prefix, out);
+        factorize(rest / f, slots - 1, divs, prefix, out);
         prefix.pop_back();
     }
 }
+
+// The mapspace holds every factorization of each dimension's bound in memory:
+// a bound with more than this many ordered factorizations over the levels is
+// refused (about 100 MB) rather than exhausting memory.
+constexpr std::int64_t kMaxFactorizations = 1'000'000;
 
 // All (dims, factors) for one axis: each dimension a divisor of its bound,
 // the product within `fanout`.
@@ -352,9 +342,22 @@ void Mapspace::build_factorizations(const IterationSpace& space, const MappingCo
             const std::int64_t bound = space.bounds[d] / c.total[d];
             auto [it, added] = factorizations_.try_emplace(std::pair{d, bound});
             if (added) {
+                const std::int64_t count =
+                    ordered_factorization_count(bound, num_levels_, kMaxFactorizations + 1);
+                if (count > kMaxFactorizations) {
+                    throw SpecError(
+                        {}, "",
+                        fmt::format("{} = {} has more than {} ordered factorizations over {} "
+                                    "levels: too many to enumerate",
+                                    dim_name(d), bound, kMaxFactorizations, num_levels_),
+                        "dimensions whose factorizations over the levels number at most 10^6",
+                        "a smaller dimension (e.g. --batch), or a dimension with fewer prime "
+                        "factors");
+                }
                 std::vector<std::int64_t> prefix;
                 std::vector<std::vector<std::int64_t>> all;
-                factorize(bound, num_levels_, prefix, all);
+                all.reserve(std::size_t(count));
+                factorize(bound, num_levels_, divisors(bound), prefix, all);
                 for (std::vector<std::int64_t>& f : all) {
                     bool ok = true;
                     for (std::size_t i = 0; i < num_levels_; ++i) {

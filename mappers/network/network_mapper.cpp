@@ -1,8 +1,11 @@
 #include "network/network_mapper.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
+#include "common/checked_math.hpp"
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -171,16 +174,16 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         std::optional<CostTotal>& total = result.phase_totals[lp.phase];
         if (!total) total = CostTotal{};
         if (r.best) {
-            total->cycles += r.best->cycles;
+            total->cycles = add_to_total(total->cycles, r.best->cycles, "cycles");
             total->energy_pj += r.best->energy_pj;
         }
-        total->macs += r.macs;
+        total->macs = add_to_total(total->macs, r.macs, "MACs");
     }
     for (const std::optional<CostTotal>& total : result.phase_totals) {
         if (!total) continue;
-        result.step.cycles += total->cycles;
+        result.step.cycles = add_to_total(result.step.cycles, total->cycles, "cycles");
         result.step.energy_pj += total->energy_pj;
-        result.step.macs += total->macs;
+        result.step.macs = add_to_total(result.step.macs, total->macs, "MACs");
     }
     result.seconds = seconds_since(start);
     return result;

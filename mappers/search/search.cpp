@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "mapspace/divisors.hpp"
 #include "problem/projection.hpp"
 #include "search/pareto_front.hpp"
 #include "sparse/sparse_adjustment.hpp"
@@ -296,9 +297,8 @@ class Exhaustive {
         // Mixed-radix walk over the divisors of each dimension's remainder.
         std::array<std::vector<std::int64_t>, kNumDims> options;
         for (Dim d : kAllDims) {
-            for (std::int64_t f = 1; f <= remaining[d]; ++f) {
-                if (remaining[d] % f == 0 && ctx_.space.factor_allowed(level, d, f))
-                    options[std::size_t(d)].push_back(f);
+            for (std::int64_t f : divisors(remaining[d])) {
+                if (ctx_.space.factor_allowed(level, d, f)) options[std::size_t(d)].push_back(f);
             }
         }
         for (Dim d : kAllDims) {

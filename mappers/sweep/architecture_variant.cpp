@@ -107,6 +107,16 @@ ArchitectureVariant load_architecture_variant(const SweepArchitecture& entry) {
         ArchitectureSpec spec = parse_architecture_spec(SpecNode::load_string(text, entry.file));
         return {std::move(spec.arch), std::move(spec.constraints), text};
     } catch (const SpecError& e) {
+        // An override the parser refuses is blamed on the override itself.
+        for (const ArchOverride& o : entry.overrides) {
+            if (o.path == e.key_path()) {
+                throw SpecError(o.location, o.key,
+                                fmt::format("architecture `{}` ({} with this override) is "
+                                            "invalid: {}",
+                                            *entry.name, entry.file, e.message()),
+                                e.expected(), e.hint());
+            }
+        }
         throw SpecError(entry.location, e.key_path(),
                         fmt::format("architecture `{}` ({} with the overrides given here) is "
                                     "invalid: {}",

@@ -44,8 +44,9 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
     r.performed_macs = e.counts.macs_performed;
-    r.energy_breakdown = breakdown.dump();
-    r.energy_by_class = by_class.dump();
+    // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
+    r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    r.energy_by_class = by_class.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.reused = lp.reused;
     r.converged = search.result.converged;
     if (search.bound) {
@@ -116,8 +117,13 @@ void fill_point_results(PointRecord& record, const PointContext& c,
 
 ArchitectureRecord architecture_record(const Architecture& arch, const ArchModel& model,
                                        const std::string& yaml) {
-    return {{arch.name, yaml}, model.area_um2(), model.pe_rows,
-            model.pe_columns,  arch.clock_ghz,   architecture_summary_json(arch, model).dump()};
+    return {{arch.name, yaml},
+            model.area_um2(),
+            model.pe_rows,
+            model.pe_columns,
+            arch.clock_ghz,
+            architecture_summary_json(arch, model)
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 }  // namespace trainloop

@@ -76,12 +76,16 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
     if (auto set = r.optional("set")) {
         if (!set->is_map()) set->fail("not a mapping", "`set: {key.path: value, ...}`");
         for (const auto& entry : set->raw()) {
-            const std::string path = entry.first.as<std::string>();
+            if (!entry.first.IsScalar()) {
+                set->sibling(entry.first, set->path(), entry.first.Mark())
+                    .fail("an override key that is not a key path", "`key.path: value`");
+            }
+            const std::string path = entry.first.Scalar();
             const SpecNode value =
-                set->sibling(entry.second, set->path() + "." + path, entry.first.Mark());
+                set->sibling(entry.second, child_key_path(set->path(), path), entry.first.Mark());
             YAML::Emitter out;
             out << YAML::Flow << entry.second;
-            arch.overrides.push_back({path, out.c_str(), value.location()});
+            arch.overrides.push_back({path, out.c_str(), value.location(), value.path()});
         }
         if (arch.overrides.empty()) set->fail("no overrides", "at least one `key.path: value`");
     }
@@ -124,6 +128,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
 
     const std::vector<SpecNode> networks = axis_items(r.required("networks"));
     for (const SpecNode& n : networks) {
+        spec.network_locations.push_back(n.location());
         const std::string entry = n.as_string();
         const fs::path relative = dir / entry;
         if (fs::is_regular_file(relative)) {
@@ -150,6 +155,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         const std::vector<SpecNode> items = axis_items(*sparsity);
         for (const SpecNode& s : items) {
             spec.sparsity.push_back(resolve_spec(s, dir, "workloads/sparsity", "sparsity profile"));
+            spec.sparsity_locations.push_back(s.location());
         }
         reject_duplicates(spec.sparsity, items, "sparsity profile");
     } else {
@@ -201,8 +207,11 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         }
         if (auto v = s.optional("budget")) spec.budget = v->as_non_negative_int();
         if (auto v = s.optional("patience")) spec.patience = v->as_non_negative_int();
-        if (auto v = s.optional("seed"))
-            spec.seed = static_cast<std::uint64_t>(v->as_non_negative_int());
+        if (auto v = s.optional("seed")) {
+            const std::int64_t seed = v->as_int();
+            if (seed < 0) v->fail(fmt::format("negative seed {}", seed), "an integer >= 0");
+            spec.seed = static_cast<std::uint64_t>(seed);
+        }
         if (auto v = s.optional("bypass")) spec.bypass = v->as_bool();
         if (spec.budget == 0 && spec.strategy != SearchStrategy::exhaustive) {
             search->fail("budget 0 (no limit) never ends a random or anneal search",

@@ -10,6 +10,7 @@
 
 #include "arch/arch_model.hpp"
 #include "common/file_text.hpp"
+#include "common/spec_node.hpp"
 #include "density/sparsity_profile.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
@@ -35,25 +36,97 @@ struct LoadedSweep {
     std::optional<ConstraintsFileInput> constraints;  // the sweep's constraints file
 };
 
+// Runs `load`; an error in the file a sweep entry names is reported at the
+// entry (the sweep file, line, key) with the place in the other file.
+template <typename Load>
+void load_entry(const SourceLocation& where, const std::string& key, std::string_view what,
+                Load&& load) {
+    try {
+        load();
+    } catch (const SpecError& e) {
+        // Already located in the sweep file (an override): as it is.
+        if (where.file.empty() || e.where().file == where.file) throw;
+        fail_in_referenced_file(where, key, what, e);
+    }
+}
+
+// Two different specs under one name would be merged by every query, which
+// groups by name: refused, naming both entries.
+template <typename Name>
+void reject_name_clashes(const std::vector<std::string>& texts,
+                         const std::vector<SourceLocation>& where, const std::string& key,
+                         std::string_view what, Name name_of) {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (name_of(i) != name_of(j) || texts[i] == texts[j]) continue;
+            throw SpecError(where[i], key,
+                            fmt::format("two different {}s are named `{}` (the other at {})", what,
+                                        name_of(i), format_location(where[j])),
+                            fmt::format("one name per {}: queries group results by name", what),
+                            "rename one (`architecture:`, `network:` or `sparsity_profile:` at "
+                            "the top of its file, or `name:` of an architecture with overrides)");
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<ArchitectureVariant> load_sweep_architectures(const SweepSpec& spec) {
+    std::vector<ArchitectureVariant> archs;
+    for (const SweepArchitecture& a : spec.architectures) {
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { archs.push_back(load_architecture_variant(a)); });
+    }
+    return archs;
+}
+
+namespace {
+
 LoadedSweep load_everything(const SweepSpec& spec) {
     LoadedSweep s;
     if (!spec.constraints.empty()) {
         s.constraints = ConstraintsFileInput{spec.constraints, read_file_text(spec.constraints)};
     }
-    for (const SweepArchitecture& a : spec.architectures) {
-        s.archs.push_back(load_architecture_variant(a));
-        s.models.push_back(build_arch_model(s.archs.back().arch));
+    std::vector<std::string> arch_texts;
+    std::vector<SourceLocation> arch_locations;
+    s.archs = load_sweep_architectures(spec);
+    for (std::size_t i = 0; i < s.archs.size(); ++i) {
+        const SweepArchitecture& a = spec.architectures[i];
+        load_entry(a.location, "architectures", "architecture",
+                   [&] { s.models.push_back(build_arch_model(s.archs[i].arch)); });
         // The constraints file must fit every architecture: checked now, not
-        // at the first point that uses it.
-        merged_constraints(s.archs.back().arch, s.archs.back().constraints, s.constraints);
+        // at the first point that uses it (an error names the constraints file).
+        merged_constraints(s.archs[i].arch, s.archs[i].constraints, s.constraints);
+        arch_texts.push_back(s.archs[i].yaml);
+        arch_locations.push_back(a.location);
     }
-    for (const std::string& n : spec.networks) {
-        s.networks.push_back(std::make_unique<Network>(load_network(n)));
-        s.network_texts.push_back(read_file_text(resolve_network(n)));
+    reject_name_clashes(arch_texts, arch_locations, "architectures", "architecture",
+                        [&](std::size_t i) { return s.archs[i].arch.name; });
+    for (std::size_t i = 0; i < spec.networks.size(); ++i) {
+        const std::string& n = spec.networks[i];
+        const SourceLocation where =
+            i < spec.network_locations.size() ? spec.network_locations[i] : SourceLocation{};
+        load_entry(where, "networks", "network", [&] {
+            s.networks.push_back(std::make_unique<Network>(load_network(n)));
+            s.network_texts.push_back(read_file_text(resolve_network(n)));
+        });
     }
-    for (const std::string& p : spec.sparsity) {
-        s.profiles.push_back(load_sparsity_profile(p));
-        s.profile_texts.push_back(read_file_text(p));
+    if (spec.network_locations.size() == spec.networks.size()) {
+        reject_name_clashes(s.network_texts, spec.network_locations, "networks", "network",
+                            [&](std::size_t i) { return s.networks[i]->name(); });
+    }
+    for (std::size_t i = 0; i < spec.sparsity.size(); ++i) {
+        const std::string& p = spec.sparsity[i];
+        const SourceLocation where =
+            i < spec.sparsity_locations.size() ? spec.sparsity_locations[i] : SourceLocation{};
+        load_entry(where, "sparsity", "sparsity profile", [&] {
+            s.profiles.push_back(load_sparsity_profile(p));
+            s.profile_texts.push_back(read_file_text(p));
+        });
+    }
+    if (spec.sparsity_locations.size() == spec.sparsity.size()) {
+        reject_name_clashes(s.profile_texts, spec.sparsity_locations, "sparsity",
+                            "sparsity profile", [&](std::size_t i) { return s.profiles[i].name; });
     }
     return s;
 }
@@ -142,10 +215,21 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
     base_settings.phases = spec.phases;
     base_settings.iteration = spec.iteration;
 
-    // Training problems per (network, batch), built on first use; each
-    // profile's masks checked against them once.
+    // Training problems per (network, batch), and each profile's masks checked
+    // against them, before the first point runs: a batch too large for a
+    // network, or a mask of the wrong shape, stops the sweep before any work.
     std::map<std::pair<std::size_t, std::size_t>, NetworkTraining> trainings;
     std::set<std::tuple<std::size_t, std::size_t, std::size_t>> masks_checked;
+    for (const SweepPoint& p : pending) {
+        auto [it, fresh] = trainings.try_emplace({p.network, p.batch});
+        if (fresh)
+            it->second =
+                derive_training_problems(*loaded.networks[p.network], spec.batches[p.batch]);
+        if (masks_checked.insert({p.sparsity, p.network, p.batch}).second) {
+            check_masks_against(loaded.profiles[p.sparsity], loaded.networks[p.network]->name(),
+                                it->second);
+        }
+    }
     SweepProgress state;
     state.to_run = static_cast<std::int64_t>(pending.size());
     state.skipped = summary.skipped;
@@ -158,13 +242,8 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const ArchModel& model = loaded.models[p.architecture];
         const Network& network = *loaded.networks[p.network];
         const std::int64_t batch = spec.batches[p.batch];
-        auto [it, fresh] = trainings.try_emplace({p.network, p.batch});
-        if (fresh) it->second = derive_training_problems(network, batch);
-        const NetworkTraining& training = it->second;
+        const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
-        if (masks_checked.insert({p.sparsity, p.network, p.batch}).second) {
-            check_masks_against(profile, network.name(), training);
-        }
         const Objective objective = *objective_from_name(spec.objectives[p.objective]);
         base_settings.search.objective = objective;
 

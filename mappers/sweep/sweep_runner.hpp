@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "store/results_store.hpp"
+#include "sweep/architecture_variant.hpp"
 #include "sweep/sweep_points.hpp"
 #include "sweep/sweep_spec.hpp"
 
@@ -60,6 +61,10 @@ SweepCheckSummary check_sweep(const SweepSpec& spec);
 
 // Throws SpecError for bad specs (before anything is written) and for
 // database errors.
+// The sweep's architectures, loaded as run_sweep loads them: an error in an
+// architecture file is reported at the sweep entry that names it.
+std::vector<ArchitectureVariant> load_sweep_architectures(const SweepSpec& spec);
+
 SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
                           const SweepRunOptions& options, const SweepProgressFn& progress = {});
 

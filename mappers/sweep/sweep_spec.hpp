@@ -25,6 +25,7 @@ struct ArchOverride {
     std::string path;
     std::string value_yaml;
     SourceLocation location;  // of the override in the sweep file
+    std::string key;          // its key path in the sweep file
 };
 
 struct SweepArchitecture {
@@ -50,9 +51,11 @@ struct SweepSpec {
     std::string file;  // where it was read from
     std::string text;  // its YAML text, as read
     std::vector<SweepArchitecture> architectures;
-    std::vector<std::string> networks;  // shipped names or resolved paths
+    std::vector<std::string> networks;              // shipped names or resolved paths
+    std::vector<SourceLocation> network_locations;  // of each entry in the sweep file
     std::vector<std::int64_t> batches;
-    std::vector<std::string> sparsity;  // resolved profile paths
+    std::vector<std::string> sparsity;               // resolved profile paths
+    std::vector<SourceLocation> sparsity_locations;  // empty: the default profile
     std::vector<std::string> dataflows;
     std::vector<std::string> objectives;
     std::vector<Phase> phases;

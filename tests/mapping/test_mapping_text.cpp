@@ -110,6 +110,14 @@ TEST(MappingTextErrors, UnknownLevelSuggestsTheNearest) {
     EXPECT_EQ(e.hint(), "did you mean `GLB`?");
 }
 
+TEST(MappingTextErrors, AnUnknownLevelNameIsQuotedShort) {
+    // (Found by fuzz_mapping: a 300-byte name was the key path and the message.)
+    const SpecError e = text_error("DRAM[] " + std::string(300, 'G') + "[P4]");
+    EXPECT_EQ(e.where().column, 8);
+    EXPECT_LT(e.key_path().size(), 70U);
+    EXPECT_LT(e.message().size(), 90U);
+}
+
 TEST(MappingTextErrors, LevelsOutOfOrderOrRepeated) {
     const SpecError order = text_error("RF[] DRAM[]");
     EXPECT_EQ(order.where().column, 6);

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Builds the fuzz targets' seed corpus (fuzz/corpus/<target>/) from the
+repository's own valid inputs. Rerun when they change:
+    python3 fuzz/make_seeds.py
+The first byte of a fuzz_spec_yaml or fuzz_mapping input picks the reader
+(see those targets); the rest is the document.
+"""
+
+import hashlib
+import shutil
+import struct
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "fuzz" / "corpus"
+
+
+def put(target: str, data: bytes) -> None:
+    directory = OUT / target
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+
+
+def npy(header: str, data: bytes, version: int = 1) -> bytes:
+    h = header.encode("latin1")
+    prefix = 6 + 2 + (2 if version == 1 else 4)
+    pad = (64 - (prefix + len(h) + 1) % 64) % 64
+    h += b" " * pad + b"\n"
+    size = struct.pack("<H", len(h)) if version == 1 else struct.pack("<I", len(h))
+    return b"\x93NUMPY" + bytes([version, 0]) + size + h + data
+
+
+def main() -> None:
+    if OUT.exists():
+        shutil.rmtree(OUT)
+    spec_sources = [
+        (0, sorted((ROOT / "workloads").glob("*.yaml"))),
+        (1, sorted((ROOT / "arch_specs").glob("*.yaml"))),
+        (2, sorted((ROOT / "arch_specs/components").glob("*.yaml"))),
+        (3, sorted((ROOT / "workloads/sparsity").glob("*.yaml"))),
+        (4, sorted((ROOT / "examples/constraints").glob("*.yaml"))),
+        (5, sorted((ROOT / "examples/sweeps").glob("*.yaml"))),
+    ]
+    for selector, files in spec_sources:
+        for f in files:
+            put("fuzz_spec_yaml", bytes([selector]) + f.read_bytes())
+    for f in sorted((ROOT / "examples/mappings").glob("*.yaml"))[:8]:
+        put("fuzz_mapping", b"\x00" + f.read_bytes())
+    for text in [
+        "DRAM[N16 K4 C4] GLB[P4 Q4 X:C16 Y:K16] RF[K2 C2 R3 S3 P7 Q7 bypass:inputs]",
+        "DRAM[K8 P7 Q4 C8] GLB[C4 P4 X:K16 Y:N16] RF[C4 R3 S3 Q7]",
+        "DRAM[] GLB[X:K16 Y:N16] RF[keep:weights]",
+    ]:
+        put("fuzz_mapping", b"\x01" + text.encode())
+    put("fuzz_mapping", b"\x02" + b'{"levels": [{"level": "DRAM", "temporal": ["K8", "P7", '
+        b'"Q4", "C8"], "spatial_x": [], "spatial_y": [], "keep": ["weights", "inputs", '
+        b'"outputs"]}, {"level": "GLB", "temporal": ["C4", "P4"], "spatial_x": ["K16"], '
+        b'"spatial_y": ["N16"], "keep": ["weights", "inputs", "outputs"]}, {"level": "RF", '
+        b'"temporal": ["C4", "R3", "S3", "Q7"], "spatial_x": [], "spatial_y": [], "keep": '
+        b'["weights", "inputs", "outputs"]}]}')
+    for header, data in [
+        ("{'descr': '|b1', 'fortran_order': False, 'shape': (4, 3), }", bytes([1, 0, 1] * 4)),
+        ("{'descr': '|u1', 'fortran_order': True, 'shape': (2, 3, 2), }", bytes(range(12))),
+        ("{'descr': '<u1', 'fortran_order': False, 'shape': (5,), }", b"\x01\x00\x02\x00\x03"),
+    ]:
+        put("fuzz_npy", npy(header, data))
+        put("fuzz_npy", npy(header, data, version=2))
+    for case in sorted((ROOT / "tests/timeloop/cases").iterdir()):
+        doc = b"".join((case / name).read_bytes() + b"\n"
+                       for name in ("arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml")
+                       if (case / name).exists())
+        put("fuzz_timeloop", doc)
+    for target in sorted(OUT.iterdir()):
+        print(f"{target.name}: {len(list(target.iterdir()))} seeds")
+
+
+if __name__ == "__main__":
+    main()
