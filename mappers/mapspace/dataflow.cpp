@@ -41,8 +41,8 @@ std::optional<Dataflow> parse_dataflow(std::string_view text) {
     return out;
 }
 
-std::vector<Dataflow> layer_dataflows(const Dataflow& named, const DimBounds& bounds,
-                                      bool fixed_x, bool fixed_y) {
+std::vector<Dataflow> layer_dataflows(const Dataflow& named, const DimBounds& bounds, bool fixed_x,
+                                      bool fixed_y) {
     auto names = [](const std::vector<Dim>& dims, Dim d) {
         return std::find(dims.begin(), dims.end(), d) != dims.end();
     };
