@@ -40,7 +40,12 @@ def prepare(case: dict, work: Path) -> tuple[Path, Path]:
     cases.mkdir()
     os.symlink(CASES / "lib", cases / "lib")
     case_dir = cases / case["dir"]
-    shutil.copytree(CASES / case["dir"], case_dir)
+    # A case with no files of its own (command-line cases) has no directory
+    # in a clone: git keeps no empty directories.
+    if (CASES / case["dir"]).is_dir():
+        shutil.copytree(CASES / case["dir"], case_dir)
+    else:
+        case_dir.mkdir()
     tmp = work / "tmp"
     tmp.mkdir()
     for action in case.get("setup", []):
