@@ -15,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 3> kMigrations = {
+constexpr std::array<std::string_view, 4> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -145,6 +145,12 @@ CREATE VIEW result_energy_by_class AS
 ALTER TABLE results ADD COLUMN converged INTEGER;
 ALTER TABLE results ADD COLUMN lower_bound_cycles INTEGER;
 ALTER TABLE results ADD COLUMN lower_bound_energy_pj REAL;
+)sql",
+    // 4 (branch `topology`, issue #18): the per-PE workload standard
+    // deviation of each result, normalized to the mean PE work (0 when
+    // dense; NULL for rows written before it). One self-contained column.
+    R"sql(
+ALTER TABLE results ADD COLUMN workload_stddev REAL;
 )sql",
 };
 

@@ -78,6 +78,7 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           e.counts.effectual_macs,
                           e.imbalance.imbalance_cycles,
                           e.imbalance.imbalance_pct,
+                          e.imbalance.workload_stddev,
                           e.utilization};
         if (better) {
             r.best = c;

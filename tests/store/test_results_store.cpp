@@ -70,6 +70,7 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
         store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
         // What a version-1 file looks like: none of version 2's (or 3's) columns or views.
         store.database().execute(
+            "ALTER TABLE results DROP COLUMN workload_stddev; "
             "ALTER TABLE results DROP COLUMN converged; "
             "ALTER TABLE results DROP COLUMN lower_bound_cycles; "
             "ALTER TABLE results DROP COLUMN lower_bound_energy_pj; "
