@@ -80,16 +80,23 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
         arch.pe_array.columns, arch.clock_ghz, mapping_to_text(mapping, arch));
 
     const double seconds = double(e.cycles) / (arch.clock_ghz * 1e9);
-    out +=
-        fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
-                    group_thousands(e.cycles), seconds * 1e3,
-                    e.bottleneck < 0 ? std::string("compute")
-                                     : arch.levels[std::size_t(e.bottleneck)].name + " bandwidth");
+    out += fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
+                       group_thousands(e.cycles), seconds * 1e3,
+                       e.bottleneck < 0 ? std::string("compute")
+                                        : component_name(arch, std::size_t(e.bottleneck)) +
+                                              (std::size_t(e.bottleneck) < arch.levels.size()
+                                                   ? " bandwidth"
+                                                   : " link bandwidth"));
     out += fmt::format("  {:<12} {} cycles\n", "compute", group_thousands(e.compute_cycles));
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         out += fmt::format("  {:<12} {}\n", arch.levels[i].name,
                            e.level_cycles[i] > 0 ? group_thousands(e.level_cycles[i]) + " cycles"
                                                  : std::string("no bandwidth limit"));
+    }
+    for (std::size_t n = 0; n < arch.networks.size(); ++n) {
+        if (!arch.networks[n].bandwidth) continue;  // only links that can bound latency
+        out += fmt::format("  {:<12} {} cycles (link bandwidth)\n", arch.networks[n].name,
+                           group_thousands(e.routing.traffic[n].cycles));
     }
     out += fmt::format("utilization  {:.1f} % ({} of {} MAC units busy)\n", 100.0 * e.utilization,
                        e.nest.utilized_macs, arch.pe_array.num_macs());

@@ -47,6 +47,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                 entry["effectual_macs"] = best.effectual_macs;
                 entry["imbalance_cycles"] = best.imbalance_cycles;
                 entry["imbalance_pct"] = best.imbalance_pct;
+                entry["workload_stddev"] = best.workload_stddev;
             }
             if (o.objective == "pareto") {
                 nlohmann::json front = nlohmann::json::array();

@@ -33,7 +33,9 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command
         ->add_option("--dataflow,-d", o.dataflow,
                      "Dimensions across the PE array's columns and rows, X,Y: C,K K,N P,Q C,N (two "
-                     "letters split an axis, e.g. KC,N), or `any` to let the mapper choose")
+                     "letters split an axis, e.g. KC,N; K and C are a layer's channels, so a "
+                     "grouped or depthwise layer's groups G join their axis unless G is named), or "
+                     "`any` to let the mapper choose")
         ->default_val("any");
     command->add_option("--objective", o.objective, "What the best mapping minimizes")
         ->default_val("edp")

@@ -70,15 +70,21 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
 int ArchModel::network_for(std::size_t parent, DataSpace space, DeliveryKind kind,
                            AxisMask axes) const {
     int unicast = -1;
-    int any = -1;
     for (std::size_t n = 0; n < num_networks; ++n) {
         const NetworkModel& net = networks[n];
         if (std::size_t(net.parent) != parent || !net.carries.contains(space)) continue;
         if (net.kind == kind && (net.axes & axes) == axes) return int(n);
         if (net.kind == DeliveryKind::unicast && unicast < 0) unicast = int(n);
-        if (any < 0) any = int(n);
     }
-    return unicast >= 0 ? unicast : any;
+    return unicast;
+}
+
+bool ArchModel::has_network_from(std::size_t parent, DataSpace space) const {
+    for (std::size_t n = 0; n < num_networks; ++n) {
+        if (std::size_t(networks[n].parent) == parent && networks[n].carries.contains(space))
+            return true;
+    }
+    return false;
 }
 
 double ArchModel::component_area_um2(std::size_t component) const {
@@ -149,10 +155,17 @@ ArchModel build_arch_model(const Architecture& arch) {
         out.axes = net.axis == ArrayAxis::x   ? kAxisX
                    : net.axis == ArrayAxis::y ? kAxisY
                                               : AxisMask(kAxisX | kAxisY);
-        out.hop_pj = net.hop_energy_pj ? *net.hop_energy_pj
-                                       : price_component(component(arch, *net.component),
-                                                         std::nullopt, arch.pe_array.word_bits())
-                                             .hop_pj;
+        out.topology = net.topology;
+        out.bandwidth = net.bandwidth.value_or(0.0);
+        if (net.hop_energy_pj) {
+            out.hop_pj = *net.hop_energy_pj;
+            out.router_pj = net.router_energy_pj.value_or(0.0);
+        } else {
+            const PricedComponent priced = price_component(component(arch, *net.component),
+                                                           std::nullopt, arch.pe_array.word_bits());
+            out.hop_pj = priced.hop_pj;
+            out.router_pj = priced.router_pj;
+        }
     }
     model.num_networks = arch.networks.size();
     for (const LogicUnit& unit : arch.units)

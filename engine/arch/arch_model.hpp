@@ -71,7 +71,10 @@ struct NetworkModel {
     DataSpaceSet carries;
     DeliveryKind kind = DeliveryKind::unicast;  // broadcast and multicast are both multicast
     AxisMask axes = kAxisX | kAxisY;            // the axes it runs along
-    double hop_pj = 0;                          // per word
+    NetworkTopology topology = NetworkTopology::bus;
+    double hop_pj = 0;     // per word per link
+    double router_pj = 0;  // per word per router it crosses
+    double bandwidth = 0;  // words/cycle per link; 0 = no limit
 };
 
 struct ArchModel {
@@ -110,9 +113,11 @@ struct ArchModel {
     }
     // The network that carries `space` down from level `parent`: one of
     // `kind` whose axes cover `axes` (the axes the multicast or reduction
-    // spans), else a unicast network, else any network carrying the space from
-    // there; -1 when none is declared. A unicast delivery has axes 0.
+    // spans), else a unicast network (it delivers anything, PE by PE); -1
+    // when none fits. A unicast delivery has axes 0.
     int network_for(std::size_t parent, DataSpace space, DeliveryKind kind, AxisMask axes) const;
+    // Whether any network carries `space` from level `parent`.
+    bool has_network_from(std::size_t parent, DataSpace space) const;
 };
 
 // Throws SpecError when the architecture has more levels or networks than

@@ -20,6 +20,7 @@ using spec_reading::fail_duplicate_name;
 using spec_reading::fail_unknown_name;
 using spec_reading::read_enum;
 using spec_reading::read_name;
+using spec_reading::read_non_negative_double;
 using spec_reading::read_positive_double;
 
 std::vector<std::string> level_names(const std::vector<StorageLevel>& levels) {
@@ -282,13 +283,27 @@ void check_holds(const SpecNode& node, const StorageLevel& level, const DataSpac
 OnChipNetwork read_network(const SpecNode& node, const std::vector<StorageLevel>& levels,
                            const ComponentLibrary& library) {
     MapReader reader(node);
-    reader.allow({"name", "axis", "kind", "data_spaces", "parent", "child", "bandwidth",
-                  "hop_energy_pj", "component"});
+    reader.allow({"name", "axis", "kind", "topology", "data_spaces", "parent", "child", "bandwidth",
+                  "hop_energy_pj", "router_energy_pj", "component"});
     reader.finish();
     OnChipNetwork network;
     network.name = read_name(reader.required("name"));
-    network.axis = read_enum<ArrayAxis>(reader.required("axis"), kArrayAxisNames);
+    const SpecNode axis = reader.required("axis");
+    network.axis = read_enum<ArrayAxis>(axis, kArrayAxisNames);
     network.kind = read_enum<NetworkKind>(reader.required("kind"), kNetworkKindNames);
+    if (const auto topology = reader.optional("topology")) {
+        network.topology = read_enum<NetworkTopology>(*topology, kNetworkTopologyNames);
+        if (!topology_fits_axis(network.topology, network.axis)) {
+            const bool two_d = network.axis == ArrayAxis::both;
+            topology->fail(
+                fmt::format("a {} network cannot run along axis `{}`",
+                            network_topology_name(network.topology), array_axis_name(network.axis)),
+                two_d ? "bus, mesh or torus for axis `both`"
+                      : "bus, ring or systolic for axis `x` or `y`",
+                two_d ? "set `axis` to x or y for a ring or systolic chain"
+                      : "set `axis: both` for a mesh or torus");
+        }
+    }
     const auto spaces = reader.optional("data_spaces");
     if (spaces) network.data_spaces = read_data_space_set(*spaces);
 
@@ -309,11 +324,18 @@ OnChipNetwork read_network(const SpecNode& node, const std::vector<StorageLevel>
     if (const auto bw = reader.optional("bandwidth")) network.bandwidth = read_positive_double(*bw);
 
     const auto hop = reader.optional("hop_energy_pj");
+    const auto router = reader.optional("router_energy_pj");
     const auto component = reader.optional("component");
     if (hop && component) {
         component->fail("both `hop_energy_pj` and `component` given",
                         "one of them: an inline hop energy or a network component");
     }
+    if (router && !hop) {
+        router->fail("`router_energy_pj` without `hop_energy_pj`",
+                     "an inline router energy next to an inline hop energy",
+                     "a network component gives its router energy as `router_pj`");
+    }
+    if (router) network.router_energy_pj = read_non_negative_double(*router);
     if (hop) {
         network.hop_energy_pj = read_positive_double(*hop);
     } else {

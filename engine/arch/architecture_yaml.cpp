@@ -63,8 +63,11 @@ std::string network_text(const OnChipNetwork& n) {
                 {"data_spaces", data_spaces_text(n.data_spaces)},
                 {"parent", yaml_scalar(n.parent)}};
     if (n.child) f.emplace_back("child", yaml_scalar(*n.child));
+    if (n.topology != NetworkTopology::bus)
+        f.emplace_back("topology", std::string(network_topology_name(n.topology)));
     if (n.bandwidth) f.emplace_back("bandwidth", yaml_number(*n.bandwidth));
     if (n.hop_energy_pj) f.emplace_back("hop_energy_pj", yaml_number(*n.hop_energy_pj));
+    if (n.router_energy_pj) f.emplace_back("router_energy_pj", yaml_number(*n.router_energy_pj));
     if (n.component) f.emplace_back("component", yaml_scalar(*n.component));
     return flow_map(f);
 }

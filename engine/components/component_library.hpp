@@ -8,10 +8,10 @@
 // the evaluator to interpolate, with the library's rule for capacities
 // outside them; mac, dram, network and logic components have exactly one
 // point and no capacity. The parser guarantees every energy > 0 (a network's
-// hop energy >= 0: a library may leave wires unpriced, as Timeloop's default
-// does), leakage and area >= 0, and that each point has exactly the actions
-// of its class (component_actions()), with `update` filled in (= write) when
-// not given.
+// hop and router energies >= 0: a library may leave wires unpriced, as
+// Timeloop's default does; a network's router energy may be absent), leakage and area >= 0, and
+// that each point has exactly the actions of its class (component_actions()), with `update` filled
+// in (= write) when not given.
 #pragma once
 
 #include <array>
@@ -52,9 +52,11 @@ constexpr std::string_view outside_table_name(OutsideTable r) {
     return kOutsideTableNames[static_cast<std::size_t>(r)];
 }
 
-enum class Action : std::uint8_t { read, write, update, mac, hop };
-inline constexpr std::array<std::string_view, 5> kActionNames = {"read", "write", "update", "mac",
-                                                                 "hop"};
+// `router`: a word crossing one router of a routed network (mesh, torus,
+// ring); optional in a network component (absent: routers are unpriced).
+enum class Action : std::uint8_t { read, write, update, mac, hop, router };
+inline constexpr std::array<std::string_view, 6> kActionNames = {"read", "write", "update",
+                                                                 "mac",  "hop",   "router"};
 
 constexpr std::string_view action_name(Action a) {
     return kActionNames[static_cast<std::size_t>(a)];
@@ -66,7 +68,7 @@ inline std::vector<Action> component_actions(ComponentClass c) {
         case ComponentClass::mac:
             return {Action::mac};
         case ComponentClass::network:
-            return {Action::hop};
+            return {Action::hop, Action::router};
         case ComponentClass::sram:
         case ComponentClass::regfile:
         case ComponentClass::dram:
@@ -79,7 +81,7 @@ inline std::vector<Action> component_actions(ComponentClass c) {
 
 // Energy per action, in pJ; nullopt for actions the component does not have.
 struct ActionEnergies {
-    std::array<std::optional<double>, 5> pj{};
+    std::array<std::optional<double>, 6> pj{};
 
     std::optional<double> get(Action a) const { return pj[static_cast<std::size_t>(a)]; }
     void set(Action a, double value) { pj[static_cast<std::size_t>(a)] = value; }

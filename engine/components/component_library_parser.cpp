@@ -38,6 +38,11 @@ ComponentPoint read_point(MapReader& reader, ComponentClass c) {
         point.word_bits = reader.required("word_bits").as_positive_int();
     for (Action a : component_actions(c)) {
         if (a == Action::update) continue;  // below: defaults to write
+        if (a == Action::router) {          // optional: a bus or systolic link has no router
+            if (const auto router = reader.optional(action_key(a)))
+                point.energy.set(a, read_non_negative_double(*router));
+            continue;
+        }
         // A wire may be left unpriced (0 pJ), as Timeloop's default network model does.
         const SpecNode energy = reader.required(action_key(a));
         point.energy.set(

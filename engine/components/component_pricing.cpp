@@ -19,6 +19,7 @@ PricedComponent from_point(const ComponentPoint& p, double width_scale) {
     out.update_pj = p.energy.get(Action::update) ? energy(Action::update) : out.write_pj;
     out.mac_pj = energy(Action::mac);
     out.hop_pj = energy(Action::hop);
+    out.router_pj = energy(Action::router);
     out.leakage_mw = p.leakage_mw;
     out.area_um2 = p.area_um2;
     return out;
@@ -32,6 +33,7 @@ PricedComponent mix(const PricedComponent& a, const PricedComponent& b, double t
     out.update_pj = lerp(a.update_pj, b.update_pj);
     out.mac_pj = lerp(a.mac_pj, b.mac_pj);
     out.hop_pj = lerp(a.hop_pj, b.hop_pj);
+    out.router_pj = lerp(a.router_pj, b.router_pj);
     out.leakage_mw = lerp(a.leakage_mw, b.leakage_mw);
     out.area_um2 = lerp(a.area_um2, b.area_um2);
     return out;

@@ -28,6 +28,7 @@ struct PricedComponent {
     double update_pj = 0;  // read-modify-write of a partial sum; a write when not given
     double mac_pj = 0;
     double hop_pj = 0;
+    double router_pj = 0;  // a word crossing one router (0 when the library gives none)
     double leakage_mw = 0;
     double area_um2 = 0;
     // The capacity was outside the table and priced by the library's

@@ -53,52 +53,39 @@ void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation&
             e.bottleneck = int(i);
         }
     }
+    for (std::size_t n = 0; n < arch.num_networks; ++n) {
+        NetworkTraffic& traffic = e.routing.traffic[n];
+        const double bandwidth = arch.networks[n].bandwidth;
+        if (bandwidth <= 0 || traffic.busiest_link_words == 0) continue;
+        traffic.cycles = cycle_count(traffic.busiest_link_words / bandwidth, problem,
+                                     fmt::format("on network {}'s busiest link: {:.3g} words at "
+                                                 "{:g} words/cycle",
+                                                 n, traffic.busiest_link_words, bandwidth));
+        const std::int64_t cycles = traffic.cycles;
+        if (cycles > e.cycles) {
+            e.cycles = cycles;
+            e.bottleneck = int(arch.num_levels + 1 + n);
+        }
+    }
     e.utilization = e.counts.macs_performed / (double(e.cycles) * double(arch.num_macs()));
-}
-
-// Per level, the dimensions its spatial loops spread along x and along y.
-struct SpatialDims {
-    std::array<DimSet, kMaxLevels> x;
-    std::array<DimSet, kMaxLevels> y;
-};
-
-SpatialDims spatial_dims(const Mapping& mapping) {
-    SpatialDims out;
-    for (std::size_t l = 0; l < mapping.num_levels; ++l) {
-        out.x[l] = DimSet{};
-        out.y[l] = DimSet{};
-        for (const Loop& loop : mapping.level(l).spatial_x) {
-            if (loop.factor > 1) out.x[l].insert(loop.dim);
-        }
-        for (const Loop& loop : mapping.level(l).spatial_y) {
-            if (loop.factor > 1) out.y[l].insert(loop.dim);
-        }
-    }
-    return out;
-}
-
-// The array axes along which the spatial loops between level `parent` and
-// its child keeper `child` (num_levels: the MACs) spread dimensions that do
-// not index the data space: there one word is multicast (or, for the output,
-// partial sums are reduced).
-AxisMask shared_axes(const SpatialDims& spread, const Projection& space, std::size_t parent,
-                     std::size_t child) {
-    DimSet x;
-    DimSet y;
-    for (std::size_t l = parent; l < child; ++l) {
-        x = x | spread.x[l];
-        y = y | spread.y[l];
-    }
-    const DimSet irrelevant = space.relevant.complement();
-    return AxisMask(((x & irrelevant).empty() ? 0 : kAxisX) |
-                    ((y & irrelevant).empty() ? 0 : kAxisY));
 }
 
 // The network a balancing scheme's words travel on: for a scheme that moves
 // them along one array axis (half-tile pairing, Procrustes §IV-C: over the
 // existing 1-D links), a network from the PEs' parent level running along
-// exactly that axis; otherwise (or when there is none) the unicast network.
+// exactly that axis; a scheme that moves them between neighbouring PEs
+// (two-level work stealing, Chen et al. 2024 §IV-D: "stealing from its
+// neighbors" on a 2-D torus) on a torus network when the array has one;
+// otherwise (or when there is none) the unicast network.
 int balancing_network(const ArchModel& arch, std::size_t pe_parent, DataSpace s, int axis) {
+    if (axis < 0) {
+        for (std::size_t n = 0; n < arch.num_networks; ++n) {
+            const NetworkModel& net = arch.networks[n];
+            if (std::size_t(net.parent) == pe_parent && net.carries.contains(s) &&
+                net.topology == NetworkTopology::torus)
+                return int(n);
+        }
+    }
     if (axis >= 0) {
         const AxisMask along = axis == 0 ? kAxisX : kAxisY;
         for (std::size_t n = 0; n < arch.num_networks; ++n) {
@@ -120,17 +107,20 @@ void add_balancing_energy(const ArchModel& arch, Phase phase, Evaluation& e) {
         if (!arch.compute_skip.in(phase).contains(s)) continue;
         const int n = balancing_network(arch, pe_parent, s, e.imbalance.balancing_axis);
         if (n < 0) continue;
-        const double pj = e.imbalance.balancing_word_hops * arch.networks[std::size_t(n)].hop_pj;
+        // On a routed network each hop to a neighbour ends in its router.
+        const NetworkModel& net = arch.networks[std::size_t(n)];
+        const bool routed = net.topology == NetworkTopology::mesh ||
+                            net.topology == NetworkTopology::torus ||
+                            net.topology == NetworkTopology::ring;
+        const double pj = e.imbalance.balancing_word_hops * net.hop_pj +
+                          (routed ? e.imbalance.balancing_word_hops * net.router_pj : 0.0);
         e.energy.network[std::size_t(n)][std::size_t(s)] += pj;
         e.energy.balancing = pj;
         return;
     }
 }
 
-void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
-                Evaluation& e) {
-    const DataSpace output = problem.output();
-    const SpatialDims spread = spatial_dims(mapping);
+void add_energy(const ArchModel& arch, const PhaseProblem& problem, Evaluation& e) {
     EnergyBreakdown& b = e.energy;
     b.num_levels = arch.num_levels;
     b.num_networks = arch.num_networks;
@@ -149,18 +139,14 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, const Mappin
                               c.updates * level.update_pj * instances};
             b.level_metadata[i] +=
                 (c.metadata_reads * level.read_pj + c.metadata_fills * level.write_pj) * instances;
-            // Words that cross into the PE array ride a network from this level.
-            if (!acc.kept || c.child_side_words == 0) continue;
-            const bool is_output = s == output;
-            const std::size_t child = acc.child < 0 ? arch.num_levels : std::size_t(acc.child);
-            const AxisMask axes = shared_axes(spread, problem.projection(s), i, child);
-            const DeliveryKind kind =
-                axes == 0 ? DeliveryKind::unicast
-                          : (is_output ? DeliveryKind::reduction : DeliveryKind::multicast);
-            const int n = arch.network_for(i, s, kind, axes);
-            if (n < 0) continue;
-            b.network[std::size_t(n)][si] +=
-                c.child_side_words * instances * arch.networks[std::size_t(n)].hop_pj;
+            // Words that cross into the PE array ride the network routed for them:
+            // per word, its links and routers (network_routing.hpp).
+            const Transfer& t = e.routing.transfers[i][s];
+            if (!acc.kept || c.child_side_words == 0 || t.network < 0) continue;
+            const NetworkModel& net = arch.networks[std::size_t(t.network)];
+            const double words = c.child_side_words * instances;
+            b.network[std::size_t(t.network)][si] +=
+                words * t.cost.link_hops * net.hop_pj + words * t.cost.routers * net.router_pj;
         }
         b.level_leak[i] = level.leakage_mw * double(level.instances) * leak_factor;
     }
@@ -243,8 +229,10 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     dense_action_counts(e.nest, e.counts);
     e.violation = check_capacity(arch, e.nest);
     if (e.violation) return e;
+    e.violation = route_transfers(arch, problem, mapping, e.nest, e.counts, e.routing);
+    if (e.violation) return e;
     add_latency(arch, problem, e);
-    add_energy(arch, problem, mapping, e);
+    add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
     return e;
 }
@@ -261,8 +249,10 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     e.violation = check_capacity(arch, e.counts);
     if (e.violation) return e;
     e.imbalance = estimate_load_imbalance(arch, problem, mapping, e.nest, densities, imbalance);
+    e.violation = route_transfers(arch, problem, mapping, e.nest, e.counts, e.routing);
+    if (e.violation) return e;
     add_latency(arch, problem, e);
-    add_energy(arch, problem, mapping, e);
+    add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
     return e;
 }

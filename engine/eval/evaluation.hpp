@@ -11,6 +11,7 @@
 
 #include "arch/arch_model.hpp"
 #include "eval/mapping_check.hpp"
+#include "eval/network_routing.hpp"
 #include "imbalance/load_imbalance.hpp"
 #include "nest/action_counts.hpp"
 #include "nest/nest_analysis.hpp"
@@ -70,8 +71,11 @@ struct Evaluation {
     std::int64_t cycles = 0;
     std::int64_t compute_cycles = 0;
     std::array<std::int64_t, kMaxLevels> level_cycles{};  // bandwidth-bound cycles per level
-    int bottleneck = -1;                                  // -1: compute; else the level
-    double utilization = 0;                               // MACs / (cycles × MAC units)
+    // -1: compute; else the component (EnergyBreakdown's index: a level, or
+    // a network whose link bandwidth bounds the cycles).
+    int bottleneck = -1;
+    NetworkRouting routing;  // which network carries what, its hops and link cycles
+    double utilization = 0;  // MACs / (cycles × MAC units)
     EnergyBreakdown energy;
     double energy_pj = 0;
     double area_um2 = 0;

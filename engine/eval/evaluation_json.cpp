@@ -27,6 +27,7 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
             {"balancing_cycles", li.balancing_cycles},
             {"balancing_words", li.balancing_words},
             {"balancing_word_hops", li.balancing_word_hops},
+            {"workload_stddev", li.workload_stddev},
             {"histogram", histogram}};
 }
 
@@ -94,6 +95,16 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         metadata_reads[arch.levels[i].name] =
             count_json(words * double(e.nest.levels[i].utilized_instances));
     }
+    nlohmann::json networks = nlohmann::json::object();
+    for (std::size_t n = 0; n < arch.networks.size(); ++n) {
+        const NetworkTraffic& t = e.routing.traffic[n];
+        networks[arch.networks[n].name] = {
+            {"topology", std::string(network_topology_name(arch.networks[n].topology))},
+            {"delivered_words", count_json(t.delivered_words)},
+            {"link_hops", count_json(t.link_hops)},
+            {"router_crossings", count_json(t.router_crossings)},
+            {"cycles", t.cycles}};
+    }
     nlohmann::json out = {
         {"layer", problem.layer},
         {"phase", std::string(phase_name(problem.phase))},
@@ -102,11 +113,12 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         {"performed_macs", count_json(e.counts.macs_performed)},
         {"imbalance_cycles", count_json(e.imbalance.imbalance_cycles)},
         {"imbalance_pct", e.imbalance.imbalance_pct},
+        {"workload_stddev", e.imbalance.workload_stddev},
         {"metadata_reads", metadata_reads},
         {"cycles", e.cycles},
         {"compute_cycles", e.compute_cycles},
-        {"bottleneck",
-         e.bottleneck < 0 ? std::string("compute") : arch.levels[std::size_t(e.bottleneck)].name},
+        {"bottleneck", e.bottleneck < 0 ? std::string("compute")
+                                        : component_name(arch, std::size_t(e.bottleneck))},
         {"utilization", e.utilization},
         {"energy_pj", e.energy_pj},
         {"area_um2", e.area_um2},
@@ -115,6 +127,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         {"energy_by_tensor", by_tensor},
         {"energy_by_action", by_action},
         {"level_cycles", level_cycles},
+        {"networks", networks},
         {"accesses", accesses},
         {"mapping", mapping_to_json(mapping, arch)}};
     if (e.imbalance.applies) out["imbalance"] = imbalance_json(e.imbalance);

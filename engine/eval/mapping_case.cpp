@@ -63,6 +63,10 @@ std::string fix_for(ViolationKind kind) {
             return "change the level's keep/bypass list";
         case ViolationKind::level_count:
             return "map every level of the architecture";
+        case ViolationKind::network:
+            return "spread the dimensions across the array so each tensor's multicast or "
+                   "reduction runs along an axis a network of its kind covers, or declare such a "
+                   "network (or a unicast one) in the architecture";
     }
     return {};
 }
@@ -272,6 +276,26 @@ MappingCase load_mapping_argument(const std::string& argument, const MappingTarg
 
 namespace {
 
+// For a network violation: the `spatial_x` / `spatial_y` key, at the level or
+// below it, whose loops spread the tensor along the axis no network covers.
+SpecNode network_key(const MappingCase& c, const MappingViolation& v, const SpecNode& entry) {
+    const bool along_x = (v.actual & kAxisX) != 0;
+    const char* key = along_x ? "spatial_x" : "spatial_y";
+    for (std::size_t l = std::size_t(v.level); l < c.mapping.num_levels; ++l) {
+        const LoopList& loops =
+            along_x ? c.mapping.level(l).spatial_x : c.mapping.level(l).spatial_y;
+        if (loops.empty()) continue;
+        const SpecNode level = l == std::size_t(v.level)
+                                   ? entry
+                                   : level_entry(SpecNode::load_string(c.text, c.file.string()),
+                                                 c.arch.levels[l].name);
+        if (const YAML::Node node = level.raw()[key])
+            return level.sibling(node, level.path() + "." + key);
+        return level;
+    }
+    return entry;
+}
+
 // Turns an invalid evaluation into a SpecError at the file's entry for the level at fault.
 Evaluation valid_or_throw(const MappingCase& c, Evaluation e) {
     if (e.valid()) return e;
@@ -283,7 +307,10 @@ Evaluation valid_or_throw(const MappingCase& c, Evaluation e) {
     if (c.form == MappingForm::yaml) {
         const SpecNode root = SpecNode::load_string(c.text, c.file.string());
         // A violation of the whole mapping (e.g. a factor product) points at the list.
-        level_entry(root, level).fail(message, expected, fix_for(v.kind));
+        const SpecNode entry = level_entry(root, level);
+        if (v.kind == ViolationKind::network)
+            network_key(c, v, entry).fail(message, expected, fix_for(v.kind));
+        entry.fail(message, expected, fix_for(v.kind));
     }
     // JSON and text: the level by name (their parsers checked the spelling).
     throw SpecError({c.file.string(), 0, 0}, level.empty() ? "mapping" : level, message, expected,

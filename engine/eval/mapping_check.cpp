@@ -10,7 +10,7 @@ namespace trainloop {
 std::string_view violation_kind_name(ViolationKind kind) {
     constexpr std::array<std::string_view, kNumViolationKinds> names = {
         "level_count",    "factor_product",   "fanout_x", "fanout_y",
-        "keep_forbidden", "outermost_bypass", "capacity"};
+        "keep_forbidden", "outermost_bypass", "capacity", "network"};
     return names[std::size_t(kind)];
 }
 
@@ -107,6 +107,27 @@ std::optional<MappingViolation> check_capacity(const ArchModel& arch, const Acti
 
 namespace {
 
+std::string axes_text(AxisMask axes) {
+    if (axes == (kAxisX | kAxisY)) return "along x and y";
+    return axes == kAxisX ? "along x" : axes == kAxisY ? "along y" : "to single PEs";
+}
+
+// "level GLB sends x (inputs) as a multicast along y; its networks for it: ..."
+std::string describe_network_mismatch(const MappingViolation& v, const Architecture& arch,
+                                      const std::string& level, const std::string& tensor) {
+    constexpr std::array<std::string_view, 3> kinds = {"unicast", "multicast", "reduction"};
+    std::string networks;
+    for (const OnChipNetwork& n : arch.networks) {
+        if (n.parent != level || !n.data_spaces.contains(v.space)) continue;
+        networks += fmt::format("{}{} ({} along {})", networks.empty() ? "" : ", ", n.name,
+                                network_kind_name(n.kind), array_axis_name(n.axis));
+    }
+    return fmt::format(
+        "the mapping's spatial loops make level {} send {} as a {} {}, but none of its networks "
+        "for it does that and none is a unicast network: {}",
+        level, tensor, kinds[std::size_t(v.limit)], axes_text(AxisMask(v.actual)), networks);
+}
+
 // A saturated product (see LoopList::factor_of) is past the int64 range.
 std::string product_text(std::int64_t product) {
     if (product == std::numeric_limits<std::int64_t>::max()) return "more than 2^63";
@@ -155,6 +176,8 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
                 level, parts, v.actual, v.limit, *arch.levels[v.level].capacity_bytes,
                 arch.levels[v.level].word_bits);
         }
+        case ViolationKind::network:
+            return describe_network_mismatch(v, arch, level, tensor);
     }
     return "invalid mapping";
 }

@@ -25,8 +25,9 @@ enum class ViolationKind : std::uint8_t {
     keep_forbidden,    // a level keeps a data space the architecture does not let it hold
     outermost_bypass,  // the outermost level must keep every tensor: they live there
     capacity,          // the tiles a level keeps do not fit it
+    network,  // the level has networks for a tensor, but none of the kind and axes it needs
 };
-inline constexpr std::size_t kNumViolationKinds = 7;
+inline constexpr std::size_t kNumViolationKinds = 8;
 
 std::string_view violation_kind_name(ViolationKind kind);
 
@@ -35,8 +36,8 @@ struct MappingViolation {
     int level = -1;
     Dim dim = Dim::N;
     DataSpace space = DataSpace::weights;
-    std::int64_t actual = 0;             // the product, fanout or words used
-    std::int64_t limit = 0;              // the bound, fanout or capacity
+    std::int64_t actual = 0;  // the product, fanout or words used; network: the AxisMask needed
+    std::int64_t limit = 0;   // the bound, fanout or capacity; network: the DeliveryKind
     PerDataSpace<std::int64_t> tiles{};  // capacity: each kept space's tile
 };
 

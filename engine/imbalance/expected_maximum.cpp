@@ -7,6 +7,8 @@
 #include <numbers>
 #include <vector>
 
+#include "common/log_gamma.hpp"
+
 namespace trainloop {
 namespace {
 
@@ -188,8 +190,8 @@ double expected_maximum_binomial(std::int64_t n, std::int64_t trials, double p) 
         std::min<std::int64_t>(trials, std::int64_t(std::ceil(mean + 12 * sd)) + 1);
     // log pmf at lo, then the ratio recursion pmf(k+1) = pmf(k)·(T−k)/(k+1)·p/(1−p).
     const double log_ratio = std::log(p) - std::log1p(-p);
-    double log_pmf = std::lgamma(double(trials) + 1) - std::lgamma(double(lo) + 1) -
-                     std::lgamma(double(trials - lo) + 1) + double(lo) * std::log(p) +
+    double log_pmf = log_gamma(double(trials) + 1) - log_gamma(double(lo) + 1) -
+                     log_gamma(double(trials - lo) + 1) + double(lo) * std::log(p) +
                      double(trials - lo) * std::log1p(-p);
     // Σ_{k≥0} P(max > k) = Σ_k (1 − F(k)^n); below lo, F ≈ 0 and each term is 1.
     double sum = double(lo);

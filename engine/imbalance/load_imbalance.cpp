@@ -151,6 +151,19 @@ double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::
     return cycles;
 }
 
+// The expected population standard deviation of the work of `distinct` PEs
+// over their mean: each PE's own part is independent, E[var] = σ²(D − 1)/D
+// over D draws (any statistics text); a clustered operand's shared part
+// varies only between its `groups` cluster groups, (G − 1)/G.
+double normalized_workload_stddev(const PeWork& pw, std::int64_t distinct, std::int64_t groups) {
+    if (pw.mean <= 0 || distinct <= 1) return 0.0;
+    const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
+    const double d = double(distinct);
+    const double g = double(std::max<std::int64_t>(1, std::min(groups, distinct)));
+    const double var = own * (d - 1.0) / d + pw.shared_var * (g - 1.0) / g;
+    return std::sqrt(var) / pw.mean;
+}
+
 LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
                           const PhaseDensities& densities) {
     const bool single = w.num_operands == 1;
@@ -269,6 +282,7 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_words = double(w.waves) * wave_words;
     r.balancing_word_hops = r.balancing_words * wave_hops;
     r.balancing_axis = balancing_axis;
+    r.workload_stddev = normalized_workload_stddev(pw, distinct, groups);
     imbalance_detail::finish(r);
     return r;
 }

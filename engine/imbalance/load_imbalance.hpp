@@ -67,6 +67,11 @@ struct LoadImbalance {
     double balancing_words = 0;
     double balancing_word_hops = 0;
     int balancing_axis = -1;
+    // The standard deviation of the PEs' work in a wave, normalized to their
+    // mean work (Chen et al. 2024, Fig. 18's measure), for the mapping's
+    // partition of the work before any balancing scheme moves it (their
+    // "dimension-based matrix partition"): expected over waves.
+    double workload_stddev = 0;
     std::vector<OverheadBin> histogram;  // only with ImbalanceOptions::histogram
 };
 

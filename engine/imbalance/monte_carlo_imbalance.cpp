@@ -229,6 +229,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     double sum_balancing_cycles = 0;
     double sum_words = 0;
     double sum_word_hops = 0;
+    double sum_stddev = 0;
     std::vector<double> bins(kHistogramBins, 0.0);
     for (std::int64_t s = 0; s < sampled; ++s) {
         for (OperandSampler& sampler : samplers) sampler.draw(rng);
@@ -249,6 +250,12 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
             }
         }
         const double mean = total / double(dx * dy);
+        if (mean > 0) {  // the wave's normalized spread, before balancing
+            double squares = 0;
+            for (std::size_t i = 0; i < std::size_t(dx * dy); ++i)
+                squares += (work[i] - mean) * (work[i] - mean);
+            sum_stddev += std::sqrt(squares / double(dx * dy)) / mean;
+        }
         double cycles = balancing::pe_cycles(slowest, units);
         double balancing_cycles = 0;
         double words = 0;
@@ -315,6 +322,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_words = sum_words * per_wave;
     r.balancing_word_hops = sum_word_hops * per_wave;
     r.balancing_axis = pairing ? axis : -1;
+    r.workload_stddev = sum_stddev / double(sampled);
     if (lb.scheme == LoadBalancingScheme::flexible_allocation) {
         // The adder tree's pipeline fills once per layer and phase.
         r.balancing_cycles = balancing::flexible_tree_cycles(w.pes());

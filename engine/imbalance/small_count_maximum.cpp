@@ -7,6 +7,7 @@
 #include <numbers>
 #include <vector>
 
+#include "common/log_gamma.hpp"
 #include "common/overloaded.hpp"
 #include "imbalance/expected_maximum.hpp"
 #include "sparse/mask_tiles.hpp"
@@ -45,7 +46,7 @@ std::optional<double> n_m_max(const NMModel& m, const TensorTile& tile, DataSpac
     std::array<double, 64> part{};
     if (top >= std::int64_t(part.size())) return std::nullopt;
     const auto log_choose = [](double n, double k) {
-        return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1);
+        return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
     };
     for (std::int64_t j = 0; j <= top; ++j) {
         if (r - j > m.m - m.n) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/log_gamma.hpp"
 #include "sparse/mask_tiles.hpp"
 
 namespace trainloop {
@@ -65,9 +66,9 @@ TileOccupancy clustered(const ClusteredModel& model, double density, const Tenso
     const double skew1 = (s + 2.0 * m) * (b.beta - a) / (s + 2.0) *
                          std::sqrt((1.0 + s) / (m * a * b.beta * (m + s)));
     // P(cluster empty) = B(α, β+m) / B(α, β).
-    const double log_p0 = with_empty ? std::lgamma(b.beta + m) + std::lgamma(s) -
-                                           std::lgamma(b.beta) - std::lgamma(s + m)
-                                     : -HUGE_VAL;
+    const double log_p0 =
+        with_empty ? log_gamma(b.beta + m) + log_gamma(s) - log_gamma(b.beta) - log_gamma(s + m)
+                   : -HUGE_VAL;
     return {density * elements, u * var1, std::exp(u * log_p0), u * skew1 * var1 * std::sqrt(var1)};
 }
 

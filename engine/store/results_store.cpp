@@ -148,8 +148,8 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
         "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
         "energy_breakdown, reused, performed_macs, energy_by_class, converged, "
-        "lower_bound_cycles, lower_bound_energy_pj) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "lower_bound_cycles, lower_bound_energy_pj, workload_stddev) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LayerPhaseRecord& r : p.results) {
         const std::int64_t mapping = mapping_id(r.mapping);
         result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
@@ -170,6 +170,7 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         } else {
             result.bind_null(20);
         }
+        result.bind(21, r.workload_stddev);
         result.run();
     }
     Statement& total = cached(

@@ -15,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 4> kMigrations = {
+constexpr std::array<std::string_view, 5> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -146,7 +146,13 @@ ALTER TABLE results ADD COLUMN converged INTEGER;
 ALTER TABLE results ADD COLUMN lower_bound_cycles INTEGER;
 ALTER TABLE results ADD COLUMN lower_bound_energy_pj REAL;
 )sql",
-    // 4: whole training runs (a sweep's `iterations:` axis): per point the
+    // 4: the per-PE workload standard
+    // deviation of each result, normalized to the mean PE work (0 when
+    // dense; NULL for rows written before it). One self-contained column.
+    R"sql(
+ALTER TABLE results ADD COLUMN workload_stddev REAL;
+)sql",
+    // 5: whole training runs (a sweep's `iterations:` axis): per point the
     // run's totals beside dense training's, and its samples. Older points
     // cost one iteration and have no row here.
     R"sql(

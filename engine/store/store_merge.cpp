@@ -74,11 +74,12 @@ INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id,
 INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs, cycles,
                           energy_pj, utilization, effectual_macs, imbalance_cycles,
                           imbalance_pct, energy_breakdown, reused, performed_macs,
-                          energy_by_class, converged, lower_bound_cycles, lower_bound_energy_pj)
+                          energy_by_class, converged, lower_bound_cycles, lower_bound_energy_pj,
+                          workload_stddev)
   SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
          r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
          r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class, r.converged,
-         r.lower_bound_cycles, r.lower_bound_energy_pj
+         r.lower_bound_cycles, r.lower_bound_energy_pj, r.workload_stddev
   FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
   JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
   ORDER BY n.new_id, r.id;

@@ -53,6 +53,9 @@ struct LayerPhaseRecord {
     double effectual_macs = 0;
     double imbalance_cycles = 0;
     double imbalance_pct = 0;
+    // The PEs' work spread: standard deviation over mean (0 when dense;
+    // imbalance/load_imbalance.hpp, LoadImbalance::workload_stddev).
+    double workload_stddev = 0;
     double performed_macs = 0;     // MACs the datapath does (skipped and gated ones removed)
     std::string energy_breakdown;  // JSON object: component -> pJ
     std::string energy_by_class;   // JSON object: class -> pJ (eval/energy_classes.hpp)

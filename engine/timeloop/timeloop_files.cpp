@@ -28,6 +28,8 @@ std::string_view ert_action_name(Action a) {
             return "update";
         case Action::hop:
             return "hop";
+        case Action::router:
+            return "router";
     }
     return "?";
 }
@@ -44,7 +46,9 @@ void check_positive_energies(const TimeloopSpec& spec, const ComponentLibrary& l
             }
         }
         for (Action a : component_actions(c.component_class)) {
-            const double pj = c.points.front().energy.get(a).value_or(0.0);
+            const std::optional<double> given = c.points.front().energy.get(a);
+            if (a == Action::router && !given) continue;  // optional: routers unpriced
+            const double pj = given.value_or(0.0);
             if (pj > 0) continue;
             throw SpecError(
                 where, "ERT",

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -36,6 +38,32 @@ std::optional<Dataflow> parse_dataflow(std::string_view text) {
     };
     read(text.substr(0, comma), out.x);
     read(text.substr(comma + 1), out.y);
+    return out;
+}
+
+std::vector<Dataflow> layer_dataflows(const Dataflow& named, const DimBounds& bounds, bool fixed_x,
+                                      bool fixed_y) {
+    auto names = [](const std::vector<Dim>& dims, Dim d) {
+        return std::find(dims.begin(), dims.end(), d) != dims.end();
+    };
+    if (bounds[Dim::G] == 1 || names(named.x, Dim::G) || names(named.y, Dim::G)) return {named};
+    // The axes that carry a channel letter, output channels (K) first.
+    std::vector<bool> on_x;
+    for (Dim channel : {Dim::K, Dim::C}) {
+        if (names(named.x, channel) && !fixed_x) on_x.push_back(true);
+        if (names(named.y, channel) && !fixed_y) on_x.push_back(false);
+    }
+    if (on_x.empty()) return {named};
+    // A dataflow naming only K (or only C) has one placement; C,K has two.
+    const bool both_named = (names(named.x, Dim::K) || names(named.y, Dim::K)) &&
+                            (names(named.x, Dim::C) || names(named.y, Dim::C));
+    if (!both_named) on_x.resize(1);
+    std::vector<Dataflow> out;
+    for (bool x : on_x) {
+        Dataflow flow = named;
+        (x ? flow.x : flow.y).push_back(Dim::G);
+        if (std::find(out.begin(), out.end(), flow) == out.end()) out.push_back(flow);
+    }
     return out;
 }
 

@@ -27,4 +27,15 @@ std::string to_string(const Dataflow& dataflow);
 // The dataflows of the seed papers, by name.
 const std::vector<std::string>& named_dataflows();
 
+// The dataflows a named one stands for on one layer. The letters K and C
+// name a layer's output and input channels; a grouped convolution has G·K
+// output and G·C input channels (a depthwise one K = C = 1 per group, its
+// channels are its groups), so when the layer has groups (G > 1) and the
+// dataflow does not name G, G joins the axis that carries K, or C when K
+// is not named; with both named (C,K) each placement is a candidate. Axes
+// in `fixed` (set by the user's spatial constraints) are left as named.
+// Otherwise, and always when G = 1, the named dataflow itself.
+std::vector<Dataflow> layer_dataflows(const Dataflow& named, const DimBounds& bounds,
+                                      bool fixed_x = false, bool fixed_y = false);
+
 }  // namespace trainloop

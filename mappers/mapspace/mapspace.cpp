@@ -92,9 +92,10 @@ bool listed(const std::vector<Dim>& dims, Dim d) {
 // of those left), else all of them.
 std::vector<Dataflow> candidate_dataflows(const DimBounds& bounds,
                                           const MapspaceConstraints& constraints) {
-    if (constraints.dataflow) return {*constraints.dataflow};
     const auto& x = constraints.user.axis(ArrayAxis::x);
     const auto& y = constraints.user.axis(ArrayAxis::y);
+    if (constraints.dataflow)
+        return layer_dataflows(*constraints.dataflow, bounds, x.has_value(), y.has_value());
     if (!x && !y) return all_dataflows(bounds);
     if (x && y) return {{x->dims, y->dims}};
     const std::vector<Dim>& fixed = x ? x->dims : y->dims;

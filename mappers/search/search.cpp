@@ -1,7 +1,5 @@
 #include "search/search.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -11,6 +9,7 @@
 
 #include "mapspace/divisors.hpp"
 #include "problem/projection.hpp"
+#include "search/parallel_units.hpp"
 #include "search/pareto_front.hpp"
 #include "sparse/sparse_adjustment.hpp"
 
@@ -78,6 +77,7 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           e.counts.effectual_macs,
                           e.imbalance.imbalance_cycles,
                           e.imbalance.imbalance_pct,
+                          e.imbalance.workload_stddev,
                           e.utilization};
         if (better) {
             r.best = c;
@@ -112,14 +112,7 @@ void run_units(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& un
     const std::size_t round = std::max<std::size_t>(1, std::size_t(arena.max_concurrency()) * 2);
     for (std::size_t begin = 0; begin < count && !ctx.stop; begin += round) {
         const std::size_t end = std::min(count, begin + round);
-        arena.execute([&] {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 1),
-                              [&](const tbb::blocked_range<std::size_t>& range) {
-                                  for (std::size_t u = range.begin(); u != range.end(); ++u) {
-                                      run_unit(u, units[u]);
-                                  }
-                              });
-        });
+        parallel_units(arena, begin, end, [&](std::size_t u) { run_unit(u, units[u]); });
         if (ctx.out_of_time()) ctx.stop = true;
         if (ctx.options.progress) {
             SearchProgress p;
@@ -351,14 +344,8 @@ class Exhaustive {
         if (batch_.empty()) return !ctx_.stop;
         std::vector<UnitResult> units(batch_.size());
         batch_evaluations_ = 0;
-        arena_.execute([&] {
-            tbb::parallel_for(tbb::blocked_range<std::size_t>(0, batch_.size(), 1),
-                              [&](const tbb::blocked_range<std::size_t>& range) {
-                                  for (std::size_t u = range.begin(); u != range.end(); ++u) {
-                                      orders(batch_[u].point, batch_[u].cap, units[u]);
-                                  }
-                              });
-        });
+        parallel_units(arena_, 0, batch_.size(),
+                       [&](std::size_t u) { orders(batch_[u].point, batch_[u].cap, units[u]); });
         batch_.clear();
         for (const UnitResult& r : units) merge(out_, best_value_, front_, r);
         if (ctx_.options.progress) {

@@ -79,7 +79,8 @@ struct Candidate {
     double effectual_macs = 0;
     double imbalance_cycles = 0;
     double imbalance_pct = 0;
-    double utilization = 0;  // as evaluate() computes it
+    double workload_stddev = 0;  // the PEs' work spread over its mean (load_imbalance.hpp)
+    double utilization = 0;      // as evaluate() computes it
     double edp() const { return energy_pj * double(cycles); }
 };
 

@@ -43,6 +43,7 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.effectual_macs = candidate.effectual_macs;
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
+    r.workload_stddev = candidate.workload_stddev;
     r.performed_macs = e.counts.macs_performed;
     // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -44,6 +44,40 @@ TEST(Mapspace, ANamedDataflowPutsOnlyItsDimensionsOnTheArray) {
     EXPECT_EQ(size.keeps, 1 * 8 * 8) << "DRAM keeps all; GLB and RF each keep any subset";
 }
 
+// A depthwise convolution's channels are its groups (K = C = 1 per group):
+// K,N spreads them over the columns as it spreads a dense layer's output
+// channels, instead of leaving 1 of 2 columns busy (Procrustes Fig. 11 maps
+// output channels on one axis; MobileNet v2's 3×3 layers are depthwise).
+TEST(Mapspace, ANamedDataflowSpreadsADepthwiseLayersGroupsLikeItsChannels) {
+    const IterationSpace depthwise = space_of({{Dim::G, 8}, {Dim::N, 2}, {Dim::P, 4}, {Dim::R, 3}});
+    const Mapspace space = Mapspace::build(small_arch(), depthwise, {parse_dataflow("K,N"), true});
+    bool fills_columns = false;
+    for (const SpatialChoice& c : space.spatial_choices()) {
+        for (const Loop& l : c.x[1]) EXPECT_TRUE(l.dim == Dim::G || l.dim == Dim::K);
+        for (const Loop& l : c.y[1]) EXPECT_EQ(l.dim, Dim::N);
+        fills_columns = fills_columns || c.total[Dim::G] == 2;
+    }
+    EXPECT_TRUE(fills_columns);
+
+    const DimBounds dw = depthwise.bounds;
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("K,N"), dw),
+              (std::vector<Dataflow>{{{Dim::K, Dim::G}, {Dim::N}}}));
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("C,N"), dw),
+              (std::vector<Dataflow>{{{Dim::C, Dim::G}, {Dim::N}}}));
+    // C,K: the groups go with the output channels or with the input channels.
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("C,K"), dw),
+              (std::vector<Dataflow>{{{Dim::C}, {Dim::K, Dim::G}}, {{Dim::C, Dim::G}, {Dim::K}}}));
+    // No channel letter, G named, an ungrouped layer, an axis the user fixed: as named.
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("P,Q"), dw),
+              (std::vector<Dataflow>{*parse_dataflow("P,Q")}));
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("G,N"), dw),
+              (std::vector<Dataflow>{*parse_dataflow("G,N")}));
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("K,N"), kSmall.bounds),
+              (std::vector<Dataflow>{*parse_dataflow("K,N")}));
+    EXPECT_EQ(layer_dataflows(*parse_dataflow("K,N"), dw, /*fixed_x=*/true),
+              (std::vector<Dataflow>{*parse_dataflow("K,N")}));
+}
+
 TEST(Mapspace, RandomPointsAndNeighboursAreStructurallyValid) {
     const ArchModel arch = small_arch();
     const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});

@@ -68,11 +68,12 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
         fast.arch.spec.yaml = "architecture: fast\nclock_ghz: 0.7\n";
         store.write_point(sweep, fast);
         store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
-        // What a version-1 file looks like: none of version 2's (3's, 4's) columns, tables or
+        // What a version-1 file looks like: none of version 2's (3's, 4's, 5's) columns, tables or
         // views.
         store.database().execute(
             "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
             "DROP TABLE training_runs; "
+            "ALTER TABLE results DROP COLUMN workload_stddev; "
             "ALTER TABLE results DROP COLUMN converged; "
             "ALTER TABLE results DROP COLUMN lower_bound_cycles; "
             "ALTER TABLE results DROP COLUMN lower_bound_energy_pj; "
@@ -106,25 +107,25 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
     EXPECT_EQ(count(db, "SELECT count(*) FROM phase_times"), 2);
 }
 
-TEST(ResultsStore, SchemaThreeMigratesToTrainingRunsKeepingItsPoints) {
-    const std::string path = fresh_db("v3.db");
+TEST(ResultsStore, SchemaFourMigratesToTrainingRunsKeepingItsPoints) {
+    const std::string path = fresh_db("v4.db");
     {
         ResultsStore store = ResultsStore::open_for_writing(path);
         const auto sweep = store.ensure_sweep(sweep_record("s"));
         store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
-        // What a version-3 file looks like: no training-run tables.
+        // What a version-4 file looks like: no training-run tables.
         store.database().execute(
             "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
-            "DROP TABLE training_runs; PRAGMA user_version = 3");
+            "DROP TABLE training_runs; PRAGMA user_version = 4");
     }
     {
         Database db(path, OpenMode::read_only);
-        EXPECT_NE(error_of([&] { check_readable(db); }).find("schema version 3 is older"),
+        EXPECT_NE(error_of([&] { check_readable(db); }).find("schema version 4 is older"),
                   std::string::npos);
     }
     ResultsStore store = ResultsStore::open_for_writing(path);
     Database& db = store.database();
-    EXPECT_EQ(count(db, "PRAGMA user_version"), 4);
+    EXPECT_EQ(count(db, "PRAGMA user_version"), 5);
     EXPECT_EQ(count(db, "SELECT count(*) FROM points"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM phase_totals"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM training_runs"), 0) << "an old point ran no run";

@@ -92,9 +92,18 @@ inline ArchModel three_level(std::int64_t rows, std::int64_t columns, std::int64
     a.levels[2] = level(rows * columns, columns, rows, rf_words, 1, 1, 1);
     a.mac_pj = 1;
     a.num_networks = 3;
-    a.networks[0] = {1, DataSpaceSet::all(), DeliveryKind::multicast, kAxisY, 2.0};
-    a.networks[1] = {1, DataSpaceSet::all(), DeliveryKind::reduction, kAxisX, 3.0};
-    a.networks[2] = {1, DataSpaceSet::all(), DeliveryKind::unicast, kAxisX | kAxisY, 4.0};
+    const auto bus = [](DeliveryKind kind, AxisMask axes, double hop_pj) {
+        NetworkModel n;
+        n.parent = 1;
+        n.carries = DataSpaceSet::all();
+        n.kind = kind;
+        n.axes = axes;
+        n.hop_pj = hop_pj;
+        return n;
+    };
+    a.networks[0] = bus(DeliveryKind::multicast, kAxisY, 2.0);
+    a.networks[1] = bus(DeliveryKind::reduction, kAxisX, 3.0);
+    a.networks[2] = bus(DeliveryKind::unicast, kAxisX | kAxisY, 4.0);
     return a;
 }
 

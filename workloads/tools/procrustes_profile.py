@@ -32,6 +32,9 @@ reductions (ratios) are what is matched.
         # the assumption it replaces: every layer at the network's weight density
     python3 workloads/tools/procrustes_profile.py --x-density 0.4 -o FILE
         # another post-ReLU activation density (docs/reproductions/procrustes.md)
+    python3 workloads/tools/procrustes_profile.py --bottleneck-x-density 0.5 -o FILE
+        # MobileNet v2's linear bottlenecks as sparse as a ReLU's output (the
+        # reproduction's what-if: how much the dense bottleneck costs)
 """
 
 import argparse
@@ -148,13 +151,18 @@ rules:
     layers: conv1.conv
     tensors: x
     density: 1.0
-  # MobileNet v2: the expansion 1x1 convs and the last 1x1 conv read a linear
-  # bottleneck, which has no ReLU (Sandler et al., CVPR 2018, §3.2), so
-  # their inputs are dense too.
   - networks: mobilenet_v2
-    layers: [features.0.conv, "features.*.expand.conv", features.18.conv, classifier]
+    layers: [features.0.conv, classifier]
     tensors: x
     density: 1.0
+  # MobileNet v2: the expansion 1x1 convs and the last 1x1 conv read a linear
+  # bottleneck (a block's batch-normalized projection, or the sum of two),
+  # which has no ReLU (Sandler et al., CVPR 2018, §3.2), so their inputs are
+  # {bottleneck_text}.
+  - networks: mobilenet_v2
+    layers: ["features.*.expand.conv", features.18.conv]
+    tensors: x
+    density: {bottleneck_density}
 
   # The output gradient dy (read in bw and wu) is dense: batch normalization
   # between conv and ReLU destroys the sparsity that ReLU's backward pass
@@ -216,6 +224,9 @@ def main(argv):
                     help="every layer at the network's weight density (the old assumption)")
     ap.add_argument("--x-density", type=float, default=0.5,
                     help="density of post-ReLU input activations (default 0.5)")
+    ap.add_argument("--bottleneck-x-density", type=float, default=1.0,
+                    help="density of MobileNet v2's linear-bottleneck inputs (default 1.0: "
+                         "no ReLU makes zeros there)")
     ap.add_argument("--name", default="procrustes", help="the profile's name")
     a = ap.parse_args(argv)
     extra = []
@@ -223,6 +234,8 @@ def main(argv):
         extra.append("--uniform-layers")
     if a.x_density != 0.5:
         extra.append("--x-density %g" % a.x_density)
+    if a.bottleneck_x_density != 1.0:
+        extra.append("--bottleneck-x-density %g" % a.bottleneck_x_density)
     if a.name != "procrustes":
         extra.append("--name %s" % a.name)
     text = HEADER.format(
@@ -230,7 +243,12 @@ def main(argv):
         weight_rule=UNIFORM_TEXT if a.uniform_layers else RULE_TEXT,
         short_rule="one density per network" if a.uniform_layers
         else "per-layer densities reproducing its weight and MAC reductions",
-        name=a.name, x_density="%g" % a.x_density)
+        name=a.name, x_density="%g" % a.x_density,
+        bottleneck_density="%.1f" % a.bottleneck_x_density if a.bottleneck_x_density == 1.0
+        else "%g" % a.bottleneck_x_density,
+        bottleneck_text="dense" if a.bottleneck_x_density == 1.0 else
+        "here taken at density %g nevertheless (a what-if, not the network)" %
+        a.bottleneck_x_density)
     lines = []
     for network in ORDER:
         lines += network_rules(network, a.uniform_layers)
