@@ -17,9 +17,10 @@ misspelled or repeated). The expected line and key are the mutated node's,
 except where `EXPECT_ELSEWHERE` says a reader reports them at another place
 on purpose.
 
-Rerun after changing a base document or a rule:
-    python3 tests/malformed/generate.py
-It rewrites cases/ entirely (deterministic: no randomness, sorted output).
+ctest generates the corpus into the build tree before running it (fixture
+corpus_generate); nothing it writes is tracked. By hand:
+    python3 tests/malformed/generate.py [--out DIR]   # default tests/malformed/cases
+It rewrites DIR entirely (deterministic: no randomness, sorted output).
 """
 
 from __future__ import annotations
@@ -988,7 +989,7 @@ def write_corpus() -> None:
     (CASES / "manifest.json").write_text(
         "[\n" + ",\n".join(json.dumps(c, separators=(",", ":")) for c in manifest) + "\n]\n")
     print(f"{len(manifest)} cases, {sum(1 for _ in CASES.rglob('*') if _.is_file())} files "
-          f"in {CASES.relative_to(ROOT)}")
+          f"in {CASES}")
 
 
 def main() -> None:
@@ -1057,5 +1058,9 @@ SKIP.update({
 })
 
 if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description="Writes the malformed-input corpus.")
+    parser.add_argument("--out", type=Path, default=CASES, help="directory to (re)write")
+    CASES = parser.parse_args().out.resolve()
     os.chdir(ROOT)
     main()

@@ -116,13 +116,17 @@ def run_case(binary: str, case: dict, timeout: float) -> tuple[dict, list[str], 
 
 
 def main() -> int:
+    global CASES
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
+    parser.add_argument("--cases", type=Path, default=CASES,
+                        help="the corpus generate.py wrote (default tests/malformed/cases)")
     parser.add_argument("--kind", default="", help="only cases whose name starts with this")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per case")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
+    CASES = args.cases.resolve()
     cases = json.loads((CASES / "manifest.json").read_text())
     cases = [c for c in cases if c["name"].startswith(args.kind)]
     if not cases:
