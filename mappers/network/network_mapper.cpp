@@ -36,6 +36,19 @@ bool PlannedProblem::is(const PhaseProblem& other,
     return true;
 }
 
+std::size_t largest_mapspace_index(const std::vector<Mapspace>& mapspaces) {
+    std::size_t index = 0;
+    double largest = -1;
+    for (std::size_t m = 0; m < mapspaces.size(); ++m) {
+        const double total = mapspaces[m].size().total();
+        if (total > largest) {
+            largest = total;
+            index = m;
+        }
+    }
+    return index;
+}
+
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
                                     const std::vector<Phase>& phases,
                                     const MapspaceConstraints& constraints,
@@ -80,14 +93,7 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
                 {l, problem.phase, static_cast<std::size_t>(same - plan.problems.begin())});
         }
     }
-    double largest = -1;
-    for (std::size_t m = 0; m < plan.mapspaces.size(); ++m) {
-        const double total = plan.mapspaces[m].size().total();
-        if (total > largest) {
-            largest = total;
-            plan.largest_mapspace = m;
-        }
-    }
+    plan.largest_mapspace = largest_mapspace_index(plan.mapspaces);
     return plan;
 }
 

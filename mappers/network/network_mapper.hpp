@@ -68,6 +68,9 @@ struct NetworkMapPlan {
 // `sparsity` (may be null: dense) gives each layer-phase its densities, read
 // for network `network` at training iteration `iteration`; identical
 // problems are then also those with the same densities and density models.
+// The index of the mapspace with the most mappings (MapspaceSize::total()).
+std::size_t largest_mapspace_index(const std::vector<Mapspace>& mapspaces);
+
 NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining& training,
                                     const std::vector<Phase>& phases,
                                     const MapspaceConstraints& constraints,

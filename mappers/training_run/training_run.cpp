@@ -123,14 +123,7 @@ TrainingRunPlan plan_training_run(const ArchModel& arch, const NetworkTraining& 
                 phase_densities(sparsity, network, layer_name(layer), lp.phase, sample.iteration)));
         }
     }
-    double largest = -1;
-    for (std::size_t m = 0; m < plan.mapspaces.size(); ++m) {
-        const double total = plan.mapspaces[m].size().total();
-        if (total > largest) {
-            largest = total;
-            plan.largest_mapspace = m;
-        }
-    }
+    plan.largest_mapspace = largest_mapspace_index(plan.mapspaces);
     return plan;
 }
 
