@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 
@@ -9,11 +10,11 @@
 #include "eval/evaluation_json.hpp"
 #include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
-#include "json_errors.hpp"
 #include "mapping_overrides.hpp"
+#include "reporting_errors.hpp"
 #include "sparse/mask_check.hpp"
 #include "sparse/phase_densities.hpp"
-#include "sparsity_options.hpp"
+#include "sparsity_command_options.hpp"
 #include "stored_case.hpp"
 #include "timeloop/timeloop_import.hpp"
 

@@ -4,7 +4,10 @@
 // (docs/timeloop_interop.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

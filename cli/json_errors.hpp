@@ -3,9 +3,6 @@
 // "key", "expected", "hint"}}; the exit code is still 2.
 #pragma once
 
-#include <CLI/CLI.hpp>
-#include <functional>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -28,18 +25,6 @@ inline nlohmann::json error_to_json(const SpecError& e) {
               {"key", bounded(e.key_path(), kShownKeyPath)},
               {"expected", bounded(e.expected(), kShownNote)},
               {"hint", bounded(e.hint(), kShownNote)}}}};
-}
-
-// Runs `command`; with format "json", a SpecError is printed as JSON and
-// becomes exit code 2. Otherwise it propagates to main's handler.
-inline void run_reporting_errors(const std::string& format, const std::function<void()>& command) {
-    if (format != "json") return command();
-    try {
-        command();
-    } catch (const SpecError& e) {
-        std::cout << json_text(error_to_json(e)) << "\n";
-        throw CLI::RuntimeError(2);
-    }
 }
 
 }  // namespace trainloop::cli

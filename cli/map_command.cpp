@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -13,7 +14,6 @@
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
 #include "interruption.hpp"
-#include "json_errors.hpp"
 #include "map_export.hpp"
 #include "map_options.hpp"
 #include "map_progress.hpp"
@@ -21,9 +21,11 @@
 #include "map_search_options.hpp"
 #include "network/network_mapper.hpp"
 #include "number_options.hpp"
+#include "reporting_errors.hpp"
 #include "run/run_setup.hpp"
 #include "run_inputs.hpp"
 #include "sparse/mask_check.hpp"
+#include "sparsity_command_options.hpp"
 #include "sweep/map_run_record.hpp"
 #include "workload/network_library.hpp"
 

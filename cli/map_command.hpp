@@ -17,7 +17,10 @@
 // a results database (mappers/sweep/map_run_record.hpp, docs/results_db.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

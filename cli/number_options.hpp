@@ -12,11 +12,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <iostream>
 #include <string>
-#include <thread>
 
 #include "common/checked_math.hpp"
+#include "usable_threads.hpp"
 
 namespace trainloop::cli {
 
@@ -78,17 +77,6 @@ inline CLI::Validator finite_number_in(double min, double max) {
             return {};
         },
         fmt::format("NUMBER in [{:g} - {:g}]", min, max));
-}
-
-// The threads a search may use: 0 means every hardware thread; more than the
-// machine runs is capped there, with a note on standard error (thousands of
-// threads only contend, and thread creation can fail inside TBB).
-inline int usable_threads(int requested, std::string_view option = "--threads") {
-    const int hardware = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    if (requested <= hardware) return requested;
-    std::cerr << fmt::format("note: {} {} capped at {}, the hardware threads of this machine\n",
-                             option, requested, hardware);
-    return hardware;
 }
 
 }  // namespace trainloop::cli

@@ -1,11 +1,12 @@
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "common/spec_error.hpp"
-#include "json_errors.hpp"
 #include "number_options.hpp"
 #include "query_render.hpp"
+#include "reporting_errors.hpp"
 #include "results_db_commands.hpp"
 #include "store/canned_queries.hpp"
 #include "store/query_table.hpp"

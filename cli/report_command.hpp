@@ -8,7 +8,10 @@
 // so the report can ask the model for what the database does not hold.
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

@@ -10,7 +10,10 @@
 //   trainloop db check FILE        SQLite's integrity check (exit 2 if unsound)
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

@@ -8,8 +8,8 @@
 #include "arch/pricing_notes.hpp"
 #include "common/spec_error.hpp"
 #include "density/sparsity_library.hpp"
-#include "number_options.hpp"
 #include "sparse/mask_check.hpp"
+#include "usable_threads.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {

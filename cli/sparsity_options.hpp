@@ -1,9 +1,8 @@
 // The sparsity options shared by `eval` and `map`: which profile gives the
 // densities, at which training iteration, and (eval) how load imbalance is
-// estimated.
+// estimated. The options themselves: sparsity_command_options.hpp.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +10,6 @@
 #include "density/density_schedule.hpp"
 #include "density/sparsity_library.hpp"
 #include "imbalance/load_imbalance.hpp"
-#include "number_options.hpp"
 
 namespace trainloop::cli {
 
@@ -32,32 +30,5 @@ struct SparsityOptions {
         return o;
     }
 };
-
-// --sparsity and --iteration (both commands).
-inline void add_sparsity_profile_options(CLI::App* command, SparsityOptions& o) {
-    command->add_option("--sparsity,-s", o.profile,
-                        "Sparsity profile: a shipped name (procrustes, dense) or a profile YAML "
-                        "file (docs/sparsity_format.md); absent: dense");
-    command
-        ->add_option("--iteration", o.iteration,
-                     "Training iteration at which the profile's density schedules are read "
-                     "(default: after every schedule)")
-        ->transform(count_from(0));
-}
-
-// --imbalance, --imbalance-histogram, --seed (eval).
-inline void add_imbalance_options(CLI::App* command, SparsityOptions& o) {
-    command
-        ->add_option("--imbalance", o.imbalance,
-                     "Load-imbalance estimate: closed-form (fast, the mapper's) or monte-carlo "
-                     "(the sampled reference)")
-        ->default_val("closed-form")
-        ->check(CLI::IsMember({"closed-form", "monte-carlo"}));
-    command->add_flag("--imbalance-histogram", o.histogram,
-                      "Print the per-wave overhead histogram (Procrustes figs. 5 and 13)");
-    command->add_option("--seed", o.seed, "Seed of the Monte-Carlo estimate")
-        ->default_val(1)
-        ->transform(unsigned_integer());
-}
 
 }  // namespace trainloop::cli

@@ -1,7 +1,10 @@
 // `trainloop spec check FILE...`: validate YAML specs of any kind.
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
@@ -13,12 +14,12 @@
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
 #include "interruption.hpp"
-#include "json_errors.hpp"
 #include "map_options.hpp"
 #include "map_report.hpp"
 #include "map_search_options.hpp"
 #include "number_options.hpp"
 #include "progress_bar.hpp"
+#include "reporting_errors.hpp"
 #include "run/run_setup.hpp"
 #include "run_inputs.hpp"
 #include "sparse/mask_check.hpp"

@@ -18,7 +18,10 @@
 // `iterations:` point (mappers/sweep/map_run_record.hpp).
 #pragma once
 
-#include <CLI/CLI.hpp>
+// CLI11 itself only where options are built: it costs seconds per translation unit.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace trainloop::cli {
 

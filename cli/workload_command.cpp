@@ -2,14 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 
-#include "json_errors.hpp"
 #include "number_options.hpp"
 #include "problem/training_problems.hpp"
+#include "reporting_errors.hpp"
 #include "sparse/network_densities.hpp"
-#include "sparsity_options.hpp"
+#include "sparsity_command_options.hpp"
 #include "workload/network_library.hpp"
 #include "workload_report.hpp"
 
