@@ -11,9 +11,9 @@
 # (a one-task array cannot know it): `sbatch --array=3 ... SWEEP PREFIX 8`
 # reruns only shard 4 of 8.
 #
-# Submit from the repository's root (the job runs in the directory it was
-# submitted from), or set TRAINLOOP to the binary, e.g. `TRAINLOOP=$PWD/build-release/trainloop
-# sbatch ...` (sbatch passes the environment to the job).
+# The job runs build/trainloop in the directory it was submitted from: submit
+# from the repository's root, or name the binary in TRAINLOOP (sbatch passes
+# the environment on), e.g. `TRAINLOOP=$PWD/build-rel/trainloop sbatch ...`.
 # tests/slurm/run_slurm_sweep.sh runs this script on a one-node Slurm.
 #SBATCH --job-name=trainloop-sweep
 #SBATCH --cpus-per-task=4

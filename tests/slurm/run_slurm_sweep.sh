@@ -194,10 +194,10 @@ wait_for_jobs() {
       sleep 0.5
     done
     local states
-    states=$(timeout 10 scontrol -o show job "$job" |
-      grep -o 'JobState=[A-Z_]* .*ExitCode=[0-9:]*' | sed 's/ .*ExitCode=/ ExitCode=/')
+    states=$(timeout 10 scontrol -o show job "$job" | sed -E \
+      's/.*(ArrayTaskId=[0-9]+).*(JobState=[A-Z_]+).*(ExitCode=[0-9:]+).*/\1 \2 \3/')
     [ -n "$states" ] || fail "$what: slurmctld knows nothing of job $job"
-    if grep -qv 'JobState=COMPLETED ExitCode=0:0' <<<"$states"; then
+    if grep -qv 'JobState=COMPLETED ExitCode=0:0$' <<<"$states"; then
       fail "$what: job $job's tasks did not all complete:"$'\n'"$states"
     fi
   done
