@@ -20,7 +20,12 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-trainloop=$(realpath "${1:-build/trainloop}")
+trainloop=$(realpath -m "${1:-build/trainloop}")
+# Run from inside a Slurm job or with a cluster configured, the commands
+# below must still talk to this test's cluster only: none of the caller's
+# Slurm settings (SLURM_CONF, SLURM_* of an enclosing job, SBATCH_* options)
+# may reach them.
+while read -r name; do unset "$name"; done < <(compgen -e | grep -E '^(SLURM|SBATCH|SQUEUE|SCANCEL|SINFO)_')
 sweep=examples/sweeps/tiny.yaml
 shards=3
 # The test fails by itself after `deadline` s (it takes about 20 s); the
@@ -50,7 +55,7 @@ daemon_pids=()
 # Everything that helps to see why a step failed: the daemons' and the jobs'
 # logs (last lines) and what slurmctld knows of the jobs.
 show_logs() {
-  for log in "$tmp"/munged.log "$tmp"/slurmctld.log "$tmp"/slurmd.log "$tmp"/jobs/*.log; do
+  for log in "$tmp"/{munged,slurmctld,slurmd}.{out,log} "$tmp"/jobs/*.log; do
     [ -f "$log" ] || continue
     echo "----- last lines of $log"
     tail -n 25 "$log"
@@ -173,7 +178,6 @@ daemon_pids+=($!)
 started=$SECONDS
 until [ "$(timeout 5 sinfo -h -N -o %T 2>/dev/null)" = idle ]; do
   if ((SECONDS - started > 30)); then
-    cat "$tmp"/slurmctld.out "$tmp"/slurmd.out >&2
     fail "the node did not come up idle within 30 s"
   fi
   sleep 0.5
