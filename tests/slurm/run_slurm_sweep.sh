@@ -2,11 +2,11 @@
 # End-to-end test of the Slurm scale-out (examples/sweeps/slurm_array.sh):
 # starts a one-node Slurm cluster on localhost in a temporary directory
 # (its own MUNGE key and munged socket, its own slurm.conf, ports and spool),
-# submits the script as an array job over examples/sweeps/tiny.yaml, drops one
-# shard's database and resubmits only that shard (as the script's comments
-# tell a user to), merges the shards with `trainloop db merge` and requires
-# the merged database to hold exactly what the same sweep run in one process
-# holds.
+# submits the script as an array job over examples/sweeps/tiny.yaml with a
+# merge job that depends on it, drops one shard's database and resubmits only
+# that shard (both as the script's comments tell a user to), merges the shards
+# again with `trainloop db merge` and requires both merged databases to hold
+# exactly what the same sweep run in one process holds.
 #
 #   tests/slurm/run_slurm_sweep.sh [TRAINLOOP_BINARY]     # default build/trainloop
 #
@@ -25,6 +25,7 @@ trainloop=$(realpath -m "${1:-build/trainloop}")
 # below must still talk to this test's cluster only: none of the caller's
 # Slurm settings (SLURM_CONF, SLURM_* of an enclosing job, SBATCH_* options)
 # may reach them.
+keep=${SLURM_TEST_KEEP:-0}
 while read -r name; do unset "$name"; done < <(compgen -e | grep -E '^(SLURM|SBATCH|SQUEUE|SCANCEL|SINFO)_')
 sweep=examples/sweeps/tiny.yaml
 shards=3
@@ -91,7 +92,7 @@ cleanup() {
     kill "${daemon_pids[i]}" 2>/dev/null
     wait "${daemon_pids[i]}" 2>/dev/null
   done
-  if [ "${SLURM_TEST_KEEP:-0}" = 1 ]; then
+  if [ "$keep" = 1 ]; then
     say "kept $tmp"
   else
     rm -rf "$tmp"
@@ -185,7 +186,7 @@ done
 say "Slurm up on localhost ($cpus CPUs, ports $ctld_port/$slurmd_port) in $((SECONDS - started)) s"
 
 # Waits until every job listed has left the queue, then requires each of
-# their array tasks to have completed with exit code 0.
+# them (each task of an array) to have completed with exit code 0.
 wait_for_jobs() {
   local what=$1
   shift
@@ -198,8 +199,10 @@ wait_for_jobs() {
       sleep 0.5
     done
     local states
-    states=$(timeout 10 scontrol -o show job "$job" | sed -E \
-      's/.*(ArrayTaskId=[0-9]+).*(JobState=[A-Z_]+).*(ExitCode=[0-9:]+).*/\1 \2 \3/')
+    states=$(timeout 10 scontrol -o show job "$job" | awk '{
+      line = ""
+      for (i = 1; i <= NF; i++) if ($i ~ /^(JobId|ArrayTaskId|JobState|ExitCode)=/) line = line " " $i
+      print substr(line, 2) }')
     [ -n "$states" ] || fail "$what: slurmctld knows nothing of job $job"
     if grep -qv 'JobState=COMPLETED ExitCode=0:0$' <<<"$states"; then
       fail "$what: job $job's tasks did not all complete:"$'\n'"$states"
@@ -219,7 +222,14 @@ submit() {
 job=$(submit --array=0-$((shards - 1)) examples/sweeps/slurm_array.sh "$sweep" "$prefix") ||
   fail "sbatch refused the array job"
 job=${job%%;*}
-wait_for_jobs "array job $job (shards 1-$shards)" "$job"
+# The merge as the script's comments suggest: a job that starts when every
+# shard has succeeded (the shell in the job expands the shards' names).
+merge_job=$(sbatch --parsable --dependency=afterok:"$job" --chdir="$repo" \
+  --output="$tmp/jobs/merge-%j.log" \
+  --wrap="'$trainloop' db merge '$tmp/merged-by-job.db' '$prefix'.shard-*.db") ||
+  fail "sbatch refused the merge job"
+merge_job=${merge_job%%;*}
+wait_for_jobs "array job $job (shards 1-$shards) and merge job $merge_job" "$job" "$merge_job"
 # Each shard holds its points and no others: points are numbered from 0 and
 # shard I of N runs those whose number is I-1 modulo N.
 check_shards() {
@@ -248,25 +258,29 @@ check_shards
 
 "$trainloop" db merge "$tmp/merged.db" "$prefix".shard-*.db >"$tmp/merge.out" 2>&1 ||
   fail "db merge: $(cat "$tmp/merge.out")"
-"$trainloop" db check "$tmp/merged.db" >"$tmp/check.out" 2>&1 ||
-  fail "db check of the merged database: $(cat "$tmp/check.out")"
+for merged in merged merged-by-job; do
+  "$trainloop" db check "$tmp/$merged.db" >"$tmp/check.out" 2>&1 ||
+    fail "db check of $merged.db: $(cat "$tmp/check.out")"
+done
 start=$SECONDS
 timeout $((deadline > SECONDS ? deadline - SECONDS : 1)) \
   "$trainloop" sweep "$sweep" --db "$tmp/single.db" --threads 1 --quiet >"$tmp/single.out" 2>&1 ||
   fail "the one-process sweep (exit $?; the test's bound is $deadline s): $(cat "$tmp/single.out")"
 say "one-process sweep: done in $((SECONDS - start)) s"
 
-# What the two databases must share: everything a sweep writes except row
-# ids and timestamps (the same columns as tests/store/test_sweep_resume.cpp).
+# What the databases must share: every column of what a sweep writes but row
+# ids (tests/store/test_sweep_resume.cpp compares fewer).
 results_sql="SELECT s.hash, p.idx, r.layer, r.phase, r.choice, m.text, r.macs, r.cycles,
-  r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.energy_breakdown, r.reused,
+  r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
+  r.workload_stddev, r.energy_breakdown, r.reused,
   r.pareto_arch, r.pareto_layer, r.performed_macs, r.energy_by_class, r.converged,
   r.lower_bound_cycles, r.lower_bound_energy_pj
   FROM results r JOIN points p ON p.id = r.point_id JOIN sweeps s ON s.id = p.sweep_id
   JOIN mappings m ON m.id = r.mapping_id ORDER BY s.hash, p.idx, r.layer_index, r.phase, r.choice"
-points_sql="SELECT s.hash, p.idx, a.hash, n.hash, p.batch, z.hash, p.dataflow, p.objective,
-  p.status, p.failure, p.evaluations, p.layer_phases, p.pareto_step, p.iteration, t.phase,
-  t.cycles, t.energy_pj, t.macs, t.performed_macs
+points_sql="SELECT s.hash, s.points, p.idx, a.hash, n.hash, p.batch, z.hash, p.dataflow,
+  p.objective, p.search, p.budget, p.seed, p.phases, p.status, p.failure, p.evaluations,
+  p.layer_phases, p.pareto_step, p.iteration, a.clock_ghz, a.summary, t.phase, t.cycles,
+  t.energy_pj, t.macs, t.performed_macs, t.effectual_macs, t.imbalance_cycles
   FROM points p JOIN sweeps s ON s.id = p.sweep_id JOIN architectures a ON a.id = p.arch_id
   JOIN networks n ON n.id = p.network_id JOIN sparsity_profiles z ON z.id = p.sparsity_id
   LEFT JOIN phase_totals t ON t.point_id = p.id ORDER BY s.hash, p.idx, t.phase"
@@ -276,15 +290,19 @@ dump() {
   "$trainloop" query --db "$db" --format csv --sql "$results_sql" >"$tmp/$name.results.csv"
   "$trainloop" query --db "$db" --format csv --sql "$points_sql" >"$tmp/$name.points.csv"
 }
-dump "$tmp/merged.db" merged 2>"$tmp/query.err" || fail "query on merged.db: $(cat "$tmp/query.err")"
-dump "$tmp/single.db" single 2>"$tmp/query.err" || fail "query on single.db: $(cat "$tmp/query.err")"
+for db in single merged merged-by-job; do
+  dump "$tmp/$db.db" "$db" 2>"$tmp/query.err" || fail "query on $db.db: $(cat "$tmp/query.err")"
+done
 
 [ "$(wc -l <"$tmp/single.results.csv")" -gt 1 ] || fail "the one-process sweep recorded nothing"
-for part in summary results points; do
-  if ! diff -u "$tmp/single.$part.csv" "$tmp/merged.$part.csv" >"$tmp/$part.diff"; then
-    fail "the merged shards differ from the one-process sweep in $part (- one process, + merged):
+for merged in merged-by-job merged; do
+  for part in summary results points; do
+    if ! diff -u "$tmp/single.$part.csv" "$tmp/$merged.$part.csv" >"$tmp/$part.diff"; then
+      fail "$merged.db differs from the one-process sweep in $part (- one process, + merged):
 $(head -n 40 "$tmp/$part.diff")"
-  fi
+    fi
+  done
 done
-say "PASSED: $shards shards (one rerun alone) merged equal the one-process sweep" \
-  "($(($(wc -l <"$tmp/single.results.csv") - 1)) results; $SECONDS s in all)"
+say "PASSED: $shards shards merged by a dependent job, and again with one shard rerun alone," \
+  "equal the one-process sweep ($(($(wc -l <"$tmp/single.results.csv") - 1)) results;" \
+  "$SECONDS s in all)"
