@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up, build and run every test:
 #   1. the plain build (Release): unit tests, the malformed-input corpus
-#      (label corpus) and benchmark smoke runs;
+#      (label corpus), the Slurm array-job sweep on a one-node Slurm (label
+#      slurm) and benchmark smoke runs;
 #   2. the same tests and corpus under AddressSanitizer + UBSan (Debug);
 #   3. the mapper and sweep/store tests under ThreadSanitizer (label tsan;
 #      RelWithDebInfo, the default build type);
@@ -38,7 +39,7 @@ stage() {
 
 # The three build types a user may pick each build here with -Werror: GCC's
 # warnings differ by optimization level (-O3 warned falsely in a test once).
-stage "plain build (Release): unit tests, malformed-input corpus, benchmark smoke runs"
+stage "plain build (Release): unit tests, malformed-input corpus, Slurm sweep, benchmark smoke runs"
 scripts/build.sh build -DCMAKE_BUILD_TYPE=Release -DTRAINLOOP_SANITIZE=OFF
 ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
 
