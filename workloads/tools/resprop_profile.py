@@ -68,7 +68,7 @@ def flow(names):
     return "[" + ", ".join('"%s"' % n for n in names) + "]"
 
 
-def build(reuse_sparsity, warmup_epochs, activation_density):
+def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False):
     density = 1.0 - reuse_sparsity
     warmup = round(warmup_epochs * ITERATIONS_PER_EPOCH)
     out = []
@@ -95,13 +95,17 @@ def build(reuse_sparsity, warmup_epochs, activation_density):
     w("rules:")
     for net in NETWORKS:
         convs, others, not_image_fed = layers_by_type(net)
-        w("  # %s: %d convolution layers; %s dense (fully connected: §8.0.2)." %
-          (net, len(convs), ", ".join(others) or "nothing else"))
+        if include_fc:
+            w("  # %s: %d convolution layers and, as an assumption, %s." %
+              (net, len(convs), ", ".join(others)))
+        else:
+            w("  # %s: %d convolution layers; %s dense (fully connected: §8.0.2)." %
+              (net, len(convs), ", ".join(others) or "nothing else"))
         if warmup > 0:
             w("  # %d iterations per epoch (%d images / batch %d): warm-up over iterations 0-%d." %
               (ITERATIONS_PER_EPOCH, IMAGENET_TRAIN_IMAGES, MINIBATCH, warmup))
         w("  - networks: %s" % net)
-        w("    layers: %s" % flow(convs))
+        w("    layers: %s" % flow(convs + others if include_fc else convs))
         w("    tensors: dy")
         w("    phases: [bw, wu]")
         if warmup > 0:
@@ -131,6 +135,9 @@ def main(argv):
                          "0 = base ReSprop)")
     ap.add_argument("--activation-density", type=float, default=None,
                     help="density of the input activations x (default: dense; the thesis gives none)")
+    ap.add_argument("--include-fc", action="store_true",
+                    help="sparsify the fully connected layers' dy too (an assumption; the thesis "
+                         "applies ReSprop to convolution layers)")
     ap.add_argument("-o", "--out", default=os.path.join(HERE, "sparsity", "resprop.yaml"))
     args = ap.parse_args(argv)
     if not 0 <= args.reuse_sparsity <= 1:
@@ -139,7 +146,8 @@ def main(argv):
         ap.error("--warmup-epochs must be >= 0")
     if args.activation_density is not None and not 0 <= args.activation_density <= 1:
         ap.error("--activation-density must be in [0, 1]")
-    text = build(args.reuse_sparsity, args.warmup_epochs, args.activation_density)
+    text = build(args.reuse_sparsity, args.warmup_epochs, args.activation_density,
+                 args.include_fc)
     with open(args.out, "w", newline="\n") as f:
         f.write(text)
     print("wrote %s" % args.out)
