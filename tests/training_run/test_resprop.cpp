@@ -24,15 +24,14 @@ const SparsityProfile& profile() {
     return p;
 }
 
-constexpr std::int64_t kWarmupEnd = 25'025;   // 5 epochs × 5,005 iterations (§5.1.2, §7.2)
-constexpr std::int64_t kRun = 450'450;        // 90 epochs (§7.2)
+constexpr std::int64_t kWarmupEnd = 25'025;  // 5 epochs × 5,005 iterations (§5.1.2, §7.2)
+constexpr std::int64_t kRun = 450'450;       // 90 epochs (§7.2)
 
 TEST(ReSpropProfile, SparsifiesConvOutputGradientsInBackPropagationAfterWarmUp) {
     const SparsityProfile& p = profile();
     for (Phase phase : {Phase::bw, Phase::wu}) {
         EXPECT_EQ(density(p, "resnet34", "layer2.1.conv1", TensorName::dy, phase, 0), 1.0);
-        EXPECT_NEAR(density(p, "resnet34", "layer2.1.conv1", TensorName::dy, phase,
-                            kWarmupEnd / 2),
+        EXPECT_NEAR(density(p, "resnet34", "layer2.1.conv1", TensorName::dy, phase, kWarmupEnd / 2),
                     0.55, 1e-3)
             << "W-ReSprop: linear warm-up (§5.1.2)";
         EXPECT_NEAR(density(p, "resnet34", "layer2.1.conv1", TensorName::dy, phase, kWarmupEnd),
@@ -52,8 +51,8 @@ TEST(ReSpropProfile, SparsifiesConvOutputGradientsInBackPropagationAfterWarmUp) 
 }
 
 struct BackPropagation {
-    double steady_speedup;         // all bw + wu MACs / effectual ones after the warm-up
-    double run_macs_removed;       // over the whole run, the phases given
+    double steady_speedup;    // all bw + wu MACs / effectual ones after the warm-up
+    double run_macs_removed;  // over the whole run, the phases given
 };
 
 // MACs removed depend on the densities only: every problem costs 0 here.
@@ -62,9 +61,8 @@ BackPropagation count(const std::string& network, std::vector<Phase> phases) {
         load_architecture(std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/gscn_4x64.yaml"));
     const Network net = load_network(network);  // the training problems refer to its layers
     const NetworkTraining training = derive_training_problems(net, 1);
-    const TrainingRunPlan plan = plan_training_run(model, training, phases,
-                                                   {parse_dataflow("KQ,N"), true}, profile(),
-                                                   network, kRun, 4);
+    const TrainingRunPlan plan = plan_training_run(
+        model, training, phases, {parse_dataflow("KQ,N"), true}, profile(), network, kRun, 4);
     const std::vector<ProblemCost> costs(plan.problems.size());
     const TrainingRunCost run = integrate_training_run(plan, costs);
     const SampleCost& last = run.samples.back();
