@@ -61,14 +61,22 @@ def layers_by_type(network):
                  if any(i in {x["name"] for x in spec["inputs"]} for i in l["inputs"])}
     convs = [name for name, _, _ in per_layer if types[name] == "conv"]
     others = [name for name, _, _ in per_layer if types[name] != "conv"]
-    return convs, others, [n for n, _, _ in per_layer if n not in image_fed]
+    # A layer whose output only feeds a ReLU (no batch normalization between,
+    # e.g. VGG-16): its output gradient is zero wherever the ReLU was off.
+    consumers = {}
+    for l in spec["layers"]:
+        for i in l["inputs"]:
+            consumers.setdefault(i, []).append(types[l["name"]])
+    relu_fed = [n for n in convs if consumers.get(n) and set(consumers[n]) == {"relu"}]
+    return convs, others, [n for n, _, _ in per_layer if n not in image_fed], relu_fed
 
 
 def flow(names):
     return "[" + ", ".join('"%s"' % n for n in names) + "]"
 
 
-def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False):
+def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False,
+          relu_masked_dy=False):
     density = 1.0 - reuse_sparsity
     warmup = round(warmup_epochs * ITERATIONS_PER_EPOCH)
     out = []
@@ -94,7 +102,7 @@ def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False):
     w("")
     w("rules:")
     for net in NETWORKS:
-        convs, others, not_image_fed = layers_by_type(net)
+        convs, others, not_image_fed, relu_fed = layers_by_type(net)
         if include_fc:
             w("  # %s: %d convolution layers and, as an assumption, %s." %
               (net, len(convs), ", ".join(others)))
@@ -116,6 +124,14 @@ def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False):
             w("        - {iteration: %d, density: %.6f}" % (warmup, density))
         else:
             w("    density: %.6f" % density)
+        if relu_masked_dy and relu_fed and activation_density is not None and density == 1.0:
+            w("  # Assumption (not from the thesis): standard training; each conv output feeds a")
+            w("  # ReLU directly, so dy is zero where the ReLU was off (density of the activations).")
+            w("  - networks: %s" % net)
+            w("    layers: %s" % flow(relu_fed))
+            w("    tensors: dy")
+            w("    phases: [bw, wu]")
+            w("    density: %.6f" % activation_density)
         if activation_density is not None:
             w("  # Assumption (not from the thesis): post-ReLU input activations at density %g."
               % activation_density)
@@ -138,6 +154,10 @@ def main(argv):
     ap.add_argument("--include-fc", action="store_true",
                     help="sparsify the fully connected layers' dy too (an assumption; the thesis "
                          "applies ReSprop to convolution layers)")
+    ap.add_argument("--relu-masked-dy", action="store_true",
+                    help="with --reuse-sparsity 0 and --activation-density: a conv layer whose "
+                         "output feeds a ReLU directly (no batch normalization) gets dy at the "
+                         "activation density in bw and wu (standard training's own gradient zeros)")
     ap.add_argument("-o", "--out", default=os.path.join(HERE, "sparsity", "resprop.yaml"))
     args = ap.parse_args(argv)
     if not 0 <= args.reuse_sparsity <= 1:
@@ -146,8 +166,10 @@ def main(argv):
         ap.error("--warmup-epochs must be >= 0")
     if args.activation_density is not None and not 0 <= args.activation_density <= 1:
         ap.error("--activation-density must be in [0, 1]")
+    if args.relu_masked_dy and (args.activation_density is None or args.reuse_sparsity != 0):
+        ap.error("--relu-masked-dy needs --activation-density and --reuse-sparsity 0")
     text = build(args.reuse_sparsity, args.warmup_epochs, args.activation_density,
-                 args.include_fc)
+                 args.include_fc, args.relu_masked_dy)
     with open(args.out, "w", newline="\n") as f:
         f.write(text)
     print("wrote %s" % args.out)
