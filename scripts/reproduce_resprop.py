@@ -381,21 +381,21 @@ def main():
             notes[n].append("with a search four times larger (budget %d) %.2f×, %.2f of the "
                             "thesis's figure (the mapping table below)"
                             % (4 * args.budget, bigger,
-                            bigger / (TABLE_7_8[n][2] / TABLE_7_8[n][1])))
+                               bigger / (TABLE_7_8[n][2] / TABLE_7_8[n][1])))
         if "vgg16" in missed:
-            notes["vgg16"].append("with ReLU-masked output gradients in standard training (the "
-                         "last column) trainloop gives %.2f×, %.2f of the thesis's 5.68×; the "
-                         "shipped profile's dense standard training overstates ReSprop's gain "
-                         "on a network without batch normalization"
-                         % (relu_ratio["vgg16"], relu_ratio["vgg16"] / 5.68))
+            notes["vgg16"].append(
+                "with ReLU-masked output gradients in standard training (the last column) "
+                "trainloop gives %.2f×, %.2f of the thesis's 5.68×; the shipped profile's dense "
+                "standard training overstates ReSprop's gain on a network without batch "
+                "normalization" % (relu_ratio["vgg16"], relu_ratio["vgg16"] / 5.68))
         if "resnet34" in missed:
-            notes["resnet34"].append("the thesis's ratio (4.43×) is two thirds of its ResNet-18 "
-                         "one (6.52×) although ResNet-34 is built of the same layer shapes "
-                         "(He et al. 2016, Table 1: the same 3×3 convolutions at the same four "
-                         "resolutions, only more blocks); trainloop's per-layer costs are the "
-                         "same for both networks, so its two ratios are close (%.2f× and %.2f×). "
-                         "What makes the thesis's ResNet-34 gain less is not said"
-                         % (gscn.get("resnet18", float("nan")), gscn["resnet34"]))
+            notes["resnet34"].append(
+                "the thesis's ratio (4.43×) is two thirds of its ResNet-18 one (6.52×) although "
+                "ResNet-34 is built of the same layer shapes (He et al. 2016, Table 1: the same "
+                "3×3 convolutions at the same four resolutions, only more blocks); trainloop's "
+                "per-layer costs are the same for both networks, so its two ratios are close "
+                "(%.2f× and %.2f×). What makes the thesis's ResNet-34 gain less is not said"
+                % (gscn.get("resnet18", float("nan")), gscn["resnet34"]))
         for n in missed:
             if n not in ("vgg16", "resnet34"):
                 notes[n].append("no explanation yet")
