@@ -105,6 +105,39 @@ TEST(ShippedArchitectures, ProcrustesSparseIsTheBaselinePlusItsSparseFeatures) {
     }
 }
 
+// ReSprop thesis (Goli, UBC 2020), Table 7.9 and §6.3-6.4: 4 tiles × 64 PEs × a
+// 4 × 4 Cartesian multiplier array, 25 KB of buffers per PE; both operands a
+// phase reads are compressed and their zeros skipped (SpHG's in bw and wu).
+TEST(ShippedArchitectures, GscnHasTheTable79NumbersAndSkipsBothOperands) {
+    const Architecture arch = load_architecture(kSpecs / "gscn_4x64.yaml");
+    const Architecture dense = load_architecture(kSpecs / "gscn_dense_4x64.yaml");
+    for (const Architecture* a : {&arch, &dense}) {
+        EXPECT_EQ(a->pe_array.rows, 4);
+        EXPECT_EQ(a->pe_array.columns, 64);
+        EXPECT_EQ(a->pe_array.macs_per_pe, 16);
+        EXPECT_EQ(a->pe_array.num_macs(), 4096);
+        EXPECT_EQ(a->pe_array.datatype, Datatype::int16);
+        const StorageLevel* pe = a->find_level("PEBuffers");
+        ASSERT_NE(pe, nullptr);
+        EXPECT_EQ(pe->capacity_bytes, 25 * 1024) << "2 + 10 + 10 KB and 32 × 32 × 24 bits";
+        EXPECT_EQ(pe->instances, 256);
+    }
+    EXPECT_TRUE(dense.sparse.dense()) << "the dense counterpart has no sparse feature";
+    const ArchModel model = build_arch_model(arch);
+    EXPECT_EQ(model.compute_skip.in(Phase::fw), DataSpaceSet({true, true, false}));  // w, x
+    EXPECT_EQ(model.compute_skip.in(Phase::bw), DataSpaceSet({true, false, true}));  // w, dy
+    EXPECT_EQ(model.compute_skip.in(Phase::wu), DataSpaceSet({false, true, true}));  // x, dy
+    EXPECT_EQ(arch.sparse.format_of("PEBuffers", DataSpace::outputs, Phase::bw),
+              CompressedFormat::rle);
+    EXPECT_EQ(arch.sparse.format_of("PEBuffers", DataSpace::outputs, Phase::fw),
+              CompressedFormat::uncompressed)
+        << "y is being produced in fw";
+    EXPECT_EQ(arch.sparse.format_of("DRAM", DataSpace::weights, Phase::wu),
+              CompressedFormat::uncompressed)
+        << "dw is being produced in wu";
+    EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::none);
+}
+
 TEST(ShippedArchitectures, EveryArchitectureFileLoads) {
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(kSpecs)) {

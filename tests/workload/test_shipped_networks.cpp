@@ -22,6 +22,12 @@ const Expected kExpected[] = {
     {"resnet18", 11'678'912, 1'814'073'344},
     // torchvision ResNet-50 v1.5: 25,557,032 params incl. 54,120 biases/BN; 4.09 GMACs.
     {"resnet50", 25'502'912, 4'089'184'256},
+    // ReSprop's ImageNet networks (Table 7.3, 7.8). torchvision ResNet-34: 21,797,672 params
+    // incl. 18,024 biases/BN (He et al. 2016, Table 1: 3.6 GFLOPs); 3.66 GMACs.
+    {"resnet34", 21'779'648, 3'663'761'408},
+    // torchvision wide_resnet50_2: 68,883,240 params incl. 69,224 biases/BN; 11.4 GMACs
+    // (Zagoruyko & Komodakis 2016, Sect. 4: WRN-50-2-bottleneck, 68.9M parameters).
+    {"wrn_50_2", 68'814'016, 11'398'021'120},
     // Procrustes Table II: 3.5M, 301M; torchvision: 3,504,872 params incl. 35,112 biases/BN.
     {"mobilenet_v2", 3'469'760, 300'774'272},
     // Simonyan & Zisserman config D: 138,357,544 params incl. 13,416 biases; 15.5 GMACs.

@@ -182,20 +182,36 @@ def _val(v):
 # ImageNet networks
 # ---------------------------------------------------------------------------
 
-def resnet(depth):
-    """torchvision ResNet-18 / ResNet-50 (v1.5)."""
+def resnet(depth, width_factor=1):
+    """torchvision ResNet-18 / -34 / -50 (v1.5), and Wide ResNet-50-2 (width_factor 2)."""
     basic = depth in (18, 34)
     blocks = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3]}[depth]
-    if basic:
-        desc = "ResNet-18 (He et al., CVPR 2016), torchvision layout, ImageNet 3x224x224"
+    comments = ["Projection shortcuts (1x1 conv + BN, torchvision downsample.0/.1) where the",
+                "shape changes; identity shortcuts elsewhere. Layer names follow torchvision."]
+    if width_factor != 1:
+        # torchvision wide_resnet50_2: width_per_group 128, so the bottleneck's inner width
+        # is 2 x planes; its output (4 x planes) is ResNet-50's.
+        name = "wrn_50_%d" % width_factor
+        desc = ("Wide ResNet-50-%d (Zagoruyko & Komodakis, BMVC 2016), torchvision layout: "
+                "ResNet-50 v1.5 with %dx wider bottleneck 1x1/3x3 convolutions, ImageNet 3x224x224"
+                % (width_factor, width_factor))
+        source = ("Zagoruyko & Komodakis, Wide Residual Networks, BMVC 2016, Sect. 4 (ImageNet "
+                  "WRN-50-2-bottleneck); torchvision.models.wide_resnet50_2")
+        comments.append("The bottleneck's inner width is %d x planes (torchvision width_per_group %d)."
+                        % (width_factor, 64 * width_factor))
+    elif basic:
+        name = "resnet%d" % depth
+        desc = ("ResNet-%d (He et al., CVPR 2016), torchvision layout, ImageNet 3x224x224"
+                % depth)
+        source = ("He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Table 1; "
+                  "torchvision.models.resnet%d" % depth)
     else:
+        name = "resnet%d" % depth
         desc = ("ResNet-50 v1.5 (torchvision: stride 2 on the 3x3 conv of the bottleneck), "
                 "ImageNet 3x224x224")
-    n = Net("resnet%d" % depth, desc,
-            "He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Table 1; "
-            "torchvision.models.resnet%d" % depth,
-            ["Projection shortcuts (1x1 conv + BN, torchvision downsample.0/.1) where the",
-             "shape changes; identity shortcuts elsewhere. Layer names follow torchvision."])
+        source = ("He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Table 1; "
+                  "torchvision.models.resnet%d" % depth)
+    n = Net(name, desc, source, comments)
     x = n.input("image", 3, 224, 224)
     x = n.conv("conv1", x, 64, 7, 2, 3)
     x = n.bn("bn1", x)
@@ -217,10 +233,11 @@ def resnet(depth):
                 y = n.bn(p + "bn2", y)
             else:
                 out_c = planes * 4
-                y = n.conv(p + "conv1", inp, planes, 1)
+                inner = planes * width_factor
+                y = n.conv(p + "conv1", inp, inner, 1)
                 y = n.bn(p + "bn1", y)
                 y = n.relu(p + "relu1", y)
-                y = n.conv(p + "conv2", y, planes, 3, stride, 1)
+                y = n.conv(p + "conv2", y, inner, 3, stride, 1)
                 y = n.bn(p + "bn2", y)
                 y = n.relu(p + "relu2", y)
                 y = n.conv(p + "conv3", y, out_c, 1)
@@ -578,6 +595,8 @@ def googlenet():
 NETWORKS = [
     ("resnet18.yaml", lambda: resnet(18)),
     ("resnet50.yaml", lambda: resnet(50)),
+    ("resnet34.yaml", lambda: resnet(34)),
+    ("wrn_50_2.yaml", lambda: resnet(50, width_factor=2)),
     ("mobilenet_v2.yaml", mobilenet_v2),
     ("vgg16.yaml", vgg16),
     ("alexnet.yaml", alexnet),
