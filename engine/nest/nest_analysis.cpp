@@ -266,6 +266,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 acc.kept = true;
                 acc.tile = footprint(proj, nest.tile[i]);
                 acc.partition = footprint(proj, nest.tile[i], temporal_above[i]);
+                if (is_output) acc.written = touched_words(proj, nest.tile[i], temporal_above[i]);
                 if (i > 0) {
                     const DeltaSum delta =
                         delta_sum(proj, nest.tile[i], nest, nest.steps_above[i], overflow);
@@ -273,7 +274,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                     acc.reuse_after_inner_loops = delta.reuse_after_inner_loops;
                     if (is_output) {
                         acc.drains = residencies;
-                        acc.fills = residencies - acc.partition;
+                        acc.fills = residencies - acc.written;
                         child_words = acc.drains;
                     } else {
                         acc.fills = residencies;
@@ -289,7 +290,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
                 up.child_side_words = overflow.mul(product(fanout), child_words);
                 if (is_output) {
                     up.updates = transfers;
-                    up.reads = transfers - up.partition;
+                    up.reads = transfers - up.written;
                 } else {
                     up.reads = transfers;
                 }

@@ -24,10 +24,13 @@
 //   operand per distinct position.
 // - The output (the phase's reduced-into space): each update from a child
 //   (after spatial reduction) or from the MACs is a read-modify-write, except
-//   the first write of each word the instance ever holds (its partition):
-//   reads = updates − partition. A tile that returns after eviction is filled
-//   from the parent (fills = residencies − partition) and every residency is
-//   written back (drains).
+//   the first write of each word some MAC under the instance updates:
+//   reads = updates − written (written = partition unless the output's window
+//   has holes; the box's hole words are never a first write). A tile that
+//   returns after eviction is filled from the parent (fills = residencies −
+//   written: a word's first residency needs no fill; the hole words of a
+//   box, which no MAC writes, are filled like returning words) and every
+//   residency is written back (drains).
 #pragma once
 
 #include <array>
@@ -44,10 +47,14 @@ struct SpaceAccesses {
     bool kept = false;
     std::int64_t tile = 0;       // words held at once (utilized capacity)
     std::int64_t partition = 0;  // distinct words the instance holds over the whole run
-    std::int64_t reads = 0;      // words read: serving the child / MACs, or RMW of partial sums
-    std::int64_t fills = 0;      // words written in from the parent
-    std::int64_t updates = 0;    // output only: partial sums written in from the child / MACs
-    std::int64_t drains = 0;     // output only: words written back to the parent
+    // Output only: the partition's words some MAC updates (fewer than the
+    // partition where a strided window leaves holes, as dx does in the bw
+    // phase of a 1×1 stride-2 layer). Their first update is a plain write.
+    std::int64_t written = 0;
+    std::int64_t reads = 0;    // words read: serving the child / MACs, or RMW of partial sums
+    std::int64_t fills = 0;    // words written in from the parent
+    std::int64_t updates = 0;  // output only: partial sums written in from the child / MACs
+    std::int64_t drains = 0;   // output only: words written back to the parent
     // The level the data goes to next: an inner level index, or -1 for the MACs.
     int child = -1;
     // Words that arrive at (or, for the output, leave) all the child

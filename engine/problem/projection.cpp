@@ -1,5 +1,8 @@
 #include "problem/projection.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 namespace trainloop {
 namespace {
 
@@ -70,6 +73,30 @@ std::int64_t footprint(const Projection& projection, const DimBounds& extent,
             span += (extent[d] * scale[d] - 1) * axis.terms[t].coef;
         }
         words *= span;
+    }
+    return words;
+}
+
+std::int64_t touched_words(const Projection& projection, const DimBounds& extent,
+                           const DimBounds& scale) {
+    std::int64_t words = 1;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        const std::int64_t e1 = extent[axis.terms[0].dim] * scale[axis.terms[0].dim];
+        if (axis.num_terms == 1) {
+            words *= e1;
+            continue;
+        }
+        // Points i·c1 + j·c2 (i < e1, j < e2) collide exactly along chains
+        // (i + t·b, j − t·a) with a = c1/g, b = c2/g, g = gcd(c1, c2); a point
+        // is a chain's first unless (i − b, j + a) is in the box, so the
+        // distinct values number e1·e2 − (e1 − b)⁺·(e2 − a)⁺.
+        const std::int64_t e2 = extent[axis.terms[1].dim] * scale[axis.terms[1].dim];
+        const std::int64_t g = std::gcd(axis.terms[0].coef, axis.terms[1].coef);
+        const std::int64_t step_a = axis.terms[0].coef / g;
+        const std::int64_t step_b = axis.terms[1].coef / g;
+        words *= e1 * e2 -
+                 std::max<std::int64_t>(0, e1 - step_b) * std::max<std::int64_t>(0, e2 - step_a);
     }
     return words;
 }

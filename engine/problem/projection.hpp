@@ -44,4 +44,11 @@ std::int64_t footprint(const Projection& projection, const DimBounds& extent);
 std::int64_t footprint(const Projection& projection, const DimBounds& extent,
                        const DimBounds& scale);
 
+// Distinct words the iteration points of the box with extents
+// extent[d] · scale[d] touch. Equal to the footprint unless a window has
+// holes (stride > dilation·(R'−1) + 1, or dilation > 1 with one output
+// position): the box then counts words no point touches.
+std::int64_t touched_words(const Projection& projection, const DimBounds& extent,
+                           const DimBounds& scale);
+
 }  // namespace trainloop

@@ -32,6 +32,14 @@ std::vector<Case> cases() {
     strided.stride = {2, 2};
     IterationSpace dilated = space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 6}, {Dim::R, 3}});
     dilated.dilation = {2, 1};
+    // Windows with holes: a 1×1 stride-2 layer (the ResNet shortcut) and a
+    // dilation larger than the output tile; in bw the output dx is indexed
+    // through such a window.
+    IterationSpace gapped =
+        space_of({{Dim::N, 2}, {Dim::K, 4}, {Dim::C, 4}, {Dim::P, 4}, {Dim::Q, 3}});
+    gapped.stride = {2, 2};
+    IterationSpace dilated_gaps = space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 3}, {Dim::R, 2}});
+    dilated_gaps.dilation = {3, 1};
     return {
         {"conv", space_of({{Dim::N, 4},
                            {Dim::K, 8},
@@ -42,6 +50,8 @@ std::vector<Case> cases() {
                            {Dim::S, 3}})},
         {"strided", strided},
         {"dilated", dilated},
+        {"strided_1x1", gapped},
+        {"dilated_with_holes", dilated_gaps},
         {"depthwise",
          space_of({{Dim::G, 8}, {Dim::N, 2}, {Dim::P, 4}, {Dim::Q, 4}, {Dim::R, 3}, {Dim::S, 3}})},
         {"fc", space_of({{Dim::N, 8}, {Dim::K, 12}, {Dim::C, 16}})}};
@@ -82,10 +92,14 @@ TEST(EvaluatorProperties, MacsEqualTheProblemsAndLatencyIsAtLeastMacsOverUnits) 
 TEST(EvaluatorProperties, DramMovesEachTensorAtLeastOnce) {
     for_random_valid_mappings(
         [](const ArchModel&, const PhaseProblem& p, const Mapping&, const Evaluation& e) {
+            DimBounds whole;
+            whole.values.fill(1);
             for (DataSpace s : kAllDataSpaces) {
-                const std::int64_t size = footprint(projection_for(s, p.space), p.space.bounds);
+                const Projection proj = projection_for(s, p.space);
                 const SpaceAccesses& dram = e.nest.levels[0].space(s);
-                EXPECT_EQ(dram.tile, size);
+                EXPECT_EQ(dram.tile, footprint(proj, p.space.bounds));
+                // Words some MAC touches (the box less a window's holes).
+                const std::int64_t size = touched_words(proj, p.space.bounds, whole);
                 if (s == p.output()) {
                     EXPECT_GE(dram.updates, size) << data_space_name(s);
                 } else {
@@ -93,6 +107,50 @@ TEST(EvaluatorProperties, DramMovesEachTensorAtLeastOnce) {
                 }
             }
         });
+}
+
+TEST(EvaluatorProperties, EveryAccessCountIsNonNegative) {
+    for_random_valid_mappings(
+        [](const ArchModel&, const PhaseProblem& p, const Mapping&, const Evaluation& e) {
+            for (std::size_t level = 0; level < e.nest.num_levels; ++level) {
+                for (DataSpace s : kAllDataSpaces) {
+                    const SpaceAccesses& a = e.nest.levels[level].space(s);
+                    const std::string where = p.layer + " " + std::string(phase_name(p.phase)) +
+                                              " level " + std::to_string(level) + " " +
+                                              std::string(data_space_name(s));
+                    EXPECT_GE(a.reads, 0) << where;
+                    EXPECT_GE(a.fills, 0) << where;
+                    EXPECT_GE(a.updates, 0) << where;
+                    EXPECT_GE(a.drains, 0) << where;
+                    EXPECT_LE(a.written, a.partition) << where;
+                }
+            }
+            EXPECT_GT(e.cycles, 0);
+        });
+}
+
+TEST(EvaluatorProperties, TouchedWordsCountTheDistinctWindowPositions) {
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<int> extent(1, 7), coef(1, 4);
+    for (int n = 0; n < 2000; ++n) {
+        IterationSpace sp = space_of({{Dim::P, extent(rng)}, {Dim::R, extent(rng)}});
+        sp.stride = {coef(rng), 1};
+        sp.dilation = {coef(rng), 1};
+        const Projection proj = projection_for(DataSpace::inputs, sp);
+        std::set<std::int64_t> rows;
+        for (std::int64_t p = 0; p < sp.bounds[Dim::P]; ++p) {
+            for (std::int64_t r = 0; r < sp.bounds[Dim::R]; ++r) {
+                rows.insert(p * sp.stride.h + r * sp.dilation.h);
+            }
+        }
+        DimBounds ones_box;
+        ones_box.values.fill(1);
+        const std::int64_t touched = touched_words(proj, sp.bounds, ones_box);
+        EXPECT_EQ(touched, std::int64_t(rows.size()))
+            << "P=" << sp.bounds[Dim::P] << " R=" << sp.bounds[Dim::R] << " stride=" << sp.stride.h
+            << " dilation=" << sp.dilation.h;
+        EXPECT_LE(touched, footprint(proj, sp.bounds));
+    }
 }
 
 TEST(EvaluatorProperties, EnergyBreakdownsSumToTheTotal) {
