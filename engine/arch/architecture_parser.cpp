@@ -158,6 +158,8 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
     level.storage_class = read_enum<StorageClass>(class_node, kStorageClassNames);
 
     const SpecNode capacity = reader.required("capacity");
+    level.capacity_location = capacity.location();
+    level.capacity_key = capacity.path();
     if (capacity.is_scalar() && capacity.as_string() == "unbounded") {
         if (level.storage_class != StorageClass::dram) {
             capacity.fail("only a dram level may be unbounded",

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/spec_error.hpp"
 #include "vocabulary/data_space_set.hpp"
 
 namespace trainloop {
@@ -43,6 +44,10 @@ struct StorageLevel {
     bool per_pe = false;
     // The component-library entry that prices its accesses and area.
     std::string component;
+    // Where `capacity` is written and its key path, for errors found when the
+    // level meets a workload (e.g. an outermost level too small for the weights).
+    SourceLocation capacity_location;
+    std::string capacity_key;
 
     bool holds(DataSpace s) const { return data_spaces.contains(s); }
     bool unbounded() const { return !capacity_bytes.has_value(); }

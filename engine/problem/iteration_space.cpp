@@ -76,16 +76,22 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
             space.dilation = conv.dilation;
             break;
         }
-        case LayerType::fc:  // flattens its input: every element is a feature
-            space.bounds[Dim::K] = output.channels;
-            space.bounds[Dim::C] = input.elements();
+        case LayerType::fc: {  // flattens its input: every element is a feature
+            const std::int64_t groups = std::get<LinearAttributes>(layer.attributes).groups;
+            space.bounds[Dim::G] = groups;  // block-diagonal: one block per group
+            space.bounds[Dim::K] = output.channels / groups;
+            space.bounds[Dim::C] = input.elements() / groups;
             break;
-        case LayerType::matmul:  // one weight matrix applied at every position
-            space.bounds[Dim::K] = output.channels;
-            space.bounds[Dim::C] = input.channels;
+        }
+        case LayerType::matmul: {  // one weight matrix applied at every position
+            const std::int64_t groups = std::get<LinearAttributes>(layer.attributes).groups;
+            space.bounds[Dim::G] = groups;
+            space.bounds[Dim::K] = output.channels / groups;
+            space.bounds[Dim::C] = input.channels / groups;
             space.bounds[Dim::P] = input.height;
             space.bounds[Dim::Q] = input.width;
             break;
+        }
         default:
             break;
     }

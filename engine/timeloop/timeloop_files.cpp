@@ -82,7 +82,7 @@ NetworkSpec imported_network(const TimeloopProblem& p) {
     conv.kernel = {b[Dim::R], b[Dim::S]};
     conv.stride = {p.wstride, p.hstride};
     conv.dilation = {p.wdilation, p.hdilation};
-    net.layers.push_back({kImportedLayerName, LayerType::conv, {kImportedInputName}, conv, {}});
+    net.layers.push_back({kImportedLayerName, LayerType::conv, {kImportedInputName}, conv, {}, {}});
     return net;
 }
 

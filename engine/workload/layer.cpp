@@ -5,8 +5,8 @@
 namespace trainloop {
 namespace {
 
-constexpr std::array<std::string_view, 9> kLayerTypeNames = {
-    "conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool", "add", "concat"};
+constexpr std::array<std::string_view, 10> kLayerTypeNames = {
+    "conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool", "add", "concat", "shuffle"};
 
 }  // namespace
 

@@ -1,7 +1,9 @@
 // A layer of a network as written in its YAML file (docs/workload_format.md).
 // MAC layers (conv, fc, matmul) become iteration spaces; the others (relu,
-// batch norm, pooling, add, concat) only shape the data that flows between
-// them.
+// batch norm, pooling, add, concat, shuffle) only shape the data that flows
+// between them. A Clos cascade (`clos_fc` in a file) is no layer type of its
+// own: the parser expands it into grouped fc and shuffle layers
+// (workload/clos_cascade.hpp).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,8 @@ enum class LayerType : std::uint8_t {
     maxpool,
     avgpool,
     add,
-    concat
+    concat,
+    shuffle
 };
 
 std::string_view layer_type_name(LayerType type);
@@ -60,12 +63,21 @@ struct PoolAttributes {
 };
 
 // fc (flattens its input) and matmul (applies the matrix at every position).
+// With groups g the weight matrix is block-diagonal: g independent blocks of
+// (in/g) × (out/g), as a grouped convolution's G dimension.
 struct LinearAttributes {
     std::int64_t out_features = 0;
+    std::int64_t groups = 1;
 };
 
-using LayerAttributes =
-    std::variant<std::monostate, ConvAttributes, PoolAttributes, LinearAttributes>;
+// A channel shuffle (Zhang et al., ShuffleNet, CVPR 2018, §3.1): the C
+// channels read as a groups × (C/groups) matrix are transposed. Weightless.
+struct ShuffleAttributes {
+    std::int64_t groups = 1;
+};
+
+using LayerAttributes = std::variant<std::monostate, ConvAttributes, PoolAttributes,
+                                     LinearAttributes, ShuffleAttributes>;
 
 struct Layer {
     std::string name;
@@ -73,6 +85,8 @@ struct Layer {
     std::vector<std::string> inputs;
     LayerAttributes attributes;
     SourceLocation location;  // where the layer is written, for errors
+    // The `clos_fc` entry this layer is a stage of (empty: written as itself).
+    std::string cascade;
 };
 
 }  // namespace trainloop

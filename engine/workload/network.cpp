@@ -166,7 +166,8 @@ Network Network::build(NetworkSpec spec) {
                 if (names.name(u) != input_name) continue;
                 inputs.push_back({input_name, shape[u]});
                 upstream = upstream || trainable_upstream[u] ||
-                           (!names.is_input(u) && has_parameters(names.layer(u).type));
+                           (names.is_input(u) ? spec.inputs[u].needs_gradient
+                                              : has_parameters(names.layer(u).type));
                 break;
             }
         }

@@ -1,11 +1,13 @@
 // Parses a network YAML file (docs/workload_format.md) into a NetworkSpec.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <set>
 
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
+#include "workload/clos_cascade.hpp"
 #include "workload/network_spec.hpp"
 
 namespace trainloop {
@@ -64,13 +66,75 @@ PoolAttributes read_pool(MapReader& map) {
     return pool;
 }
 
-Layer read_layer(const SpecNode& node) {
+LinearAttributes read_linear(MapReader& map) {
+    LinearAttributes linear;
+    linear.out_features = map.required("out_features").as_positive_int();
+    if (auto n = map.optional("groups")) linear.groups = n->as_positive_int();
+    if (linear.out_features % linear.groups != 0) {
+        map.required("groups").fail(fmt::format("groups {} does not divide out_features {}",
+                                                linear.groups, linear.out_features),
+                                    "groups that divide both the input and the output features");
+    }
+    return linear;
+}
+
+// The file's name for a Clos cascade: expanded here into its stages.
+constexpr std::string_view kClosTypeName = "clos_fc";
+
+const std::vector<std::string>& written_type_names() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> all = layer_type_names();
+        all.emplace_back(kClosTypeName);
+        return all;
+    }();
+    return names;
+}
+
+std::vector<Layer> read_clos_cascade(MapReader& map, const std::string& name,
+                                     const SpecNode& node) {
+    const std::vector<std::string> inputs = map.required("inputs").as_string_list();
+    if (inputs.size() != 1) {
+        map.required("inputs").fail(
+            fmt::format("`{}` takes exactly one input, got {}", kClosTypeName, inputs.size()),
+            "one layer name");
+    }
+    ClosParameters clos;
+    clos.out_features = map.required("out_features").as_positive_int();
+    clos.input_routers = map.required("input_routers").as_positive_int();
+    clos.middle_routers = map.required("middle_routers").as_positive_int();
+    clos.output_routers = map.required("output_routers").as_positive_int();
+    if (clos.out_features % clos.output_routers != 0) {
+        map.required("output_routers")
+            .fail(fmt::format("output_routers {} does not divide out_features {}",
+                              clos.output_routers, clos.out_features),
+                  "a number of output routers that divides out_features (each router drives "
+                  "out_features / output_routers outputs)");
+    }
+    // The stage widths Ri·Rm and Rm·Ro must be exact counts.
+    if (!checked_mul(clos.input_routers, clos.middle_routers) ||
+        !checked_mul(clos.middle_routers, clos.output_routers) ||
+        std::max(clos.input_routers * clos.middle_routers,
+                 clos.middle_routers * clos.output_routers) > kMaxCount) {
+        map.required("middle_routers")
+            .fail(
+                "the cascade's inner layers (input_routers × middle_routers, middle_routers × "
+                "output_routers neurons) have more than " +
+                    std::string(kMaxCountText) + " neurons",
+                "router counts whose products number at most 2^53");
+    }
+    map.finish();
+    return expand_clos_cascade(name, inputs.front(), clos, node.location());
+}
+
+std::vector<Layer> read_layer(const SpecNode& node) {
     MapReader map(node);
     Layer layer;
     layer.location = node.location();
     layer.name = map.required("name").as_string();
     const SpecNode type_node = map.required("type");
-    layer.type = *layer_type_from_name(type_node.as_choice(layer_type_names()));
+    const std::string type_name = type_node.as_choice(written_type_names());
+    if (type_name == kClosTypeName) return read_clos_cascade(map, layer.name, node);
+    layer.type = *layer_type_from_name(type_name);
     layer.inputs = map.required("inputs").as_string_list();
     if (layer.inputs.empty()) {
         map.required("inputs").fail("a layer needs at least one input", "a list of layer names");
@@ -81,7 +145,10 @@ Layer read_layer(const SpecNode& node) {
             break;
         case LayerType::fc:
         case LayerType::matmul:
-            layer.attributes = LinearAttributes{map.required("out_features").as_positive_int()};
+            layer.attributes = read_linear(map);
+            break;
+        case LayerType::shuffle:
+            layer.attributes = ShuffleAttributes{map.required("groups").as_positive_int()};
             break;
         case LayerType::maxpool:
         case LayerType::avgpool:
@@ -106,7 +173,7 @@ Layer read_layer(const SpecNode& node) {
                                     "use an `add` or `concat` layer to combine tensors");
     }
     map.finish();
-    return layer;
+    return {std::move(layer)};
 }
 
 NetworkInput read_input(const SpecNode& node) {
@@ -117,6 +184,7 @@ NetworkInput read_input(const SpecNode& node) {
     input.shape.channels = map.required("channels").as_positive_int();
     if (auto n = map.optional("height")) input.shape.height = n->as_positive_int();
     if (auto n = map.optional("width")) input.shape.width = n->as_positive_int();
+    if (auto n = map.optional("gradient")) input.needs_gradient = n->as_bool();
     map.finish();
     if (!count_product(std::array{input.shape.channels, input.shape.height, input.shape.width})) {
         node.fail(fmt::format("input `{}` of shape {} has more than {} elements", input.name,
@@ -142,12 +210,17 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
     std::set<std::string> names;
     for (const auto& input : spec.inputs) names.insert(input.name);
     for (const SpecNode& item : layers.items()) {
-        Layer layer = read_layer(item);
-        if (!names.insert(layer.name).second) {
-            item.fail(fmt::format("duplicate name `{}`", layer.name),
-                      "names unique among the layers and the network inputs");
+        for (Layer& layer : read_layer(item)) {
+            if (!names.insert(layer.name).second) {
+                item.fail(fmt::format(
+                              "duplicate name `{}`{}", layer.name,
+                              layer.cascade.empty()
+                                  ? std::string()
+                                  : fmt::format(" (a stage of Clos cascade `{}`)", layer.cascade)),
+                          "names unique among the layers and the network inputs");
+            }
+            spec.layers.push_back(std::move(layer));
         }
-        spec.layers.push_back(std::move(layer));
     }
     if (spec.layers.empty()) layers.fail("a network needs at least one layer", "a list of layers");
     top.finish();

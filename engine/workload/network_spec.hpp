@@ -17,6 +17,10 @@ struct NetworkInput {
     std::string name;
     TensorShape shape;
     SourceLocation location;
+    // The gradient with respect to this input is needed: it comes from
+    // trainable layers outside the file (e.g. the previous cascade of a
+    // pipeline), so the layers reading it have a bw phase.
+    bool needs_gradient = false;
 };
 
 struct NetworkSpec {

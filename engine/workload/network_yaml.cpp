@@ -26,7 +26,11 @@ std::string attributes_text(const LayerAttributes& attributes) {
                            pair_text(pool->stride), pair_text(pool->padding));
     }
     if (const auto* linear = std::get_if<LinearAttributes>(&attributes)) {
-        return fmt::format(", out_features: {}", linear->out_features);
+        if (linear->groups == 1) return fmt::format(", out_features: {}", linear->out_features);
+        return fmt::format(", out_features: {}, groups: {}", linear->out_features, linear->groups);
+    }
+    if (const auto* shuffle = std::get_if<ShuffleAttributes>(&attributes)) {
+        return fmt::format(", groups: {}", shuffle->groups);
     }
     return {};
 }
@@ -40,9 +44,9 @@ std::string network_to_yaml(const NetworkSpec& spec) {
     if (!spec.source.empty()) out += fmt::format("source: {}\n", yaml_scalar(spec.source));
     out += "inputs:                 # per sample: channels x height x width\n";
     for (const NetworkInput& input : spec.inputs) {
-        out += fmt::format("  - {{name: {}, channels: {}, height: {}, width: {}}}\n",
+        out += fmt::format("  - {{name: {}, channels: {}, height: {}, width: {}{}}}\n",
                            yaml_scalar(input.name), input.shape.channels, input.shape.height,
-                           input.shape.width);
+                           input.shape.width, input.needs_gradient ? ", gradient: true" : "");
     }
     out += "layers:\n";
     for (const Layer& layer : spec.layers) {

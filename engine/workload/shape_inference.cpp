@@ -73,10 +73,39 @@ TensorShape output_shape(const Layer& layer, const std::vector<NamedShape>& inpu
                                  key_path);
         }
         case LayerType::fc:
-            return {std::get<LinearAttributes>(layer.attributes).out_features, 1, 1};
-        case LayerType::matmul:
-            return {std::get<LinearAttributes>(layer.attributes).out_features, first.shape.height,
-                    first.shape.width};
+        case LayerType::matmul: {
+            const auto& linear = std::get<LinearAttributes>(layer.attributes);
+            // fc flattens its input; matmul applies the matrix at every position.
+            const bool flattens = layer.type == LayerType::fc;
+            const std::int64_t features = flattens ? first.shape.elements() : first.shape.channels;
+            if (features % linear.groups != 0) {
+                if (!layer.cascade.empty()) {
+                    fail(layer, key_path + ".input_routers",
+                         fmt::format("input_routers {} does not divide the {} input features "
+                                     "of Clos cascade `{}` (input `{}` of shape {})",
+                                     linear.groups, features, layer.cascade, first.producer,
+                                     to_string(first.shape)),
+                         "a number of input routers that divides the input features (each "
+                         "router takes input features / input_routers of them)");
+                }
+                fail(layer, key_path + ".groups",
+                     fmt::format("groups {} does not divide the {} input features of `{}`",
+                                 linear.groups, features, first.producer),
+                     "groups that divide both the input and the output features");
+            }
+            if (flattens) return {linear.out_features, 1, 1};
+            return {linear.out_features, first.shape.height, first.shape.width};
+        }
+        case LayerType::shuffle: {
+            const auto& shuffle = std::get<ShuffleAttributes>(layer.attributes);
+            if (first.shape.channels % shuffle.groups != 0) {
+                fail(layer, key_path + ".groups",
+                     fmt::format("groups {} does not divide the {} channels of input `{}`",
+                                 shuffle.groups, first.shape.channels, first.producer),
+                     "groups that divide the channels");
+            }
+            return first.shape;
+        }
         case LayerType::relu:
         case LayerType::batchnorm:
             return first.shape;

@@ -4,6 +4,7 @@
 
 #include "common/spec_node.hpp"
 #include "constraints/constraints_parser.hpp"
+#include "eval/on_chip_weights.hpp"
 
 namespace trainloop {
 
@@ -32,6 +33,7 @@ NetworkMapOptions network_map_options(const SearchSettings& search, int threads)
 }
 
 RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int threads) {
+    check_weights_fit_on_chip(subject.arch, subject.training);
     RunSetup setup;
     setup.constraints =
         merged_constraints(subject.arch, subject.arch_constraints, settings.constraints_file);

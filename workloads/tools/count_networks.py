@@ -66,7 +66,8 @@ def count(doc):
         ins = [shape[i] for i in l["inputs"]]
         consumed.update(l["inputs"])
         typ = l["type"]
-        if typ in ("conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool"):
+        if typ in ("conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool", "shuffle",
+                   "clos_fc"):
             assert len(ins) == 1, l["name"]
         c, h, w = ins[0]
         if typ == "conv":
@@ -82,15 +83,36 @@ def count(doc):
             G, K, C = g, k_out // g, c // g
             out = (k_out, p, q)
         elif typ == "fc":
-            G, K, C, p, q, r, s = 1, l["out_features"], c * h * w, 1, 1, 1, 1
-            out = (K, 1, 1)
+            g = l.get("groups", 1)
+            assert (c * h * w) % g == 0 and l["out_features"] % g == 0, l["name"]
+            G, K, C, p, q, r, s = g, l["out_features"] // g, c * h * w // g, 1, 1, 1, 1
+            out = (l["out_features"], 1, 1)
         elif typ == "matmul":
-            G, K, C, p, q, r, s = 1, l["out_features"], c, h, w, 1, 1
-            out = (K, h, w)
+            g = l.get("groups", 1)
+            assert c % g == 0 and l["out_features"] % g == 0, l["name"]
+            G, K, C, p, q, r, s = g, l["out_features"] // g, c // g, h, w, 1, 1
+            out = (l["out_features"], h, w)
+        elif typ == "clos_fc":
+            # Three block-diagonal stages (CloNets §II): Ri blocks of (I/Ri) x Rm,
+            # Rm blocks of Ri x Ro, Ro blocks of Rm x (O/Ro); counted here stage by stage.
+            i_feat, o_feat = c * h * w, l["out_features"]
+            ri, rm, ro = l["input_routers"], l["middle_routers"], l["output_routers"]
+            assert i_feat % ri == 0 and o_feat % ro == 0, l["name"]
+            stages = [(ri, rm, i_feat // ri), (rm, ro, ri), (ro, o_feat // ro, rm)]
+            for k, (g, k_out, c_in) in enumerate(stages):
+                n_mac += 1
+                weights += g * k_out * c_in
+                macs += g * k_out * c_in
+                per_layer.append(("%s/stage%d" % (l["name"], k + 1), g * k_out * c_in,
+                                  g * k_out * c_in))
+            G = None
+            out = (o_feat, 1, 1)
         else:
             G = None
-            if typ in ("relu", "batchnorm"):
+            if typ in ("relu", "batchnorm", "shuffle"):
                 out = ins[0]
+            elif typ == "clos_fc":
+                pass
             elif typ in ("maxpool", "avgpool"):
                 if l.get("global"):
                     out = (c, 1, 1)

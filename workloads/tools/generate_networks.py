@@ -24,7 +24,8 @@ import sys
 SCRIPT = "workloads/tools/generate_networks.py"
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 KEY_ORDER = ["name", "type", "inputs", "out_channels", "out_features", "kernel",
-             "stride", "padding", "dilation", "groups", "global"]
+             "stride", "padding", "dilation", "groups", "global", "input_routers",
+             "middle_routers", "output_routers"]
 
 
 def _pair(v):
@@ -51,9 +52,9 @@ class Net:
         self.shape = {}           # tensor name -> (c, h, w)
 
     # -- tensors ----------------------------------------------------------
-    def input(self, name, c, h=1, w=1):
+    def input(self, name, c, h=1, w=1, gradient=False):
         self._new_name(name)
-        self.inputs.append((name, c, h, w))
+        self.inputs.append((name, c, h, w, gradient))
         self.shape[name] = (c, h, w)
         return name
 
@@ -91,6 +92,16 @@ class Net:
 
     def fc(self, name, x, out_features):
         return self._add(name, "fc", [x], (out_features, 1, 1), out_features=out_features)
+
+    def clos_fc(self, name, x, out_features, input_routers, middle_routers, output_routers):
+        """A Clos cascade (I, O, Ri, Rm, Ro) of CloNets §II; trainloop expands it."""
+        c, h, w = self.shape[x]
+        if (c * h * w) % input_routers or out_features % output_routers:
+            raise ValueError("%s: routers do not divide %d inputs / %d outputs" %
+                             (name, c * h * w, out_features))
+        return self._add(name, "clos_fc", [x], (out_features, 1, 1), out_features=out_features,
+                         input_routers=input_routers, middle_routers=middle_routers,
+                         output_routers=output_routers)
 
     def bn(self, name, x):
         return self._add(name, "batchnorm", [x], self.shape[x])
@@ -151,8 +162,9 @@ class Net:
         out.append("description: %s" % _quote(self.description))
         out.append("source: %s" % _quote(self.source))
         out.append("inputs:")
-        for n, c, h, w in self.inputs:
-            out.append("  - {name: %s, channels: %d, height: %d, width: %d}" % (n, c, h, w))
+        for n, c, h, w, gradient in self.inputs:
+            out.append("  - {name: %s, channels: %d, height: %d, width: %d%s}" %
+                       (n, c, h, w, ", gradient: true" if gradient else ""))
         out.append("layers:")
         for layer in self.layers:
             keys = sorted(layer, key=KEY_ORDER.index)
@@ -440,6 +452,43 @@ def mlp_mnist():
     return n
 
 
+CLONETS_SOURCE = ("Isakov, Ehret, Kinsy, CloNets: Batchless DNN Training with On-Chip A Priori "
+                  "Sparse Neural Topologies, FPL 2018 (seed 004)")
+
+
+def clonets_mnist_clos():
+    n = Net("clonets_mnist_clos",
+            "MNIST 784-256-10 with a (1024, 256, 32, 16, 32) Clos cascade as the first layer (CloNets)",
+            CLONETS_SOURCE + ", Sec. IV: 784-256-10, first layer a Clos cascade",
+            ["Sec. IV: the 784 pixels are zero-padded to 1024 inputs; the first layer is the",
+             "Clos cascade (I, O, Ri, Rm, Ro) = (1024, 256, 32, 16, 32), its first router",
+             "configuration. P = Rm (I + O + Ri Ro) = 36,864 weights, plus fc2's 2,560."])
+    x = n.input("image", 1024)
+    x = n.clos_fc("fc1", x, 256, 32, 16, 32)
+    x = n.relu("relu1", x)
+    n.fc("fc2", x, 10)
+    return n
+
+
+def clonets_layer(clos):
+    """Table I: one 1024-input, 1024-output layer, dense or a (1024, 1024, 32, 32, 32) cascade."""
+    kind = "clos" if clos else "dense"
+    n = Net("clonets_layer_%s" % kind,
+            "One 1024-input, 1024-output %s layer (CloNets Table I)" %
+            ("Clos (1024, 1024, 32, 32, 32)" if clos else "dense fully-connected"),
+            CLONETS_SOURCE + ", Table I",
+            ["Table I's layer: 1024 PEs, one output neuron per PE, Ri = Rm = Ro = 32 on a",
+             "32x32 torus (Sec. III: 3n cycles for n = 32). The input is the previous layer's",
+             "output in a pipeline of layers (Fig. 6), so its gradient is needed (gradient: true)",
+             "and the backward pass computes every stage's deltas."])
+    x = n.input("x", 1024, gradient=True)
+    if clos:
+        n.clos_fc("layer", x, 1024, 32, 32, 32)
+    else:
+        n.fc("layer", x, 1024)
+    return n
+
+
 # ---------------------------------------------------------------------------
 # The other networks Eager Pruning trains (Zhang et al., ISCA 2019, §5, Table 5)
 # ---------------------------------------------------------------------------
@@ -604,6 +653,9 @@ NETWORKS = [
     ("wrn_28_10.yaml", wrn),
     ("densenet_cifar.yaml", densenet_cifar),
     ("mlp_mnist.yaml", mlp_mnist),
+    ("clonets_mnist_clos.yaml", clonets_mnist_clos),
+    ("clonets_layer_dense.yaml", lambda: clonets_layer(False)),
+    ("clonets_layer_clos.yaml", lambda: clonets_layer(True)),
     ("caffenet.yaml", caffenet),
     ("nin.yaml", nin),
     ("lenet.yaml", lenet),
