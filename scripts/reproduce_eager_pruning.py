@@ -22,15 +22,14 @@ architecture and search they come from.
 
 import argparse
 import datetime
-import importlib.util
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reproduction_support import ROOT, children_cpu_seconds, git_commit, load_module  # noqa: E402
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -52,18 +51,7 @@ VARIANTS = [
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("eager_pruning_profile", GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return load_module("eager_pruning_profile", GENERATOR)
 
 
 def write_profile(work, variant, options):
@@ -139,8 +127,7 @@ def main():
                 networks.remove(net)
                 print("%s: %s" % (net, e), file=sys.stderr)
     wall = time.time() - started
-    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_seconds = cpu.ru_utime + cpu.ru_stime
+    cpu_seconds = children_cpu_seconds()
 
     out = []
     w = out.append

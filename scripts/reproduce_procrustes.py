@@ -24,7 +24,6 @@ import json
 import math
 import os
 import re
-import resource
 import sqlite3
 import subprocess
 import sys
@@ -32,7 +31,8 @@ import time
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reproduction_support import ROOT, children_cpu_seconds, git_commit  # noqa: E402
 NETWORKS = ["resnet18", "mobilenet_v2", "vgg_s", "wrn_28_10", "densenet_cifar"]
 LABEL = {"resnet18": "ResNet-18", "mobilenet_v2": "MobileNet v2", "vgg_s": "VGG-S",
          "wrn_28_10": "WRN-28-10", "densenet_cifar": "DenseNet"}
@@ -333,14 +333,6 @@ def check(ok):
     return "yes" if ok else "**no**"
 
 
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trainloop", default=os.path.join(ROOT, "build/trainloop"))
@@ -363,15 +355,15 @@ def main(argv):
                              text=True).stdout
         table2[n] = json.loads(out)["sparsity"]
         shapes[n] = json.loads(out)["layers"]
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_seconds = children_cpu_seconds()
     elapsed = time.time() - start
     text = report(a, dbs, variants, wire_pj, pitch_um, hist5, hist13, table2, shapes, elapsed,
-                  children.ru_utime + children.ru_stime)
+                  cpu_seconds)
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
     with open(a.out, "w") as f:
         f.write(text)
     print("wrote %s (%.0f s, %.0f s CPU)" % (a.out, elapsed,
-                                              children.ru_utime + children.ru_stime))
+                                              cpu_seconds))
     return 0
 
 

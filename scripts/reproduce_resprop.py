@@ -26,17 +26,16 @@ generator (workloads/tools/resprop_profile.py) and gets its own rows.
 
 import argparse
 import datetime
-import importlib.util
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reproduction_support import ROOT, children_cpu_seconds, git_commit, load_module  # noqa: E402
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "resprop_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "workloads", "tools"))
 import count_networks  # noqa: E402
@@ -75,18 +74,7 @@ PROFILES = {
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("resprop_profile", GENERATOR)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def git_commit():
-    try:
-        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+    return load_module("resprop_profile", GENERATOR)
 
 
 class Runner:
@@ -209,8 +197,7 @@ def main():
             pre[net] = {ph: r.train_cost(args.arch, net, 1, "dense", run_iterations, ph)
                         for ph in ("bw", "wu")}
     wall = time.time() - started
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu_seconds = usage.ru_utime + usage.ru_stime
+    cpu_seconds = children_cpu_seconds()
 
     out = []
     w = out.append
