@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cartesian_command.hpp"
 #include "common/spec_error.hpp"
 #include "eval_command.hpp"
 #include "import_export_command.hpp"
@@ -67,6 +68,7 @@ int run(int argc, char** argv) {
         "arch_specs/procrustes_sparse_16x16.yaml --sparsity procrustes\n"
         "  trainloop train-cost --arch arch_specs/procrustes_sparse_16x16.yaml --workload "
         "resnet18 --sparsity procrustes --iterations 10000\n"
+        "  trainloop cartesian --workload resnet18 --phase wu\n"
         "  trainloop sweep examples/sweeps/tiny.yaml --db tiny.db\n"
         "  trainloop query --db tiny.db summary\n"
         "  trainloop report --db tiny.db --out report.html --figures figures/\n"
@@ -80,6 +82,7 @@ int run(int argc, char** argv) {
     trainloop::cli::add_import_export_commands(app);
     trainloop::cli::add_map_command(app);
     trainloop::cli::add_train_cost_command(app);
+    trainloop::cli::add_cartesian_command(app);
     trainloop::cli::add_sweep_command(app);
     trainloop::cli::add_query_command(app);
     trainloop::cli::add_db_command(app);

@@ -1,0 +1,231 @@
+#include "cartesian_command.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/spec_error.hpp"
+#include "eval/cartesian_product.hpp"
+#include "json_errors.hpp"
+#include "number_options.hpp"
+#include "problem/training_problems.hpp"
+#include "reporting_errors.hpp"
+#include "workload/network_library.hpp"
+
+namespace trainloop::cli {
+namespace {
+
+struct CartesianOptions {
+    std::string network;
+    std::int64_t batch = kDefaultBatch;
+    std::string phase = "all";
+    std::string layer;
+    std::string pes = "8x8";
+    std::string vectors = "4x4";
+    std::int64_t banks = 32;
+    double input_density = 1.0;
+    double filter_density = 1.0;
+    std::string unused_rule = "outside-output";
+    std::string format = "text";
+};
+
+// "8x8" -> {8, 8}: two integers in 1..max joined by 'x'.
+std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const char* option,
+                                                const char* what, std::int64_t max) {
+    const std::size_t x = text.find('x');
+    std::int64_t first = 0;
+    std::int64_t second = 0;
+    if (x == std::string::npos || !number_detail::read_whole(text.substr(0, x), first) ||
+        !number_detail::read_whole(text.substr(x + 1), second) || first < 1 || second < 1 ||
+        first > max || second > max)
+        throw SpecError({}, option, fmt::format("`{}` is not {}", text, what),
+                        fmt::format("two integers in 1..{} joined by 'x', e.g. 4x4", max));
+    return {first, second};
+}
+
+struct Row {
+    std::string layer;
+    Phase phase = Phase::fw;
+    CartesianCost cost;
+};
+
+nlohmann::json cost_json(const CartesianCost& c) {
+    return {{"issued_products", c.issued_products},
+            {"used_products", c.used_products},
+            {"unused_products", c.unused_products},
+            {"unused_pct", c.unused_pct},
+            {"product_cycles", c.product_cycles},
+            {"dense_product_cycles", c.dense_product_cycles},
+            {"all_unused_cycles", c.all_unused_cycles},
+            {"all_unused_pct", c.all_unused_pct},
+            {"slowest_pe_cycles", c.slowest_pe_cycles},
+            {"busy_pes", c.busy_pes}};
+}
+
+// Sums over a phase's layers; the shares recomputed from the sums.
+CartesianCost add(CartesianCost total, const CartesianCost& c) {
+    total.issued_products += c.issued_products;
+    total.used_products += c.used_products;
+    total.unused_products += c.unused_products;
+    total.product_cycles += c.product_cycles;
+    total.dense_product_cycles += c.dense_product_cycles;
+    total.all_unused_cycles += c.all_unused_cycles;
+    total.slowest_pe_cycles += c.slowest_pe_cycles;
+    total.busy_pes = std::max(total.busy_pes, c.busy_pes);
+    total.unused_pct =
+        total.issued_products > 0 ? 100.0 * total.unused_products / total.issued_products : 0.0;
+    total.all_unused_pct = total.dense_product_cycles > 0
+                               ? 100.0 * total.all_unused_cycles / total.dense_product_cycles
+                               : 0.0;
+    return total;
+}
+
+void run_cartesian(const CartesianOptions& o) {
+    CartesianConfig config;
+    std::tie(config.tiles_h, config.tiles_w) = read_pair(o.pes, "--pes", "a PE grid", 4096);
+    std::tie(config.filter_vector, config.input_vector) =
+        read_pair(o.vectors, "--vectors", "a vector shape FxI", 1024);
+    config.accumulator_banks = o.banks;
+    config.input_density = o.input_density;
+    config.filter_density = o.filter_density;
+    config.rule =
+        o.unused_rule == "negative-only" ? UnusedRule::negative_only : UnusedRule::outside_output;
+    if (const std::string problem = cartesian_config_problem(config); !problem.empty())
+        throw SpecError({}, "--vectors", problem);
+
+    const Network network = load_network(o.network);
+    const NetworkTraining training = derive_training_problems(network, o.batch);
+    std::vector<Row> rows;
+    std::vector<std::string> skipped;
+    bool layer_found = o.layer.empty();
+    for (const LayerTraining& lt : training.layers) {
+        const AnalyzedLayer& al = *lt.layer;
+        if (!o.layer.empty() && al.layer.name != o.layer) continue;
+        layer_found = true;
+        if (al.layer.type != LayerType::conv) {
+            skipped.push_back(al.layer.name);
+            continue;
+        }
+        for (const PhaseProblem& pp : lt.phases) {
+            if (o.phase != "all" && phase_name(pp.phase) != o.phase) continue;
+            const CartesianConv conv = cartesian_conv_of(al.layer, al.input_shapes.at(0),
+                                                         al.output_shape, o.batch, pp.phase);
+            rows.push_back({al.layer.name, pp.phase, evaluate_cartesian(conv, config)});
+        }
+    }
+    if (!layer_found)
+        throw SpecError({}, "--layer",
+                        fmt::format("network '{}' has no MAC layer '{}'", network.name(), o.layer),
+                        "the name of a conv layer", "trainloop workload show " + o.network);
+    std::map<Phase, CartesianCost> totals;
+    for (const Row& r : rows) totals[r.phase] = add(totals[r.phase], r.cost);
+    const double stall = rows.empty() ? 0.0 : rows.front().cost.conflict_stall_per_cycle;
+
+    if (o.format == "json") {
+        nlohmann::json out = {{"network", network.name()},
+                              {"batch", o.batch},
+                              {"config",
+                               {{"pes", o.pes},
+                                {"filter_vector", config.filter_vector},
+                                {"input_vector", config.input_vector},
+                                {"accumulator_banks", config.accumulator_banks},
+                                {"input_density", config.input_density},
+                                {"filter_density", config.filter_density},
+                                {"unused_rule", o.unused_rule}}},
+                              {"conflict_stall_per_cycle", stall},
+                              {"layers", nlohmann::json::array()},
+                              {"totals", nlohmann::json::object()},
+                              {"skipped", skipped}};
+        for (const Row& r : rows) {
+            nlohmann::json j = cost_json(r.cost);
+            j["layer"] = r.layer;
+            j["phase"] = phase_name(r.phase);
+            out["layers"].push_back(j);
+        }
+        for (const auto& [phase, c] : totals)
+            out["totals"][std::string(phase_name(phase))] = cost_json(c);
+        std::cout << json_text(out) << "\n";
+        return;
+    }
+    std::cout << fmt::format(
+        "{} (batch {}) on a Cartesian-product array: {} PEs, F×I = {}×{}, {} accumulator banks, "
+        "densities input {} filter {}, unused = {}\n"
+        "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
+        network.name(), o.batch, o.pes, config.filter_vector, config.input_vector,
+        config.accumulator_banks, config.input_density, config.filter_density, o.unused_rule,
+        stall);
+    std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>13} {:>14}\n", "layer", "phase",
+                             "issued", "unused %", "CP cycles", "all-unused %", "slowest PE");
+    const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c) {
+        std::cout << fmt::format("{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>13.2f} {:>14.4g}\n",
+                                 name, phase, c.issued_products, c.unused_pct, c.product_cycles,
+                                 c.all_unused_pct, c.slowest_pe_cycles);
+    };
+    for (const Row& r : rows) line(r.layer, phase_name(r.phase), r.cost);
+    std::cout << "\n";
+    for (const auto& [phase, c] : totals) line("total", phase_name(phase), c);
+    if (!skipped.empty())
+        std::cout << fmt::format("\nnot convolutions, not evaluated: {}\n",
+                                 fmt::join(skipped, ", "));
+}
+
+}  // namespace
+
+void add_cartesian_command(CLI::App& app) {
+    auto o = std::make_shared<CartesianOptions>();
+    CLI::App* cmd = app.add_subcommand(
+        "cartesian",
+        "A network's conv layer-phases on a Cartesian-product (SCNN-style) PE array: products "
+        "issued, used and unused, all-unused Cartesian products (ReSprop thesis Table 6.1), "
+        "accumulator-bank stalls (docs/cartesian_product.md)");
+    cmd->add_option("--workload,-w", o->network, "Shipped network name or network YAML file")
+        ->required();
+    cmd->add_option("--batch,-b", o->batch, "Minibatch size")
+        ->default_val(o->batch)
+        ->transform(integer_in(1, 1 << 20));
+    cmd->add_option("--phase", o->phase, "Phase to evaluate")
+        ->default_val(o->phase)
+        ->check(CLI::IsMember({"all", "fw", "bw", "wu"}));
+    cmd->add_option("--layer", o->layer, "Only this layer");
+    cmd->add_option("--pes", o->pes,
+                    "PE grid ROWSxCOLUMNS; SCNN's planar tiling cuts the input plane into one "
+                    "tile per PE")
+        ->default_val(o->pes);
+    cmd->add_option("--vectors", o->vectors,
+                    "FxI: filter and input vector widths, F × I multipliers per PE")
+        ->default_val(o->vectors);
+    cmd->add_option("--banks", o->banks, "Accumulator banks per PE")
+        ->default_val(o->banks)
+        ->transform(integer_in(1, 4096));
+    cmd->add_option("--input-density", o->input_density,
+                    "Density of the tiled operand (fw, wu: activations; bw: output gradients)")
+        ->default_val(o->input_density)
+        ->transform(finite_number_in(1e-9, 1.0));
+    cmd->add_option("--filter-density", o->filter_density,
+                    "Density of the broadcast operand (fw, bw: weights; wu: output gradients)")
+        ->default_val(o->filter_density)
+        ->transform(finite_number_in(1e-9, 1.0));
+    cmd->add_option("--unused-rule", o->unused_rule,
+                    "outside-output: a product outside the output plane or between strided "
+                    "outputs is unused; negative-only: only a negative output coordinate (GSCN's "
+                    "predictor test, thesis §6.5)")
+        ->default_val(o->unused_rule)
+        ->check(CLI::IsMember({"outside-output", "negative-only"}));
+    cmd->add_option("--format,-f", o->format, "Output format")
+        ->default_val(o->format)
+        ->check(CLI::IsMember({"text", "json"}));
+    cmd->footer(
+        "\nExamples:\n"
+        "  trainloop cartesian --workload resnet18 --phase wu\n"
+        "  trainloop cartesian --workload resnet34 --phase wu --pes 8x8 --vectors 4x4 --banks 32 "
+        "--format json");
+    cmd->callback([o] { run_reporting_errors(o->format, [o] { run_cartesian(*o); }); });
+}
+
+}  // namespace trainloop::cli

@@ -1,0 +1,266 @@
+#include "eval/cartesian_product.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include "eval/bank_conflicts.hpp"
+
+namespace trainloop {
+namespace {
+
+std::int64_t floor_div(std::int64_t n, std::int64_t d) {
+    const std::int64_t q = n / d;
+    return (n % d != 0 && ((n < 0) != (d < 0))) ? q - 1 : q;
+}
+
+std::int64_t ceil_div(std::int64_t n, std::int64_t d) { return -floor_div(-n, d); }
+
+// The b in [0, b_extent) used with A at `a`: an interval of b (from the
+// output range) intersected with one residue class (from the divisibility).
+struct Partners {
+    std::int64_t first = 0;  // lowest used b
+    std::int64_t step = 1;
+    std::int64_t count = 0;
+};
+
+Partners partners_of(const CartesianAxis& axis, std::int64_t a, UnusedRule rule) {
+    const std::int64_t c = axis.a_scale * a + axis.offset;
+    // n = c + sb·b must lie in [0, high]; negative_only drops the upper bound.
+    const std::int64_t high = rule == UnusedRule::negative_only
+                                  ? std::numeric_limits<std::int64_t>::max() / 4
+                                  : axis.divisor * axis.out_extent - 1;
+    const std::int64_t sb = axis.b_scale;
+    std::int64_t lo = 0;
+    std::int64_t hi = axis.b_extent - 1;
+    if (sb > 0) {
+        lo = std::max(lo, ceil_div(-c, sb));
+        hi = std::min(hi, floor_div(high - c, sb));
+    } else {
+        lo = std::max(lo, ceil_div(c - high, -sb));
+        hi = std::min(hi, floor_div(c, -sb));
+    }
+    if (lo > hi) return {};
+    // sb·b ≡ −c (mod divisor): one residue modulo divisor / gcd, or none.
+    const std::int64_t g = std::gcd(sb < 0 ? -sb : sb, axis.divisor);
+    const std::int64_t step = axis.divisor / g;
+    std::int64_t residue = -1;
+    for (std::int64_t r = 0; r < step; ++r) {
+        const std::int64_t n = c + sb * r;
+        if (((n % axis.divisor) + axis.divisor) % axis.divisor == 0) {
+            residue = r;
+            break;
+        }
+    }
+    if (residue < 0) return {};
+    const std::int64_t first = lo + ((residue - lo) % step + step) % step;
+    if (first > hi) return {};
+    return {first, step, (hi - first) / step + 1};
+}
+
+// Whether one of `points` (h, w positions of A) is used with B at (bh, bw).
+struct Point {
+    std::int64_t h = 0;
+    std::int64_t w = 0;
+};
+
+// Dense count of the cycles of one input vector (its A positions) against
+// the whole B stream in which no product is used: the stream's F-entry
+// chunks minus those holding a used partner of some position. The stream is
+// position-major (bh, bw), filter fastest: entry (bh·Bw + bw)·filters + k.
+std::int64_t all_unused_chunks(const CartesianConv& conv, const std::vector<Point>& vector,
+                               std::int64_t chunk, UnusedRule rule,
+                               std::vector<std::pair<std::int64_t, std::int64_t>>& spans) {
+    const std::int64_t stream = conv.filters * conv.h.b_extent * conv.w.b_extent;
+    const std::int64_t chunks = ceil_div(stream, chunk);
+    spans.clear();
+    for (const Point& p : vector) {
+        const Partners ph = partners_of(conv.h, p.h, rule);
+        const Partners pw = partners_of(conv.w, p.w, rule);
+        for (std::int64_t i = 0; i < ph.count; ++i) {
+            const std::int64_t bh = ph.first + i * ph.step;
+            for (std::int64_t j = 0; j < pw.count; ++j) {
+                const std::int64_t bw = pw.first + j * pw.step;
+                const std::int64_t begin = (bh * conv.w.b_extent + bw) * conv.filters;
+                spans.emplace_back(begin / chunk, (begin + conv.filters - 1) / chunk);
+            }
+        }
+    }
+    std::sort(spans.begin(), spans.end());
+    std::int64_t touched = 0;
+    std::int64_t covered_to = -1;  // last chunk index already counted
+    for (const auto& [first, last] : spans) {
+        if (last <= covered_to) continue;
+        touched += last - std::max(first, covered_to + 1) + 1;
+        covered_to = last;
+    }
+    return chunks - touched;
+}
+
+// The positions [begin, end) of tile `index` of `tiles` over `extent`.
+std::pair<std::int64_t, std::int64_t> tile_range(std::int64_t extent, std::int64_t tiles,
+                                                 std::int64_t index) {
+    const std::int64_t size = ceil_div(extent, tiles);
+    const std::int64_t begin = std::min(extent, index * size);
+    return {begin, std::min(extent, begin + size)};
+}
+
+}  // namespace
+
+bool CartesianAxis::used(std::int64_t a, std::int64_t b, UnusedRule rule) const {
+    const std::int64_t n = a_scale * a + b_scale * b + offset;
+    if (n < 0 || n % divisor != 0) return false;
+    return rule == UnusedRule::negative_only || n / divisor < out_extent;
+}
+
+std::vector<std::int64_t> CartesianAxis::used_partners(std::int64_t a, UnusedRule rule) const {
+    const Partners p = partners_of(*this, a, rule);
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = 0; i < p.count; ++i) out.push_back(p.first + i * p.step);
+    return out;
+}
+
+std::int64_t CartesianAxis::used_pairs(std::int64_t a_begin, std::int64_t a_end,
+                                       UnusedRule rule) const {
+    std::int64_t total = 0;
+    for (std::int64_t a = a_begin; a < a_end; ++a) total += partners_of(*this, a, rule).count;
+    return total;
+}
+
+CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
+                                const TensorShape& output, std::int64_t batch, Phase phase) {
+    const auto* conv = std::get_if<ConvAttributes>(&layer.attributes);
+    if (conv == nullptr)
+        throw std::invalid_argument(
+            fmt::format("layer '{}' is not a conv: the Cartesian-product evaluator models "
+                        "convolutions only",
+                        layer.name));
+    const std::int64_t groups = conv->groups;
+    const auto axis = [&](std::int64_t in, std::int64_t out, std::int64_t kernel,
+                          std::int64_t stride, std::int64_t pad, std::int64_t dilation) {
+        switch (phase) {
+            case Phase::fw:  // SCNN §III: output (h + pad − d·r) / u, kept when divisible
+                return CartesianAxis{in, kernel, out, 1, -dilation, pad, stride};
+            case Phase::bw:  // thesis Fig. 6.1b: dx at u·p + d·r − pad
+                return CartesianAxis{out, kernel, in, stride, dilation, -pad, 1};
+            case Phase::wu:  // thesis Fig. 6.1c: dw at (h + pad − u·p) / d
+                return CartesianAxis{in, out, kernel, 1, -stride, pad, dilation};
+        }
+        return CartesianAxis{};
+    };
+    CartesianConv result;
+    result.h = axis(input.height, output.height, conv->kernel.h, conv->stride.h, conv->padding.h,
+                    conv->dilation.h);
+    result.w = axis(input.width, output.width, conv->kernel.w, conv->stride.w, conv->padding.w,
+                    conv->dilation.w);
+    switch (phase) {
+        case Phase::fw:
+            result.repetitions = batch * input.channels;
+            result.filters = output.channels / groups;
+            break;
+        case Phase::bw:
+            result.repetitions = batch * output.channels;
+            result.filters = input.channels / groups;
+            break;
+        case Phase::wu:
+            result.repetitions = input.channels * batch;
+            result.filters = output.channels / groups;
+            break;
+    }
+    return result;
+}
+
+std::string cartesian_config_problem(const CartesianConfig& c) {
+    const auto count = [](std::int64_t v, std::int64_t max, const char* what) -> std::string {
+        if (v < 1 || v > max)
+            return fmt::format("{} must be between 1 and {}, got {}", what, max, v);
+        return {};
+    };
+    for (const std::string& p :
+         {count(c.tiles_h, 4096, "the PE grid's height"),
+          count(c.tiles_w, 4096, "the PE grid's width"),
+          count(c.filter_vector, 1024, "the filter vector width F"),
+          count(c.input_vector, 1024, "the input vector width I"),
+          count(c.accumulator_banks, kMaxBanks, "the number of accumulator banks")}) {
+        if (!p.empty()) return p;
+    }
+    if (c.filter_vector * c.input_vector > kMaxBankBalls)
+        return fmt::format("F × I must be at most {} products per cycle, got {}", kMaxBankBalls,
+                           c.filter_vector * c.input_vector);
+    for (const auto& [d, what] : {std::pair{c.input_density, "the input density"},
+                                  std::pair{c.filter_density, "the filter density"}}) {
+        if (!(d > 0.0 && d <= 1.0)) return fmt::format("{} must be in (0, 1], got {}", what, d);
+    }
+    return {};
+}
+
+CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfig& config) {
+    CartesianCost cost;
+    const double density = config.input_density * config.filter_density;
+    const std::int64_t stream = conv.filters * conv.h.b_extent * conv.w.b_extent;
+    const double reps = static_cast<double>(conv.repetitions);
+    // Alg. 3 lines 9-10: ⌈nnz(B stream)/F⌉ filter vectors per input vector.
+    const double filter_vectors = std::ceil(config.filter_density * static_cast<double>(stream) /
+                                                static_cast<double>(config.filter_vector) -
+                                            1e-9);
+    const std::int64_t dense_filter_vectors = ceil_div(stream, config.filter_vector);
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    std::vector<Point> vector;
+    for (std::int64_t th = 0; th < config.tiles_h; ++th) {
+        const auto [h0, h1] = tile_range(conv.h.a_extent, config.tiles_h, th);
+        for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
+            const auto [w0, w1] = tile_range(conv.w.a_extent, config.tiles_w, tw);
+            const std::int64_t positions = (h1 - h0) * (w1 - w0);
+            if (positions == 0) continue;
+            ++cost.busy_pes;
+            const double pairs = static_cast<double>(positions) * static_cast<double>(stream);
+            // Separable: a pair is used iff it is used on both axes (SCNN §III coordinates).
+            const double used = static_cast<double>(conv.h.used_pairs(h0, h1, config.rule)) *
+                                static_cast<double>(conv.w.used_pairs(w0, w1, config.rule)) *
+                                static_cast<double>(conv.filters);
+            cost.issued_products += reps * density * pairs;
+            cost.used_products += reps * density * used;
+            // Alg. 3 lines 7-8: ⌈nnz(tile)/I⌉ input vectors per (sample, channel).
+            const double input_vectors =
+                std::ceil(config.input_density * static_cast<double>(positions) /
+                              static_cast<double>(config.input_vector) -
+                          1e-9);
+            const double pe_cycles = reps * input_vectors * filter_vectors;
+            cost.product_cycles += pe_cycles;
+            cost.slowest_pe_product_cycles = std::max(cost.slowest_pe_product_cycles, pe_cycles);
+            // Table 6.1: dense input vectors of I consecutive row-major positions.
+            std::int64_t all_unused = 0;
+            for (std::int64_t first = 0; first < positions; first += config.input_vector) {
+                vector.clear();
+                for (std::int64_t i = first; i < std::min(positions, first + config.input_vector);
+                     ++i)
+                    vector.push_back({h0 + i / (w1 - w0), w0 + i % (w1 - w0)});
+                all_unused +=
+                    all_unused_chunks(conv, vector, config.filter_vector, config.rule, spans);
+            }
+            cost.all_unused_cycles += reps * static_cast<double>(all_unused);
+            cost.dense_product_cycles +=
+                reps * static_cast<double>(ceil_div(positions, config.input_vector)) *
+                static_cast<double>(dense_filter_vectors);
+        }
+    }
+    cost.unused_products = cost.issued_products - cost.used_products;
+    cost.unused_pct =
+        cost.issued_products > 0 ? 100.0 * cost.unused_products / cost.issued_products : 0.0;
+    cost.all_unused_pct = cost.dense_product_cycles > 0
+                              ? 100.0 * cost.all_unused_cycles / cost.dense_product_cycles
+                              : 0.0;
+    cost.conflict_stall_per_cycle =
+        expected_max_occupancy(config.filter_vector * config.input_vector,
+                               config.accumulator_banks) -
+        1.0;
+    cost.slowest_pe_cycles = (1.0 + cost.conflict_stall_per_cycle) * cost.slowest_pe_product_cycles;
+    return cost;
+}
+
+}  // namespace trainloop

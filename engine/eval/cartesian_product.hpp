@@ -1,0 +1,132 @@
+// The Cartesian-product (outer-product) sparse convolution of SCNN (Parashar
+// et al., "SCNN", ISCA 2017, §III-IV) and GSCN (Goli, ReSprop thesis, UBC
+// 2020, ch. 6, Alg. 3-4): a dataflow class the loop-nest model
+// (nest/nest_analysis.hpp) does not express. Each PE fetches a vector of F
+// nonzero "filter" values and a vector of I nonzero "input" values and
+// multiplies all F × I pairs in one cycle; each product's output coordinate
+// is computed from the two operands' coordinates and the product is
+// scattered through a crossbar into A accumulator banks. Unlike a loop nest,
+// a product is issued before anyone knows whether it lands in the output:
+// products whose coordinate falls outside the output plane, or between the
+// outputs of a strided convolution, are computed and thrown away.
+//
+// The model, for one conv layer-phase (docs/cartesian_product.md):
+//  - Operands. Every phase is a convolution of a planar-tiled operand A
+//    (Alg. 3's "input") with a broadcast operand B (its "filter"), §6.2 and
+//    Fig. 6.1: fw A = x, B = w; bw A = dy, B = w; wu A = x, B = dy (the
+//    output gradient acts as K filters, the samples N as channels). Along
+//    each spatial axis the product of A at a and B at b has the output
+//    numerator n = sa·a + sb·b + off; it is used iff n ≡ 0 (mod div) and
+//    0 ≤ n/div < out (CartesianAxis). A pair is used iff it is on both axes.
+//  - Tiling. SCNN's planar tiling (§IV): the A plane is cut into
+//    tiles_h × tiles_w tiles of ⌈H/tiles_h⌉ × ⌈W/tiles_w⌉ positions, one per
+//    PE (edge tiles smaller, tiles past the plane empty), and every PE gets
+//    all of B. A product landing in a neighbour's output tile (the halo) is
+//    used: SCNN sends halos to the neighbours.
+//  - Sparsity. Nonzeros are uniform and independent with densities d_A and
+//    d_B, so the expected issued and used products are d_A·d_B times the
+//    dense pair counts (linearity of expectation): the unused share does
+//    not depend on density.
+//  - Cycles. Per (sample, channel) a PE runs ⌈d_A·|tile|/I⌉ input vectors
+//    against ⌈d_B·filters·|B|/F⌉ filter vectors (Alg. 3 lines 7-10, the
+//    expectation inside the ceiling); the layer lasts as long as its
+//    slowest PE (SCNN §IV: PEs synchronise at each output-channel group).
+//  - Bank conflicts. Each cycle's F × I products are hashed uniformly to A
+//    banks, a bank accepts one product per cycle, and a cycle lasts as many
+//    cycles as its fullest bank (no buffering between cycles: an upper
+//    bound on SCNN, whose crossbar queues). eval/bank_conflicts.hpp.
+//  - Unused Cartesian products (Table 6.1's metric): cycles in which all
+//    F × I products are unused, counted exactly for dense operands: input
+//    vectors are I consecutive positions of the tile, row-major (the
+//    thesis's W → H order, §6.5); filter vectors are F consecutive entries
+//    of the B stream ordered position-major, filter fastest (Alg. 5).
+//    With sparse operands a vector spans more positions; that is not
+//    modelled (all_unused_cycles is the dense count).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vocabulary/phase.hpp"
+#include "workload/layer.hpp"
+#include "workload/tensor_shape.hpp"
+
+namespace trainloop {
+
+// Which products count as unused. outside_output: outside the output plane
+// or between strided outputs (the model). negative_only: only a negative
+// output coordinate (the test GSCN's predictor applies, thesis §6.5), a
+// variant for the comparison with Table 6.1.
+enum class UnusedRule : std::uint8_t { outside_output, negative_only };
+
+// One spatial axis of a Cartesian-product convolution.
+struct CartesianAxis {
+    std::int64_t a_extent = 1;    // positions of the tiled operand A
+    std::int64_t b_extent = 1;    // positions of the broadcast operand B
+    std::int64_t out_extent = 1;  // positions of the output
+    std::int64_t a_scale = 1;     // n = a_scale·a + b_scale·b + offset
+    std::int64_t b_scale = 1;     // never 0
+    std::int64_t offset = 0;
+    std::int64_t divisor = 1;  // used iff n ≡ 0 (mod divisor), 0 <= n/divisor < out_extent
+
+    // Whether the product of A at `a` and B at `b` is used.
+    bool used(std::int64_t a, std::int64_t b, UnusedRule rule) const;
+    // The positions b of B whose product with A at `a` is used, ascending.
+    std::vector<std::int64_t> used_partners(std::int64_t a, UnusedRule rule) const;
+    // Σ over a in [a_begin, a_end) of used_partners(a).size(), without listing them.
+    std::int64_t used_pairs(std::int64_t a_begin, std::int64_t a_end, UnusedRule rule) const;
+};
+
+// A conv layer-phase as a Cartesian-product convolution.
+struct CartesianConv {
+    CartesianAxis h;
+    CartesianAxis w;
+    // (sample, channel) pairs that each multiply an A plane by a B stream
+    // (fw: N·C, bw: N·K, wu: C·N) and the filters in each B stream (fw and
+    // wu: K/G, bw: C/G).
+    std::int64_t repetitions = 1;
+    std::int64_t filters = 1;
+};
+
+// Throws std::invalid_argument when `layer` is not a conv.
+CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
+                                const TensorShape& output, std::int64_t batch, Phase phase);
+
+struct CartesianConfig {
+    std::int64_t tiles_h = 8;  // SCNN: 64 PEs as 8 × 8 (§V, Table III)
+    std::int64_t tiles_w = 8;
+    std::int64_t filter_vector = 4;  // F
+    std::int64_t input_vector = 4;   // I
+    std::int64_t accumulator_banks = 32;
+    double input_density = 1.0;   // d_A
+    double filter_density = 1.0;  // d_B
+    UnusedRule rule = UnusedRule::outside_output;
+};
+
+// Why `config` cannot be evaluated (a positive count, a density in (0, 1]),
+// or empty.
+std::string cartesian_config_problem(const CartesianConfig& config);
+
+struct CartesianCost {
+    double issued_products = 0;  // expected, all PEs
+    double used_products = 0;
+    double unused_products = 0;
+    double unused_pct = 0;  // 100 · unused / issued
+    // Cartesian-product cycles (F × I multiplies each), all PEs, and of the slowest PE.
+    double product_cycles = 0;
+    double slowest_pe_product_cycles = 0;
+    // Dense operands: cycles in which all F × I products are unused (Table 6.1).
+    double all_unused_cycles = 0;
+    double all_unused_pct = 0;  // 100 · all_unused_cycles / product_cycles (dense)
+    double dense_product_cycles = 0;
+    // Expected extra cycles per Cartesian product from accumulator-bank conflicts.
+    double conflict_stall_per_cycle = 0;
+    double slowest_pe_cycles = 0;  // (1 + stall) · slowest_pe_product_cycles
+    std::int64_t busy_pes = 0;     // PEs whose tile holds part of the A plane
+};
+
+// Precondition: cartesian_config_problem(config) is empty.
+CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfig& config);
+
+}  // namespace trainloop

@@ -1,0 +1,299 @@
+// The Cartesian-product evaluator (eval/cartesian_product.hpp) against a
+// brute force that knows nothing of its axis formulas: the used pairs are
+// the MACs of the convolution's own loop nest (every fw MAC x[h]·w[r] ->
+// y[p] is also the bw product dy[p]·w[r] -> dx[h] and the wu product
+// x[h]·dy[p] -> dw[r]), and every input vector × filter vector of the
+// stream is checked against them. Also the bank-conflict model and the
+// configuration checks.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "eval/bank_conflicts.hpp"
+#include "eval/cartesian_product.hpp"
+
+namespace trainloop {
+namespace {
+
+struct SmallConv {
+    std::int64_t c = 2, k = 4, h = 7, w = 6, r = 3, s = 2, stride = 1, pad = 1, dilation = 1;
+    std::int64_t groups = 1, batch = 2;
+
+    std::int64_t out(std::int64_t in, std::int64_t kernel) const {
+        return (in + 2 * pad - dilation * (kernel - 1) - 1) / stride + 1;
+    }
+    Layer layer() const {
+        ConvAttributes a;
+        a.out_channels = k;
+        a.kernel = {r, s};
+        a.stride = {stride, stride};
+        a.padding = {pad, pad};
+        a.dilation = {dilation, dilation};
+        a.groups = groups;
+        return Layer{"conv", LayerType::conv, {"in"}, a, {}, {}};
+    }
+    TensorShape input() const { return {c, h, w}; }
+    TensorShape output() const { return {k, out(h, r), out(w, s)}; }
+};
+
+// One used pair: A position (ah, aw) with B position (bh, bw).
+using Pair = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
+
+// The used pairs of `phase`, from the forward loop nest over outputs and taps.
+std::set<Pair> used_pairs_from_loop_nest(const SmallConv& cv, Phase phase) {
+    std::set<Pair> pairs;
+    const TensorShape o = cv.output();
+    for (std::int64_t p = 0; p < o.height; ++p)
+        for (std::int64_t q = 0; q < o.width; ++q)
+            for (std::int64_t r = 0; r < cv.r; ++r)
+                for (std::int64_t s = 0; s < cv.s; ++s) {
+                    const std::int64_t h = p * cv.stride + r * cv.dilation - cv.pad;
+                    const std::int64_t w = q * cv.stride + s * cv.dilation - cv.pad;
+                    if (h < 0 || h >= cv.h || w < 0 || w >= cv.w) continue;  // padding
+                    switch (phase) {
+                        case Phase::fw:
+                            pairs.insert({h, w, r, s});
+                            break;
+                        case Phase::bw:
+                            pairs.insert({p, q, r, s});
+                            break;
+                        case Phase::wu:
+                            pairs.insert({h, w, p, q});
+                            break;
+                    }
+                }
+    return pairs;
+}
+
+struct BruteForce {
+    double issued = 0, used = 0, all_unused_cycles = 0, cycles = 0;
+};
+
+BruteForce brute_force(const SmallConv& cv, Phase phase, const CartesianConfig& config) {
+    const std::set<Pair> used = used_pairs_from_loop_nest(cv, phase);
+    const CartesianConv conv =
+        cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
+    const std::int64_t ah = conv.h.a_extent, aw = conv.w.a_extent;
+    const std::int64_t bh = conv.h.b_extent, bw = conv.w.b_extent;
+    // The B stream: position-major, filter fastest (Alg. 5); only positions matter.
+    std::vector<std::pair<std::int64_t, std::int64_t>> stream;
+    for (std::int64_t i = 0; i < bh; ++i)
+        for (std::int64_t j = 0; j < bw; ++j)
+            for (std::int64_t f = 0; f < conv.filters; ++f) stream.emplace_back(i, j);
+    BruteForce out;
+    const std::int64_t th_size = (ah + config.tiles_h - 1) / config.tiles_h;
+    const std::int64_t tw_size = (aw + config.tiles_w - 1) / config.tiles_w;
+    for (std::int64_t th = 0; th < config.tiles_h; ++th)
+        for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
+            std::vector<std::pair<std::int64_t, std::int64_t>> tile;  // row-major
+            for (std::int64_t h = th * th_size; h < std::min(ah, (th + 1) * th_size); ++h)
+                for (std::int64_t w = tw * tw_size; w < std::min(aw, (tw + 1) * tw_size); ++w)
+                    tile.emplace_back(h, w);
+            for (const auto& [h, w] : tile)
+                for (const auto& [i, j] : stream) {
+                    out.issued += 1;
+                    out.used += used.count({h, w, i, j});
+                }
+            for (std::size_t a = 0; a < tile.size(); a += config.input_vector)
+                for (std::size_t b = 0; b < stream.size(); b += config.filter_vector) {
+                    bool any = false;
+                    for (std::size_t x = a; x < std::min(tile.size(), a + config.input_vector); ++x)
+                        for (std::size_t y = b;
+                             y < std::min(stream.size(), b + config.filter_vector); ++y)
+                            any = any || used.count({tile[x].first, tile[x].second, stream[y].first,
+                                                     stream[y].second}) > 0;
+                    out.cycles += 1;
+                    out.all_unused_cycles += any ? 0 : 1;
+                }
+        }
+    const double reps = static_cast<double>(conv.repetitions);
+    out.issued *= reps;
+    out.used *= reps;
+    out.cycles *= reps;
+    out.all_unused_cycles *= reps;
+    return out;
+}
+
+void expect_agrees(const SmallConv& cv, const CartesianConfig& config) {
+    for (Phase phase : kAllPhases) {
+        SCOPED_TRACE(::testing::Message()
+                     << phase_name(phase) << " H=" << cv.h << " W=" << cv.w << " R=" << cv.r
+                     << " S=" << cv.s << " u=" << cv.stride << " pad=" << cv.pad
+                     << " d=" << cv.dilation << " G=" << cv.groups << " tiles=" << config.tiles_h
+                     << "x" << config.tiles_w << " F=" << config.filter_vector
+                     << " I=" << config.input_vector);
+        const BruteForce b = brute_force(cv, phase, config);
+        const CartesianConv conv =
+            cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
+        const CartesianCost c = evaluate_cartesian(conv, config);
+        EXPECT_EQ(c.issued_products, b.issued);
+        EXPECT_EQ(c.used_products, b.used);
+        EXPECT_EQ(c.unused_products, b.issued - b.used);
+        EXPECT_EQ(c.dense_product_cycles, b.cycles);
+        EXPECT_EQ(c.product_cycles, b.cycles) << "dense: the expected cycles are the counted ones";
+        EXPECT_EQ(c.all_unused_cycles, b.all_unused_cycles);
+    }
+}
+
+TEST(CartesianProduct, AgreesExactlyWithBruteForceOnAPlainConv) {
+    expect_agrees(SmallConv{}, CartesianConfig{2, 2, 4, 4, 32});
+}
+
+TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
+    std::mt19937 rng(17);
+    const auto pick = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    for (int trial = 0; trial < 60; ++trial) {
+        SmallConv cv;
+        cv.groups = pick(1, 2);
+        cv.c = cv.groups * pick(1, 2);
+        cv.k = cv.groups * pick(1, 5);
+        cv.r = pick(1, 4);
+        cv.s = pick(1, 4);
+        cv.stride = pick(1, 3);
+        cv.dilation = pick(1, 2);
+        cv.pad = pick(0, 2);
+        cv.h = pick(cv.dilation * (cv.r - 1) + 1, 11);
+        cv.w = pick(cv.dilation * (cv.s - 1) + 1, 11);
+        cv.batch = pick(1, 2);
+        CartesianConfig config;
+        config.tiles_h = pick(1, 4);
+        config.tiles_w = pick(1, 4);
+        config.filter_vector = pick(1, 5);
+        config.input_vector = pick(1, 5);
+        expect_agrees(cv, config);
+    }
+}
+
+TEST(CartesianProduct, ForwardConvolutionsWithSmallFiltersWasteLittleAndWeightGradientsMuch) {
+    // Thesis §6.3.1 (Figs. 6.4, 6.5): a small filter over a large input
+    // yields mostly used products; two operands of about the same size not.
+    SmallConv cv;
+    cv.c = 1;
+    cv.k = 4;
+    cv.h = cv.w = 14;
+    cv.r = cv.s = 3;
+    cv.pad = 1;
+    const CartesianConfig config{1, 1, 4, 4, 32};
+    const auto cost = [&](Phase p) {
+        return evaluate_cartesian(cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, p),
+                                  config);
+    };
+    EXPECT_LT(cost(Phase::fw).unused_pct, 20.0);
+    EXPECT_GT(cost(Phase::wu).unused_pct, 90.0);
+    EXPECT_GT(cost(Phase::wu).all_unused_pct, cost(Phase::fw).all_unused_pct);
+}
+
+TEST(CartesianProduct, DensityScalesProductsButNotTheUnusedShare) {
+    SmallConv cv;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 2, Phase::wu);
+    CartesianConfig dense{2, 2, 4, 4, 32};
+    CartesianConfig sparse = dense;
+    sparse.input_density = 0.5;
+    sparse.filter_density = 0.25;
+    const CartesianCost d = evaluate_cartesian(conv, dense);
+    const CartesianCost s = evaluate_cartesian(conv, sparse);
+    EXPECT_DOUBLE_EQ(s.issued_products, d.issued_products * 0.125);
+    EXPECT_DOUBLE_EQ(s.used_products, d.used_products * 0.125);
+    EXPECT_DOUBLE_EQ(s.unused_pct, d.unused_pct);
+    EXPECT_LT(s.product_cycles, d.product_cycles);
+    EXPECT_EQ(s.all_unused_cycles, d.all_unused_cycles) << "the Table 6.1 count is the dense one";
+}
+
+TEST(CartesianProduct, NegativeOnlyCountsFewerUnusedProducts) {
+    SmallConv cv;
+    cv.h = cv.w = 10;
+    for (Phase p : kAllPhases) {
+        const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, p);
+        CartesianConfig config{2, 2, 4, 4, 32};
+        const double strict = evaluate_cartesian(conv, config).unused_products;
+        config.rule = UnusedRule::negative_only;
+        const double loose = evaluate_cartesian(conv, config).unused_products;
+        EXPECT_LE(loose, strict) << phase_name(p);
+        // Brute force of the rule on the axis itself.
+        for (const CartesianAxis* axis : {&conv.h, &conv.w})
+            for (std::int64_t a = 0; a < axis->a_extent; ++a) {
+                std::int64_t n = 0;
+                for (std::int64_t b = 0; b < axis->b_extent; ++b)
+                    n += axis->used(a, b, UnusedRule::negative_only);
+                EXPECT_EQ(axis->used_pairs(a, a + 1, UnusedRule::negative_only), n);
+                EXPECT_EQ(static_cast<std::int64_t>(
+                              axis->used_partners(a, UnusedRule::negative_only).size()),
+                          n);
+            }
+    }
+}
+
+TEST(CartesianProduct, TilesPastThePlaneAreIdle) {
+    SmallConv cv;
+    cv.h = cv.w = 3;
+    cv.r = cv.s = 1;
+    cv.pad = 0;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, Phase::fw);
+    const CartesianCost c = evaluate_cartesian(conv, CartesianConfig{8, 8, 4, 4, 32});
+    EXPECT_EQ(c.busy_pes, 9) << "a 3 × 3 plane over 8 × 8 PEs keeps 9 busy (thesis §6.3.1)";
+    EXPECT_EQ(c.unused_products, 0.0);
+}
+
+TEST(CartesianProduct, NotAConvIsRejected) {
+    Layer fc{"fc", LayerType::fc, {"in"}, LinearAttributes{10, 1}, {}, {}};
+    EXPECT_THROW(cartesian_conv_of(fc, {4, 1, 1}, {10, 1, 1}, 1, Phase::fw), std::invalid_argument);
+}
+
+TEST(CartesianProduct, ConfigProblemsAreNamed) {
+    EXPECT_EQ(cartesian_config_problem(CartesianConfig{}), "");
+    CartesianConfig c;
+    c.filter_vector = 0;
+    EXPECT_NE(cartesian_config_problem(c).find("filter vector width F"), std::string::npos);
+    c = CartesianConfig{};
+    c.input_density = 1.5;
+    EXPECT_NE(cartesian_config_problem(c).find("input density"), std::string::npos);
+    c = CartesianConfig{};
+    c.filter_density = 0.0;
+    EXPECT_NE(cartesian_config_problem(c).find("filter density"), std::string::npos);
+    c = CartesianConfig{};
+    c.accumulator_banks = kMaxBanks + 1;
+    EXPECT_NE(cartesian_config_problem(c).find("accumulator banks"), std::string::npos);
+}
+
+TEST(BankConflicts, SmallCasesByHand) {
+    EXPECT_DOUBLE_EQ(expected_max_occupancy(0, 4), 0.0);
+    EXPECT_DOUBLE_EQ(expected_max_occupancy(1, 4), 1.0);
+    EXPECT_DOUBLE_EQ(expected_max_occupancy(5, 1), 5.0);
+    EXPECT_NEAR(expected_max_occupancy(2, 2), 1.5, 1e-12);  // together with probability 1/2
+    // 3 balls in 3 bins: all apart 6/27, all together 3/27, else max 2.
+    EXPECT_NEAR(expected_max_occupancy(3, 3), (6.0 * 1 + 18.0 * 2 + 3.0 * 3) / 27.0, 1e-12);
+    EXPECT_NEAR(probability_max_occupancy_at_most(4, 2, 1), 0.0, 1e-15);
+    EXPECT_NEAR(probability_max_occupancy_at_most(4, 2, 2), 6.0 / 16.0, 1e-12);
+}
+
+TEST(BankConflicts, AgreesWithSampling) {
+    std::mt19937_64 rng(7);
+    for (auto [balls, banks] : {std::pair<int, int>{16, 32}, {16, 16}, {64, 128}, {9, 4}}) {
+        std::uniform_int_distribution<int> bank(0, banks - 1);
+        double sum = 0;
+        const int samples = 200000;
+        for (int t = 0; t < samples; ++t) {
+            std::vector<int> count(static_cast<std::size_t>(banks), 0);
+            int max = 0;
+            for (int i = 0; i < balls; ++i)
+                max = std::max(max, ++count[static_cast<std::size_t>(bank(rng))]);
+            sum += max;
+        }
+        EXPECT_NEAR(expected_max_occupancy(balls, banks), sum / samples, 0.01)
+            << balls << " balls, " << banks << " banks";
+    }
+}
+
+TEST(BankConflicts, MoreBanksStallLess) {
+    EXPECT_GT(expected_max_occupancy(16, 16), expected_max_occupancy(16, 32));
+    EXPECT_GT(expected_max_occupancy(16, 32), expected_max_occupancy(16, 64));
+}
+
+}  // namespace
+}  // namespace trainloop
