@@ -84,6 +84,12 @@ std::int64_t all_unused_chunks(const CartesianConv& conv, const std::vector<Poin
         const Partners pw = partners_of(conv.w, p.w, rule);
         for (std::int64_t i = 0; i < ph.count; ++i) {
             const std::int64_t bh = ph.first + i * ph.step;
+            if (pw.count > 0 && pw.step == 1) {  // consecutive bw: one run of the stream
+                const std::int64_t begin = (bh * conv.w.b_extent + pw.first) * conv.filters;
+                const std::int64_t end = begin + pw.count * conv.filters;
+                spans.emplace_back(begin / chunk, (end - 1) / chunk);
+                continue;
+            }
             for (std::int64_t j = 0; j < pw.count; ++j) {
                 const std::int64_t bw = pw.first + j * pw.step;
                 const std::int64_t begin = (bh * conv.w.b_extent + bw) * conv.filters;

@@ -74,9 +74,18 @@ struct BruteForce {
 };
 
 BruteForce brute_force(const SmallConv& cv, Phase phase, const CartesianConfig& config) {
-    const std::set<Pair> used = used_pairs_from_loop_nest(cv, phase);
     const CartesianConv conv =
         cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
+    std::set<Pair> used = used_pairs_from_loop_nest(cv, phase);
+    if (config.rule == UnusedRule::negative_only) {  // no loop nest for this rule: the axis test
+        used.clear();
+        for (std::int64_t ah = 0; ah < conv.h.a_extent; ++ah)
+            for (std::int64_t aw = 0; aw < conv.w.a_extent; ++aw)
+                for (std::int64_t bh = 0; bh < conv.h.b_extent; ++bh)
+                    for (std::int64_t bw = 0; bw < conv.w.b_extent; ++bw)
+                        if (conv.h.used(ah, bh, config.rule) && conv.w.used(aw, bw, config.rule))
+                            used.insert({ah, aw, bh, bw});
+    }
     const std::int64_t ah = conv.h.a_extent, aw = conv.w.a_extent;
     const std::int64_t bh = conv.h.b_extent, bw = conv.w.b_extent;
     // The B stream: position-major, filter fastest (Alg. 5); only positions matter.
@@ -125,7 +134,7 @@ void expect_agrees(const SmallConv& cv, const CartesianConfig& config) {
                      << " S=" << cv.s << " u=" << cv.stride << " pad=" << cv.pad
                      << " d=" << cv.dilation << " G=" << cv.groups << " tiles=" << config.tiles_h
                      << "x" << config.tiles_w << " F=" << config.filter_vector
-                     << " I=" << config.input_vector);
+                     << " I=" << config.input_vector << " rule=" << int(config.rule));
         const BruteForce b = brute_force(cv, phase, config);
         const CartesianConv conv =
             cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
@@ -166,6 +175,8 @@ TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
         config.tiles_w = pick(1, 4);
         config.filter_vector = pick(1, 5);
         config.input_vector = pick(1, 5);
+        expect_agrees(cv, config);
+        config.rule = UnusedRule::negative_only;
         expect_agrees(cv, config);
     }
 }
