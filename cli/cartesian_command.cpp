@@ -35,6 +35,7 @@ struct CartesianOptions {
     double input_density = 1.0;
     double filter_density = 1.0;
     std::string unused_rule = "outside-output";
+    std::string tiling = "planar";
     std::string format = "text";
 };
 
@@ -99,6 +100,8 @@ void run_cartesian(const CartesianOptions& o) {
     config.filter_density = o.filter_density;
     config.rule =
         o.unused_rule == "negative-only" ? UnusedRule::negative_only : UnusedRule::outside_output;
+    config.tiling =
+        o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
     if (const std::string problem = cartesian_config_problem(config); !problem.empty())
         throw SpecError({}, "--vectors", problem);
 
@@ -140,7 +143,8 @@ void run_cartesian(const CartesianOptions& o) {
                                 {"accumulator_banks", config.accumulator_banks},
                                 {"input_density", config.input_density},
                                 {"filter_density", config.filter_density},
-                                {"unused_rule", o.unused_rule}}},
+                                {"unused_rule", o.unused_rule},
+                                {"tiling", o.tiling}}},
                               {"conflict_stall_per_cycle", stall},
                               {"layers", nlohmann::json::array()},
                               {"totals", nlohmann::json::object()},
@@ -158,11 +162,11 @@ void run_cartesian(const CartesianOptions& o) {
     }
     std::cout << fmt::format(
         "{} (batch {}) on a Cartesian-product array: {} PEs, F×I = {}×{}, {} accumulator banks, "
-        "densities input {} filter {}, unused = {}\n"
+        "{} tiling, densities input {} filter {}, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch, o.pes, config.filter_vector, config.input_vector,
-        config.accumulator_banks, config.input_density, config.filter_density, o.unused_rule,
-        stall);
+        config.accumulator_banks, o.tiling, config.input_density, config.filter_density,
+        o.unused_rule, stall);
     std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>13} {:>14}\n", "layer", "phase",
                              "issued", "unused %", "CP cycles", "all-unused %", "slowest PE");
     const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c) {
@@ -220,6 +224,12 @@ void add_cartesian_command(CLI::App& app) {
                     "predictor test, thesis §6.5)")
         ->default_val(o->unused_rule)
         ->check(CLI::IsMember({"outside-output", "negative-only"}));
+    cmd->add_option("--tiling", o->tiling,
+                    "planar: SCNN's, the input plane cut into a tile per PE, every PE with all "
+                    "filters; split-filters: GSCN's (thesis §6.4), every PE with the whole plane "
+                    "and a share of the filters")
+        ->default_val(o->tiling)
+        ->check(CLI::IsMember({"planar", "split-filters"}));
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));

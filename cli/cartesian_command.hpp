@@ -4,7 +4,8 @@
 // unused (the ReSprop thesis's Table 6.1 metric), the accumulator-bank
 // stalls and the slowest PE's cycles (docs/cartesian_product.md). JSON:
 //   {"network", "batch", "config": {"pes", "filter_vector", "input_vector",
-//    "accumulator_banks", "input_density", "filter_density", "unused_rule"},
+//    "accumulator_banks", "input_density", "filter_density", "unused_rule",
+//    "tiling"},
 //    "conflict_stall_per_cycle", "layers": [{"layer", "phase",
 //    "issued_products", "used_products", "unused_products", "unused_pct",
 //    "product_cycles", "dense_product_cycles", "all_unused_cycles",

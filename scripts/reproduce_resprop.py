@@ -546,11 +546,10 @@ def main():
     w("- GSCN against the GTX 1080 Ti GPU (Table 7.8's rows themselves, Fig. 7.4, §8's 8.7× and "
       "7.1×): trainloop models no GPU.")
     w("- GSCN against SCNN (§8: 6× and 5.5× on ResNet-18 and ResNet-34 back-propagation): "
-      "`trainloop cartesian` gives SCNN's cycles (planar tiling, unused products, bank stalls), "
-      "but GSCN's own dataflow (the whole input broadcast, filters split over the PEs, §6.4) "
-      "with its predictor's partial skipping (§6.5) is not an option of that evaluator yet; "
-      "the loop-nest model counts only useful MACs, which is GSCN with a perfect predictor "
-      "(the header of `arch_specs/%s.yaml`)." % args.arch)
+      "`trainloop cartesian` gives SCNN's cycles (planar tiling, unused products, bank stalls) "
+      "and GSCN's without its predictor (`--tiling split-filters`, §6.4), but not the "
+      "predictor's partial skipping (§6.5); the loop-nest model counts only useful MACs, which "
+      "is GSCN with a perfect predictor (the header of `arch_specs/%s.yaml`)." % args.arch)
     w("- Accuracy (Tables 7.1–7.6): trainloop models cost, not convergence.")
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")

@@ -73,10 +73,11 @@ struct Point {
 // the whole B stream in which no product is used: the stream's F-entry
 // chunks minus those holding a used partner of some position. The stream is
 // position-major (bh, bw), filter fastest: entry (bh·Bw + bw)·filters + k.
-std::int64_t all_unused_chunks(const CartesianConv& conv, const std::vector<Point>& vector,
-                               std::int64_t chunk, UnusedRule rule,
+std::int64_t all_unused_chunks(const CartesianConv& conv, std::int64_t filters,
+                               const std::vector<Point>& vector, std::int64_t chunk,
+                               UnusedRule rule,
                                std::vector<std::pair<std::int64_t, std::int64_t>>& spans) {
-    const std::int64_t stream = conv.filters * conv.h.b_extent * conv.w.b_extent;
+    const std::int64_t stream = filters * conv.h.b_extent * conv.w.b_extent;
     const std::int64_t chunks = ceil_div(stream, chunk);
     spans.clear();
     for (const Point& p : vector) {
@@ -85,15 +86,15 @@ std::int64_t all_unused_chunks(const CartesianConv& conv, const std::vector<Poin
         for (std::int64_t i = 0; i < ph.count; ++i) {
             const std::int64_t bh = ph.first + i * ph.step;
             if (pw.count > 0 && pw.step == 1) {  // consecutive bw: one run of the stream
-                const std::int64_t begin = (bh * conv.w.b_extent + pw.first) * conv.filters;
-                const std::int64_t end = begin + pw.count * conv.filters;
+                const std::int64_t begin = (bh * conv.w.b_extent + pw.first) * filters;
+                const std::int64_t end = begin + pw.count * filters;
                 spans.emplace_back(begin / chunk, (end - 1) / chunk);
                 continue;
             }
             for (std::int64_t j = 0; j < pw.count; ++j) {
                 const std::int64_t bw = pw.first + j * pw.step;
-                const std::int64_t begin = (bh * conv.w.b_extent + bw) * conv.filters;
-                spans.emplace_back(begin / chunk, (begin + conv.filters - 1) / chunk);
+                const std::int64_t begin = (bh * conv.w.b_extent + bw) * filters;
+                spans.emplace_back(begin / chunk, (begin + filters - 1) / chunk);
             }
         }
     }
@@ -208,52 +209,67 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
 CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfig& config) {
     CartesianCost cost;
     const double density = config.input_density * config.filter_density;
-    const std::int64_t stream = conv.filters * conv.h.b_extent * conv.w.b_extent;
     const double reps = static_cast<double>(conv.repetitions);
-    // Alg. 3 lines 9-10: ⌈nnz(B stream)/F⌉ filter vectors per input vector.
-    const double filter_vectors = std::ceil(config.filter_density * static_cast<double>(stream) /
-                                                static_cast<double>(config.filter_vector) -
-                                            1e-9);
-    const std::int64_t dense_filter_vectors = ceil_div(stream, config.filter_vector);
+    // What each PE holds: its part of the A plane and its share of the filters.
+    struct PeWork {
+        std::int64_t h0, h1, w0, w1, filters;
+    };
+    std::vector<PeWork> work;
+    if (config.tiling == CartesianTiling::planar) {  // SCNN §IV: a tile each, every filter
+        for (std::int64_t th = 0; th < config.tiles_h; ++th)
+            for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
+                const auto [h0, h1] = tile_range(conv.h.a_extent, config.tiles_h, th);
+                const auto [w0, w1] = tile_range(conv.w.a_extent, config.tiles_w, tw);
+                work.push_back({h0, h1, w0, w1, conv.filters});
+            }
+    } else {  // thesis §6.4, Alg. 4: the whole plane each, Ks = ⌈filters / PEs⌉ filters
+        const std::int64_t pes = config.tiles_h * config.tiles_w;
+        const std::int64_t share = ceil_div(conv.filters, pes);
+        for (std::int64_t pe = 0; pe < pes; ++pe)
+            work.push_back({0, conv.h.a_extent, 0, conv.w.a_extent,
+                            std::clamp<std::int64_t>(conv.filters - pe * share, 0, share)});
+    }
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
     std::vector<Point> vector;
-    for (std::int64_t th = 0; th < config.tiles_h; ++th) {
-        const auto [h0, h1] = tile_range(conv.h.a_extent, config.tiles_h, th);
-        for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
-            const auto [w0, w1] = tile_range(conv.w.a_extent, config.tiles_w, tw);
-            const std::int64_t positions = (h1 - h0) * (w1 - w0);
-            if (positions == 0) continue;
-            ++cost.busy_pes;
-            const double pairs = static_cast<double>(positions) * static_cast<double>(stream);
-            // Separable: a pair is used iff it is used on both axes (SCNN §III coordinates).
-            const double used = static_cast<double>(conv.h.used_pairs(h0, h1, config.rule)) *
-                                static_cast<double>(conv.w.used_pairs(w0, w1, config.rule)) *
-                                static_cast<double>(conv.filters);
-            cost.issued_products += reps * density * pairs;
-            cost.used_products += reps * density * used;
-            // Alg. 3 lines 7-8: ⌈nnz(tile)/I⌉ input vectors per (sample, channel).
-            const double input_vectors =
-                std::ceil(config.input_density * static_cast<double>(positions) /
-                              static_cast<double>(config.input_vector) -
-                          1e-9);
-            const double pe_cycles = reps * input_vectors * filter_vectors;
-            cost.product_cycles += pe_cycles;
-            cost.slowest_pe_product_cycles = std::max(cost.slowest_pe_product_cycles, pe_cycles);
-            // Table 6.1: dense input vectors of I consecutive row-major positions.
-            std::int64_t all_unused = 0;
-            for (std::int64_t first = 0; first < positions; first += config.input_vector) {
-                vector.clear();
-                for (std::int64_t i = first; i < std::min(positions, first + config.input_vector);
-                     ++i)
-                    vector.push_back({h0 + i / (w1 - w0), w0 + i % (w1 - w0)});
-                all_unused +=
-                    all_unused_chunks(conv, vector, config.filter_vector, config.rule, spans);
-            }
-            cost.all_unused_cycles += reps * static_cast<double>(all_unused);
-            cost.dense_product_cycles +=
-                reps * static_cast<double>(ceil_div(positions, config.input_vector)) *
-                static_cast<double>(dense_filter_vectors);
+    for (const PeWork& pe : work) {
+        const std::int64_t positions = (pe.h1 - pe.h0) * (pe.w1 - pe.w0);
+        if (positions == 0 || pe.filters == 0) continue;
+        ++cost.busy_pes;
+        const std::int64_t stream = pe.filters * conv.h.b_extent * conv.w.b_extent;
+        const double pairs = static_cast<double>(positions) * static_cast<double>(stream);
+        // Separable: a pair is used iff it is used on both axes (SCNN §III coordinates).
+        const double used = static_cast<double>(conv.h.used_pairs(pe.h0, pe.h1, config.rule)) *
+                            static_cast<double>(conv.w.used_pairs(pe.w0, pe.w1, config.rule)) *
+                            static_cast<double>(pe.filters);
+        cost.issued_products += reps * density * pairs;
+        cost.used_products += reps * density * used;
+        // Alg. 3 lines 7-10: ⌈nnz(tile)/I⌉ input vectors, each against ⌈nnz(B stream)/F⌉
+        // filter vectors, per (sample, channel).
+        const double input_vectors =
+            std::ceil(config.input_density * static_cast<double>(positions) /
+                          static_cast<double>(config.input_vector) -
+                      1e-9);
+        const double filter_vectors =
+            std::ceil(config.filter_density * static_cast<double>(stream) /
+                          static_cast<double>(config.filter_vector) -
+                      1e-9);
+        const double pe_cycles = reps * input_vectors * filter_vectors;
+        cost.product_cycles += pe_cycles;
+        cost.slowest_pe_product_cycles = std::max(cost.slowest_pe_product_cycles, pe_cycles);
+        // Table 6.1: dense input vectors of I consecutive row-major positions.
+        const std::int64_t row = pe.w1 - pe.w0;
+        std::int64_t all_unused = 0;
+        for (std::int64_t first = 0; first < positions; first += config.input_vector) {
+            vector.clear();
+            for (std::int64_t i = first; i < std::min(positions, first + config.input_vector); ++i)
+                vector.push_back({pe.h0 + i / row, pe.w0 + i % row});
+            all_unused += all_unused_chunks(conv, pe.filters, vector, config.filter_vector,
+                                            config.rule, spans);
         }
+        cost.all_unused_cycles += reps * static_cast<double>(all_unused);
+        cost.dense_product_cycles += reps *
+                                     static_cast<double>(ceil_div(positions, config.input_vector)) *
+                                     static_cast<double>(ceil_div(stream, config.filter_vector));
     }
     cost.unused_products = cost.issued_products - cost.used_products;
     cost.unused_pct =

@@ -18,11 +18,12 @@
 //    each spatial axis the product of A at a and B at b has the output
 //    numerator n = sa·a + sb·b + off; it is used iff n ≡ 0 (mod div) and
 //    0 ≤ n/div < out (CartesianAxis). A pair is used iff it is on both axes.
-//  - Tiling. SCNN's planar tiling (§IV): the A plane is cut into
+//  - Tiling (CartesianTiling). SCNN's planar tiling (§IV): the A plane is cut into
 //    tiles_h × tiles_w tiles of ⌈H/tiles_h⌉ × ⌈W/tiles_w⌉ positions, one per
 //    PE (edge tiles smaller, tiles past the plane empty), and every PE gets
 //    all of B. A product landing in a neighbour's output tile (the halo) is
-//    used: SCNN sends halos to the neighbours.
+//    used: SCNN sends halos to the neighbours. GSCN's (§6.4) instead gives
+//    every PE the whole plane and a share of the filters.
 //  - Sparsity. Nonzeros are uniform and independent with densities d_A and
 //    d_B, so the expected issued and used products are d_A·d_B times the
 //    dense pair counts (linearity of expectation): the unused share does
@@ -93,6 +94,12 @@ struct CartesianConv {
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase);
 
+// How the PEs share a layer-phase. planar: SCNN's (§IV), the A plane cut into
+// tiles_h × tiles_w tiles, every PE multiplying its tile by all of B.
+// split_filters: GSCN's (thesis §6.4, Alg. 4), every PE multiplying the whole
+// A plane by ⌈filters / PEs⌉ of the filters (the last PEs fewer or none).
+enum class CartesianTiling : std::uint8_t { planar, split_filters };
+
 struct CartesianConfig {
     std::int64_t tiles_h = 8;  // SCNN: 64 PEs as 8 × 8 (§V, Table III)
     std::int64_t tiles_w = 8;
@@ -102,6 +109,7 @@ struct CartesianConfig {
     double input_density = 1.0;   // d_A
     double filter_density = 1.0;  // d_B
     UnusedRule rule = UnusedRule::outside_output;
+    CartesianTiling tiling = CartesianTiling::planar;
 };
 
 // Why `config` cannot be evaluated (a positive count, a density in (0, 1]),

@@ -64,6 +64,19 @@ TEST(CartesianCli, Table61UnderThePredictorsRule) {
     }
 }
 
+TEST(CartesianCli, SplitFiltersKeepsThePesOfSmallPlanesBusy) {
+    // Thesis §6.3.1: layer4's 7 × 7 planes leave most of 64 PEs idle under
+    // SCNN's planar tiling; GSCN's split filters (§6.4) use them all.
+    const std::string layer = "--workload resnet18 --batch 1 --phase fw --layer layer4.1.conv1";
+    const nlohmann::json scnn = run_json(layer);
+    const nlohmann::json gscn = run_json(layer + " --tiling split-filters");
+    EXPECT_EQ(scnn["totals"]["fw"]["busy_pes"], 49);
+    EXPECT_EQ(gscn["totals"]["fw"]["busy_pes"], 64);
+    EXPECT_EQ(scnn["totals"]["fw"]["used_products"], gscn["totals"]["fw"]["used_products"]);
+    EXPECT_LT(gscn["totals"]["fw"]["slowest_pe_cycles"].get<double>(),
+              scnn["totals"]["fw"]["slowest_pe_cycles"].get<double>());
+}
+
 TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     for (const auto& [args, expected] :
          {std::pair{"--workload resnet18 --pes 8y8", "--pes"},
@@ -73,6 +86,7 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --input-density 1.5", "--input-density"},
           std::pair{"--workload resnet18 --filter-density nan", "--filter-density"},
           std::pair{"--workload resnet18 --unused-rule sometimes", "--unused-rule"},
+          std::pair{"--workload resnet18 --tiling diagonal", "--tiling"},
           std::pair{"--workload resnet18 --layer nope", "--layer"},
           std::pair{"--workload no_such_network", "no_such_network"}}) {
         const CommandResult r =

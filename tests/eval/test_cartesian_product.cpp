@@ -88,37 +88,55 @@ BruteForce brute_force(const SmallConv& cv, Phase phase, const CartesianConfig& 
     }
     const std::int64_t ah = conv.h.a_extent, aw = conv.w.a_extent;
     const std::int64_t bh = conv.h.b_extent, bw = conv.w.b_extent;
-    // The B stream: position-major, filter fastest (Alg. 5); only positions matter.
-    std::vector<std::pair<std::int64_t, std::int64_t>> stream;
-    for (std::int64_t i = 0; i < bh; ++i)
-        for (std::int64_t j = 0; j < bw; ++j)
-            for (std::int64_t f = 0; f < conv.filters; ++f) stream.emplace_back(i, j);
-    BruteForce out;
+    // Each PE's part of the A plane (row-major) and its number of filters.
+    using Points = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    std::vector<std::pair<Points, std::int64_t>> pes;
     const std::int64_t th_size = (ah + config.tiles_h - 1) / config.tiles_h;
     const std::int64_t tw_size = (aw + config.tiles_w - 1) / config.tiles_w;
+    Points whole;
+    for (std::int64_t h = 0; h < ah; ++h)
+        for (std::int64_t w = 0; w < aw; ++w) whole.emplace_back(h, w);
+    const std::int64_t count = config.tiles_h * config.tiles_w;
+    const std::int64_t share = (conv.filters + count - 1) / count;
     for (std::int64_t th = 0; th < config.tiles_h; ++th)
         for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
-            std::vector<std::pair<std::int64_t, std::int64_t>> tile;  // row-major
+            if (config.tiling == CartesianTiling::split_filters) {
+                std::int64_t mine = 0;  // filters dealt in blocks of `share`
+                for (std::int64_t f = 0; f < conv.filters; ++f)
+                    mine += f / share == th * config.tiles_w + tw;
+                pes.emplace_back(whole, mine);
+                continue;
+            }
+            Points tile;
             for (std::int64_t h = th * th_size; h < std::min(ah, (th + 1) * th_size); ++h)
                 for (std::int64_t w = tw * tw_size; w < std::min(aw, (tw + 1) * tw_size); ++w)
                     tile.emplace_back(h, w);
-            for (const auto& [h, w] : tile)
-                for (const auto& [i, j] : stream) {
-                    out.issued += 1;
-                    out.used += used.count({h, w, i, j});
-                }
-            for (std::size_t a = 0; a < tile.size(); a += config.input_vector)
-                for (std::size_t b = 0; b < stream.size(); b += config.filter_vector) {
-                    bool any = false;
-                    for (std::size_t x = a; x < std::min(tile.size(), a + config.input_vector); ++x)
-                        for (std::size_t y = b;
-                             y < std::min(stream.size(), b + config.filter_vector); ++y)
-                            any = any || used.count({tile[x].first, tile[x].second, stream[y].first,
-                                                     stream[y].second}) > 0;
-                    out.cycles += 1;
-                    out.all_unused_cycles += any ? 0 : 1;
-                }
+            pes.emplace_back(tile, conv.filters);
         }
+    BruteForce out;
+    for (const auto& [tile, filters] : pes) {
+        // The B stream: position-major, filter fastest (Alg. 5); only positions matter.
+        Points stream;
+        for (std::int64_t i = 0; i < bh; ++i)
+            for (std::int64_t j = 0; j < bw; ++j)
+                for (std::int64_t f = 0; f < filters; ++f) stream.emplace_back(i, j);
+        for (const auto& [h, w] : tile)
+            for (const auto& [i, j] : stream) {
+                out.issued += 1;
+                out.used += used.count({h, w, i, j});
+            }
+        for (std::size_t a = 0; a < tile.size(); a += config.input_vector)
+            for (std::size_t b = 0; b < stream.size(); b += config.filter_vector) {
+                bool any = false;
+                for (std::size_t x = a; x < std::min(tile.size(), a + config.input_vector); ++x)
+                    for (std::size_t y = b; y < std::min(stream.size(), b + config.filter_vector);
+                         ++y)
+                        any = any || used.count({tile[x].first, tile[x].second, stream[y].first,
+                                                 stream[y].second}) > 0;
+                out.cycles += 1;
+                out.all_unused_cycles += any ? 0 : 1;
+            }
+    }
     const double reps = static_cast<double>(conv.repetitions);
     out.issued *= reps;
     out.used *= reps;
@@ -134,7 +152,8 @@ void expect_agrees(const SmallConv& cv, const CartesianConfig& config) {
                      << " S=" << cv.s << " u=" << cv.stride << " pad=" << cv.pad
                      << " d=" << cv.dilation << " G=" << cv.groups << " tiles=" << config.tiles_h
                      << "x" << config.tiles_w << " F=" << config.filter_vector
-                     << " I=" << config.input_vector << " rule=" << int(config.rule));
+                     << " I=" << config.input_vector << " rule=" << int(config.rule)
+                     << " tiling=" << int(config.tiling));
         const BruteForce b = brute_force(cv, phase, config);
         const CartesianConv conv =
             cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
@@ -177,6 +196,9 @@ TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
         config.input_vector = pick(1, 5);
         expect_agrees(cv, config);
         config.rule = UnusedRule::negative_only;
+        expect_agrees(cv, config);
+        config.rule = UnusedRule::outside_output;
+        config.tiling = CartesianTiling::split_filters;
         expect_agrees(cv, config);
     }
 }
@@ -249,6 +271,25 @@ TEST(CartesianProduct, TilesPastThePlaneAreIdle) {
     const CartesianCost c = evaluate_cartesian(conv, CartesianConfig{8, 8, 4, 4, 32});
     EXPECT_EQ(c.busy_pes, 9) << "a 3 × 3 plane over 8 × 8 PEs keeps 9 busy (thesis §6.3.1)";
     EXPECT_EQ(c.unused_products, 0.0);
+}
+
+TEST(CartesianProduct, SplitFiltersKeepsPesBusyOnSmallPlanes) {
+    // Thesis §6.3.1 and §6.4: a 4 × 4 plane over 64 PEs leaves most of them
+    // idle under SCNN's planar tiling; GSCN's split filters keep them busy.
+    SmallConv cv;
+    cv.h = cv.w = 4;
+    cv.c = 2;
+    cv.k = 64;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, Phase::fw);
+    CartesianConfig scnn{8, 8, 4, 4, 32};
+    CartesianConfig gscn = scnn;
+    gscn.tiling = CartesianTiling::split_filters;
+    const CartesianCost a = evaluate_cartesian(conv, scnn);
+    const CartesianCost b = evaluate_cartesian(conv, gscn);
+    EXPECT_EQ(a.busy_pes, 16);
+    EXPECT_EQ(b.busy_pes, 64);
+    EXPECT_EQ(a.used_products, b.used_products) << "the same convolution";
+    EXPECT_LT(b.slowest_pe_cycles, a.slowest_pe_cycles);
 }
 
 TEST(CartesianProduct, NotAConvIsRejected) {
