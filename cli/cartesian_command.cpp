@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
+#include "density/sparsity_library.hpp"
 #include "eval/cartesian_product.hpp"
 #include "json_errors.hpp"
 #include "number_options.hpp"
 #include "problem/training_problems.hpp"
 #include "reporting_errors.hpp"
+#include "sparse/network_densities.hpp"
+#include "sparsity_command_options.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {
@@ -37,7 +40,22 @@ struct CartesianOptions {
     std::string unused_rule = "outside-output";
     std::string tiling = "planar";
     std::string format = "text";
+    SparsityOptions sparsity;
 };
+
+// The densities of the tiled (A) and broadcast (B) operands of `phase`:
+// fw x and w, bw dy and w, wu x and dy (eval/cartesian_product.hpp).
+std::pair<double, double> operand_densities(const LayerDensities& d, Phase phase) {
+    switch (phase) {
+        case Phase::fw:
+            return {d.x, d.w};
+        case Phase::bw:
+            return {d.dy, d.w};
+        case Phase::wu:
+            return {d.x, d.dy};
+    }
+    return {1.0, 1.0};
+}
 
 // "8x8" -> {8, 8}: two integers in 1..max joined by 'x'.
 std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const char* option,
@@ -107,6 +125,14 @@ void run_cartesian(const CartesianOptions& o) {
 
     const Network network = load_network(o.network);
     const NetworkTraining training = derive_training_problems(network, o.batch);
+    std::map<std::string, LayerDensities> profile_densities;
+    if (!o.sparsity.profile.empty()) {
+        const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);
+        for (const LayerDensities& d :
+             network_densities(profile, network.name(), training, o.sparsity.iteration_or_final())
+                 .layers)
+            profile_densities[d.layer] = d;
+    }
     std::vector<Row> rows;
     std::vector<std::string> skipped;
     bool layer_found = o.layer.empty();
@@ -122,7 +148,17 @@ void run_cartesian(const CartesianOptions& o) {
             if (o.phase != "all" && phase_name(pp.phase) != o.phase) continue;
             const CartesianConv conv = cartesian_conv_of(al.layer, al.input_shapes.at(0),
                                                          al.output_shape, o.batch, pp.phase);
-            rows.push_back({al.layer.name, pp.phase, evaluate_cartesian(conv, config)});
+            CartesianConfig layer_config = config;
+            if (const auto d = profile_densities.find(al.layer.name);
+                d != profile_densities.end()) {
+                std::tie(layer_config.input_density, layer_config.filter_density) =
+                    operand_densities(d->second, pp.phase);
+                // A profile's density of 0 (a tensor known all-zero) is no work: the smallest
+                // density the evaluator accepts stands for it.
+                layer_config.input_density = std::max(layer_config.input_density, 1e-9);
+                layer_config.filter_density = std::max(layer_config.filter_density, 1e-9);
+            }
+            rows.push_back({al.layer.name, pp.phase, evaluate_cartesian(conv, layer_config)});
         }
     }
     if (!layer_found)
@@ -134,21 +170,24 @@ void run_cartesian(const CartesianOptions& o) {
     const double stall = rows.empty() ? 0.0 : rows.front().cost.conflict_stall_per_cycle;
 
     if (o.format == "json") {
-        nlohmann::json out = {{"network", network.name()},
-                              {"batch", o.batch},
-                              {"config",
-                               {{"pes", o.pes},
-                                {"filter_vector", config.filter_vector},
-                                {"input_vector", config.input_vector},
-                                {"accumulator_banks", config.accumulator_banks},
-                                {"input_density", config.input_density},
-                                {"filter_density", config.filter_density},
-                                {"unused_rule", o.unused_rule},
-                                {"tiling", o.tiling}}},
-                              {"conflict_stall_per_cycle", stall},
-                              {"layers", nlohmann::json::array()},
-                              {"totals", nlohmann::json::object()},
-                              {"skipped", skipped}};
+        nlohmann::json out = {
+            {"network", network.name()},
+            {"batch", o.batch},
+            {"config",
+             {{"pes", o.pes},
+              {"filter_vector", config.filter_vector},
+              {"input_vector", config.input_vector},
+              {"accumulator_banks", config.accumulator_banks},
+              {"input_density", config.input_density},
+              {"filter_density", config.filter_density},
+              {"unused_rule", o.unused_rule},
+              {"sparsity",
+               o.sparsity.profile.empty() ? nlohmann::json() : nlohmann::json(o.sparsity.profile)},
+              {"tiling", o.tiling}}},
+            {"conflict_stall_per_cycle", stall},
+            {"layers", nlohmann::json::array()},
+            {"totals", nlohmann::json::object()},
+            {"skipped", skipped}};
         for (const Row& r : rows) {
             nlohmann::json j = cost_json(r.cost);
             j["layer"] = r.layer;
@@ -210,14 +249,20 @@ void add_cartesian_command(CLI::App& app) {
     cmd->add_option("--banks", o->banks, "Accumulator banks per PE")
         ->default_val(o->banks)
         ->transform(integer_in(1, 4096));
-    cmd->add_option("--input-density", o->input_density,
-                    "Density of the tiled operand (fw, wu: activations; bw: output gradients)")
-        ->default_val(o->input_density)
-        ->transform(finite_number_in(1e-9, 1.0));
-    cmd->add_option("--filter-density", o->filter_density,
-                    "Density of the broadcast operand (fw, bw: weights; wu: output gradients)")
-        ->default_val(o->filter_density)
-        ->transform(finite_number_in(1e-9, 1.0));
+    CLI::Option* input_density =
+        cmd->add_option("--input-density", o->input_density,
+                        "Density of the tiled operand (fw, wu: activations; bw: output "
+                        "gradients), every layer")
+            ->default_val(o->input_density)
+            ->transform(finite_number_in(1e-9, 1.0));
+    CLI::Option* filter_density =
+        cmd->add_option("--filter-density", o->filter_density,
+                        "Density of the broadcast operand (fw, bw: weights; wu: output "
+                        "gradients), every layer")
+            ->default_val(o->filter_density)
+            ->transform(finite_number_in(1e-9, 1.0));
+    add_sparsity_profile_options(cmd, o->sparsity);
+    cmd->get_option("--sparsity")->excludes(input_density)->excludes(filter_density);
     cmd->add_option("--unused-rule", o->unused_rule,
                     "outside-output: a product outside the output plane or between strided "
                     "outputs is unused; negative-only: only a negative output coordinate (GSCN's "

@@ -77,6 +77,21 @@ TEST(CartesianCli, SplitFiltersKeepsThePesOfSmallPlanesBusy) {
               scnn["totals"]["fw"]["slowest_pe_cycles"].get<double>());
 }
 
+TEST(CartesianCli, ASparsityProfileSetsEachLayersDensities) {
+    // ReSprop's profile: dy at density 0.1 in bw and wu of every conv layer.
+    const std::string layer = "--workload resnet18 --batch 1 --layer layer1.0.conv1";
+    const nlohmann::json dense = run_json(layer);
+    const nlohmann::json sparse = run_json(layer + " --sparsity resprop");
+    for (const char* phase : {"bw", "wu"}) {
+        const double ratio = sparse["totals"][phase]["issued_products"].get<double>() /
+                             dense["totals"][phase]["issued_products"].get<double>();
+        EXPECT_LE(ratio, 0.1 + 1e-9) << phase << ": dy at 0.1, the other operand at most 1";
+        EXPECT_LT(sparse["totals"][phase]["slowest_pe_cycles"].get<double>(),
+                  dense["totals"][phase]["slowest_pe_cycles"].get<double>());
+    }
+    EXPECT_EQ(sparse["config"]["sparsity"], "resprop");
+}
+
 TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     for (const auto& [args, expected] :
          {std::pair{"--workload resnet18 --pes 8y8", "--pes"},
@@ -87,6 +102,8 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --filter-density nan", "--filter-density"},
           std::pair{"--workload resnet18 --unused-rule sometimes", "--unused-rule"},
           std::pair{"--workload resnet18 --tiling diagonal", "--tiling"},
+          std::pair{"--workload resnet18 --sparsity resprop --input-density 0.5", "--sparsity"},
+          std::pair{"--workload resnet18 --sparsity no_such_profile", "no_such_profile"},
           std::pair{"--workload resnet18 --layer nope", "--layer"},
           std::pair{"--workload no_such_network", "no_such_network"}}) {
         const CommandResult r =
