@@ -201,15 +201,19 @@ void run_cartesian(const CartesianOptions& o) {
     }
     std::cout << fmt::format(
         "{} (batch {}) on a Cartesian-product array: {} PEs, F×I = {}×{}, {} accumulator banks, "
-        "{} tiling, densities input {} filter {}, unused = {}\n"
+        "{} tiling, {}, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch, o.pes, config.filter_vector, config.input_vector,
-        config.accumulator_banks, o.tiling, config.input_density, config.filter_density,
+        config.accumulator_banks, o.tiling,
+        o.sparsity.profile.empty()
+            ? fmt::format("densities input {} filter {}", config.input_density,
+                          config.filter_density)
+            : fmt::format("densities from sparsity profile {}", o.sparsity.profile),
         o.unused_rule, stall);
-    std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>13} {:>14}\n", "layer", "phase",
-                             "issued", "unused %", "CP cycles", "all-unused %", "slowest PE");
+    std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>19} {:>14}\n", "layer", "phase",
+                             "issued", "unused %", "CP cycles", "dense all-unused %", "slowest PE");
     const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c) {
-        std::cout << fmt::format("{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>13.2f} {:>14.4g}\n",
+        std::cout << fmt::format("{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>19.2f} {:>14.4g}\n",
                                  name, phase, c.issued_products, c.unused_pct, c.product_cycles,
                                  c.all_unused_pct, c.slowest_pe_cycles);
     };
