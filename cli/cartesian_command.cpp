@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 #include "density/sparsity_library.hpp"
 #include "eval/cartesian_product.hpp"
 #include "json_errors.hpp"
@@ -66,7 +67,7 @@ std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const c
     if (x == std::string::npos || !number_detail::read_whole(text.substr(0, x), first) ||
         !number_detail::read_whole(text.substr(x + 1), second) || first < 1 || second < 1 ||
         first > max || second > max)
-        throw SpecError({}, option, fmt::format("`{}` is not {}", text, what),
+        throw SpecError({}, option, fmt::format("`{}` is not {}", quoted_excerpt(text), what),
                         fmt::format("two integers in 1..{} joined by 'x', e.g. 4x4", max));
     return {first, second};
 }

@@ -113,6 +113,14 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     }
 }
 
+TEST(CartesianCli, ALongOptionValueIsQuotedShort) {
+    const std::string pes(2000, '8');
+    const CommandResult r =
+        run_trainloop("cartesian --workload resnet18 --pes " + pes, Capture::stderr_only);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_LT(r.output.size(), 500u) << r.output;
+}
+
 TEST(CartesianCli, JsonErrorsAreJson) {
     const CommandResult r =
         run_trainloop("cartesian --workload resnet18 --pes 3 --format json", Capture::stdout_only);
