@@ -31,7 +31,7 @@
 //  - Cycles. Per (sample, channel) a PE runs ⌈d_A·|tile|/I⌉ input vectors
 //    against ⌈d_B·filters·|B|/F⌉ filter vectors (Alg. 3 lines 7-10, the
 //    expectation inside the ceiling); the layer lasts as long as its
-//    slowest PE (SCNN §IV: PEs synchronise at each output-channel group).
+//    slowest PE (the inter-PE barrier SCNN reports as a loss).
 //  - Bank conflicts. Each cycle's F × I products are hashed uniformly to A
 //    banks, a bank accepts one product per cycle, and a cycle lasts as many
 //    cycles as its fullest bank (no buffering between cycles: an upper
@@ -101,7 +101,7 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
 enum class CartesianTiling : std::uint8_t { planar, split_filters };
 
 struct CartesianConfig {
-    std::int64_t tiles_h = 8;  // SCNN: 64 PEs as 8 × 8 (§V, Table III)
+    std::int64_t tiles_h = 8;  // 64 PEs as 8 × 8 (thesis §6.3.1; SCNN Table III)
     std::int64_t tiles_w = 8;
     std::int64_t filter_vector = 4;  // F
     std::int64_t input_vector = 4;   // I
