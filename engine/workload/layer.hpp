@@ -100,6 +100,9 @@ struct Layer {
     SourceLocation location;  // where the layer is written, for errors
     // The `clos_fc` entry this layer is a stage of (empty: written as itself).
     std::string cascade;
+    // Its entry's index in the file's `layers` list (an expanded `clos_fc` or
+    // `lstm` gives several layers one entry), for error key paths.
+    std::size_t entry = 0;
 };
 
 }  // namespace trainloop

@@ -26,7 +26,7 @@ struct VertexNames {
     std::string name(Vertex v) const { return is_input(v) ? spec.inputs[v].name : layer(v).name; }
     std::string key_path(Vertex v) const {
         return is_input(v) ? fmt::format("inputs[{}]", v)
-                           : fmt::format("layers[{}]", v - spec.inputs.size());
+                           : fmt::format("layers[{}]", layer(v).entry);
     }
     SourceLocation location(Vertex v) const {
         return is_input(v) ? spec.inputs[v].location : layer(v).location;

@@ -245,8 +245,10 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
     const SpecNode layers = top.required("layers");
     std::set<std::string> names;
     for (const auto& input : spec.inputs) names.insert(input.name);
+    std::size_t entry = 0;
     for (const SpecNode& item : layers.items()) {
         for (Layer& layer : read_layer(item)) {
+            layer.entry = entry;
             if (!names.insert(layer.name).second) {
                 item.fail(fmt::format(
                               "duplicate name `{}`{}", layer.name,
@@ -257,6 +259,7 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
             }
             spec.layers.push_back(std::move(layer));
         }
+        ++entry;
     }
     if (spec.layers.empty()) layers.fail("a network needs at least one layer", "a list of layers");
     top.finish();

@@ -118,7 +118,7 @@ TEST(Lstm, ASequenceLengthThatIsNotTheInputsHeightIsALocatedError) {
     const SpecError e = expect_spec_error([] { build(lstm_net(7, 3, 11, 12)); });
     EXPECT_EQ(e.where().file, "net.yaml");
     EXPECT_EQ(e.where().line, 5);
-    EXPECT_TRUE(contains(e.key_path(), "sequence_length"));
+    EXPECT_EQ(e.key_path(), "layers[0].sequence_length");  // the `lstm` entry, not its parts
     EXPECT_TRUE(contains(e.message(), "sequence_length 12 does not match"));
     EXPECT_TRUE(contains(e.message(), "11 time steps"));
     EXPECT_TRUE(contains(e.expected(), "height sequence_length (12)"));
