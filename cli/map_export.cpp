@@ -47,7 +47,8 @@ void check_export_target(const MapOptions& o, const NetworkTraining& training,
     for (const PlannedLayerPhase& lp : plan.layer_phases) {
         const auto dir = export_dir(o, training.layers[lp.layer].layer->layer.name, lp.phase);
         for (const std::string& file : kTimeloopFiles) {
-            if (std::filesystem::exists(dir / file)) {
+            std::error_code error;
+            if (std::filesystem::exists(dir / file, error)) {
                 throw SpecError(
                     {}, "--export", fmt::format("{} already exists", (dir / file).string()),
                     "an export directory without earlier exports", "--force overwrites them");

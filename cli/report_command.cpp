@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/data_directory.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 #include "store/results_store.hpp"
 
@@ -71,7 +72,7 @@ void run_report(const ReportOptions& o) {
     // too-new database (exit 2), before starting Python.
     { ResultsStore::open_for_reading(o.db); }
     const std::filesystem::path package_dir = data_directory() / "reports";
-    if (!std::filesystem::is_regular_file(package_dir / "trainloop_report" / "__main__.py")) {
+    if (!is_regular_file_path(package_dir / "trainloop_report" / "__main__.py")) {
         throw std::runtime_error(
             fmt::format("the report package is missing from {} (set "
                         "TRAINLOOP_DATA_DIR to the source tree)",

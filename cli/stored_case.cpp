@@ -8,6 +8,7 @@
 #include "arch/architecture_parser.hpp"
 #include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
 #include "density/density_schedule.hpp"
@@ -44,7 +45,7 @@ Architecture read_architecture(const std::filesystem::path& db, const std::strin
     }
     std::string looked;
     for (const std::filesystem::path& library : candidates) {
-        if (!std::filesystem::is_regular_file(library)) {
+        if (!is_regular_file_path(library)) {
             looked += (looked.empty() ? "" : ", ") + library.string();
             continue;
         }

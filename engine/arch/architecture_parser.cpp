@@ -9,6 +9,7 @@
 
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/file_text.hpp"
 #include "common/spec_reading.hpp"
 #include "components/component_library_parser.hpp"
 #include "vocabulary/data_space_reading.hpp"
@@ -85,7 +86,7 @@ ComponentLibrary read_library(MapReader& top, const SpecNode& root, Architecture
     const std::filesystem::path resolved =
         (std::filesystem::path(root.file()).parent_path() / relative).lexically_normal();
     arch.component_library_path = resolved.string();
-    if (!std::filesystem::is_regular_file(resolved)) {
+    if (!is_regular_file_path(resolved)) {
         path_node.fail(fmt::format("component library `{}` not found (looked for {})",
                                    relative.string(), resolved.string()),
                        "a component library YAML file, relative to this file");

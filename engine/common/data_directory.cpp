@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "common/file_text.hpp"
+
 namespace trainloop {
 
 std::filesystem::path data_directory() {
@@ -27,9 +29,9 @@ std::vector<std::string> shipped_yaml_stems(const std::filesystem::path& directo
 std::optional<std::filesystem::path> resolve_shipped_yaml(std::string_view name_or_path,
                                                           const std::filesystem::path& directory) {
     const std::filesystem::path as_path(name_or_path);
-    if (std::filesystem::is_regular_file(as_path)) return as_path;
+    if (is_regular_file_path(as_path)) return as_path;
     const std::filesystem::path shipped = directory / (std::string(name_or_path) + ".yaml");
-    if (std::filesystem::is_regular_file(shipped)) return shipped;
+    if (is_regular_file_path(shipped)) return shipped;
     return std::nullopt;
 }
 

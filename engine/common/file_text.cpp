@@ -112,4 +112,9 @@ std::string read_file_text(const fs::path& path) {
     return read_input_file(path, kMaxSpecFileBytes, "a readable YAML file");
 }
 
+bool is_regular_file_path(const std::filesystem::path& path) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(path, error);
+}
+
 }  // namespace trainloop

@@ -25,6 +25,13 @@ std::uintmax_t check_input_file(const std::filesystem::path& path, std::uintmax_
 std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes,
                             std::string_view expected);
 
+// Whether `path` names a regular file (after links). Never throws: a path the
+// system cannot even examine (a name too long, a loop of links, no permission
+// on a directory) is not a file, so callers report it as "no such file" with
+// the key that gave it, instead of a filesystem_error escaping as an internal
+// error.
+bool is_regular_file_path(const std::filesystem::path& path);
+
 // A spec file's text (at most kMaxSpecFileBytes).
 std::string read_file_text(const std::filesystem::path& path);
 

@@ -318,7 +318,7 @@ bool SpecNode::as_bool() const {
     const std::string text = scalar_text();
     if (text == "true") return true;
     if (text == "false") return false;
-    fail(fmt::format("`{}` is not a boolean", text), "true or false");
+    fail(fmt::format("`{}` is not a boolean", quoted_excerpt(text)), "true or false");
 }
 
 double SpecNode::as_fraction() const {

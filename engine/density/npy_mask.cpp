@@ -7,6 +7,7 @@
 
 #include "common/file_text.hpp"
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 
 namespace trainloop {
 namespace {
@@ -58,7 +59,8 @@ std::vector<std::int64_t> parse_shape(const std::filesystem::path& path, const s
         while (i < text.size() && (text[i] == ' ' || text[i] == ',')) ++i;
         if (i >= text.size() || text[i] == ')') break;
         if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
-            fail(path, fmt::format("malformed .npy shape `{}`", text), kExpectedMask);
+            fail(path, fmt::format("malformed .npy shape `{}`", quoted_excerpt(text)),
+                 kExpectedMask);
         }
         std::int64_t v = 0;
         while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {

@@ -264,7 +264,7 @@ MappingCase load_mapping_case(const std::filesystem::path& file, const MappingTa
 }
 
 MappingCase load_mapping_argument(const std::string& argument, const MappingTarget& overrides) {
-    if (std::filesystem::is_regular_file(argument)) return load_mapping_case(argument, overrides);
+    if (is_regular_file_path(argument)) return load_mapping_case(argument, overrides);
     if (detect_mapping_form(argument) == MappingForm::text &&
         argument.find('\n') == std::string::npos) {
         return load_mapping_case_text(argument, std::string(kMappingTextSource), overrides);

@@ -60,6 +60,8 @@ std::string loop_token(const Loop& loop) {
 Parsed<Loop> parse_loop_token(std::string_view token) {
     const std::string expected(kLoopTokenExpected);
     if (token.empty()) return SyntaxProblem{"empty loop", expected, ""};
+    // What errors quote of the token: its first line, 60 characters at most.
+    const std::string shown = quoted_excerpt(token);
     // `4K`: the factor before the letter.
     std::size_t digits = 0;
     while (digits < token.size() && is_digit(token[digits])) ++digits;
@@ -67,9 +69,10 @@ Parsed<Loop> parse_loop_token(std::string_view token) {
         const std::string_view rest = token.substr(digits);
         std::string hint = "the dimension letter comes first";
         if (dim_from_name(rest)) {
-            hint = fmt::format("did you mean `{}{}`? {}", rest, token.substr(0, digits), hint);
+            hint = fmt::format("did you mean `{}{}`? {}", quoted_excerpt(rest),
+                               quoted_excerpt(token.substr(0, digits)), hint);
         }
-        return SyntaxProblem{fmt::format("`{}` is not a loop", token), expected, hint};
+        return SyntaxProblem{fmt::format("`{}` is not a loop", shown), expected, hint};
     }
     const std::string_view letter = token.substr(0, 1);
     const std::string_view factor_text = token.substr(1);
@@ -79,13 +82,13 @@ Parsed<Loop> parse_loop_token(std::string_view token) {
         const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
         if (dim_from_name(std::string_view(&upper, 1))) {
             hint = fmt::format("dimension letters are upper-case: did you mean `{}{}`?", upper,
-                               factor_text);
+                               quoted_excerpt(factor_text));
         }
-        return SyntaxProblem{fmt::format("unknown dimension `{}` in `{}`", letter, token), expected,
+        return SyntaxProblem{fmt::format("unknown dimension `{}` in `{}`", letter, shown), expected,
                              hint};
     }
     if (factor_text.empty()) {
-        return SyntaxProblem{fmt::format("loop `{}` has no factor", token), expected,
+        return SyntaxProblem{fmt::format("loop `{}` has no factor", shown), expected,
                              fmt::format("write the factor after the letter, e.g. `{}4`", letter)};
     }
     std::int64_t factor = 0;
@@ -93,16 +96,16 @@ Parsed<Loop> parse_loop_token(std::string_view token) {
         std::from_chars(factor_text.data(), factor_text.data() + factor_text.size(), factor);
     const bool all_digits = std::all_of(factor_text.begin(), factor_text.end(), is_digit);
     if (all_digits && error == std::errc::result_out_of_range) {
-        return SyntaxProblem{fmt::format("the factor of `{}` is too large", token), expected, ""};
+        return SyntaxProblem{fmt::format("the factor of `{}` is too large", shown), expected, ""};
     }
     if (!all_digits || error != std::errc{} || end != factor_text.data() + factor_text.size()) {
-        return SyntaxProblem{
-            fmt::format("`{}` is not a loop: `{}` is not a positive integer", token, factor_text),
-            expected, ""};
+        return SyntaxProblem{fmt::format("`{}` is not a loop: `{}` is not a positive integer",
+                                         shown, quoted_excerpt(factor_text)),
+                             expected, ""};
     }
     if (factor <= 0) {
         return SyntaxProblem{
-            fmt::format("the factor of `{}` is not positive", token), expected,
+            fmt::format("the factor of `{}` is not positive", shown), expected,
             fmt::format("a loop that does nothing is `{}1`, or leave it out", letter)};
     }
     return Loop{*dim, factor};

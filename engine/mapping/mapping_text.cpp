@@ -155,7 +155,8 @@ class TextReader {
                                        prefix == "x" ? "X" : "Y");
                 }
                 fail(token.offset, level.name,
-                     {fmt::format("unknown prefix `{}:` in `{}`", prefix, token.text),
+                     {fmt::format("unknown prefix `{}:` in `{}`", quoted_excerpt(prefix),
+                                  quoted_excerpt(token.text)),
                       "a temporal loop `K4`, a spatial loop `X:C16` or `Y:K16`, "
                       "`keep:weights,outputs` or `bypass:inputs`",
                       hint});
@@ -180,7 +181,7 @@ class TextReader {
             const std::string_view name = token.text.substr(at, comma - at);
             if (name.empty()) {
                 fail(token.offset + at, path,
-                     {fmt::format("missing data space in `{}`", token.text),
+                     {fmt::format("missing data space in `{}`", quoted_excerpt(token.text)),
                       fmt::format("comma-separated data spaces: {}", data_space_names()), ""});
             }
             if (auto problem = add_listed_data_space(listed, name, key, level)) {

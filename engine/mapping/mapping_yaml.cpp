@@ -29,7 +29,7 @@ std::string describe(const SpecNode& node) {
     if (node.is_null()) return "nothing";
     if (node.is_map()) return "a mapping";
     if (node.is_sequence()) return "a list";
-    return fmt::format("`{}`", node.raw().Scalar());
+    return fmt::format("`{}`", quoted_excerpt(node.raw().Scalar()));
 }
 
 // ---- `for:` ---------------------------------------------------------------

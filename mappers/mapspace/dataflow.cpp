@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/spec_error.hpp"
+#include "common/spec_node.hpp"
 
 namespace trainloop {
 
@@ -17,7 +18,8 @@ std::optional<Dataflow> parse_dataflow(std::string_view text) {
     if (text == "any") return std::nullopt;
     const auto comma = text.find(',');
     auto fail = [&]() {
-        throw SpecError({}, "--dataflow", fmt::format("cannot read dataflow `{}`", text),
+        throw SpecError({}, "--dataflow",
+                        fmt::format("cannot read dataflow `{}`", quoted_excerpt(text)),
                         "X,Y dimension letters such as K,N or C,K (two letters on one side split "
                         "that axis, e.g. KC,N), or `any`",
                         "the seed papers' dataflows: C,K K,N P,Q C,N");

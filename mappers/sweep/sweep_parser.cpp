@@ -33,12 +33,12 @@ std::string resolve_spec(const SpecNode& node, const fs::path& sweep_dir,
                          const std::string& library, const std::string& what) {
     const std::string entry = node.as_string();
     const fs::path relative = sweep_dir / entry;
-    if (fs::is_regular_file(relative)) return relative.lexically_normal().string();
+    if (is_regular_file_path(relative)) return relative.lexically_normal().string();
     const fs::path shipped = data_directory() / library / (entry + ".yaml");
-    if (entry.find('/') == std::string::npos && fs::is_regular_file(shipped)) {
+    if (entry.find('/') == std::string::npos && is_regular_file_path(shipped)) {
         return shipped.string();
     }
-    node.fail(fmt::format("no {} `{}`", what, entry),
+    node.fail(fmt::format("no {} `{}`", what, quoted_excerpt(entry)),
               fmt::format("a {} file (relative to the sweep file) or a shipped name", what),
               suggestion_hint(entry, shipped_stems(data_directory() / library)));
 }
@@ -133,7 +133,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         spec.network_locations.push_back(n.location());
         const std::string entry = n.as_string();
         const fs::path relative = dir / entry;
-        if (fs::is_regular_file(relative)) {
+        if (is_regular_file_path(relative)) {
             spec.networks.push_back(relative.lexically_normal().string());
             continue;
         }
@@ -248,9 +248,10 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     }
     if (auto constraints = r.optional("constraints")) {
         const fs::path file = dir / constraints->as_string();
-        if (!fs::is_regular_file(file)) {
-            constraints->fail(fmt::format("no constraints file `{}`", constraints->as_string()),
-                              "a mapping constraints file, relative to the sweep file");
+        if (!is_regular_file_path(file)) {
+            constraints->fail(
+                fmt::format("no constraints file `{}`", quoted_excerpt(constraints->as_string())),
+                "a mapping constraints file, relative to the sweep file");
         }
         spec.constraints = file.lexically_normal().string();
     }

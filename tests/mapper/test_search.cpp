@@ -30,6 +30,13 @@ TEST(Dataflow, NamedAndSplitAxesParse) {
     testing::expect_spec_error([] { parse_dataflow("Z,N"); });
 }
 
+TEST(Dataflow, ALongBadDataflowIsQuotedShort) {
+    // (Found by fuzz_spec_yaml: a sweep's dataflow of 2,000 bytes was echoed whole.)
+    const std::string text = "C" + std::string(3000, 'x');
+    const SpecError e = testing::expect_spec_error([&] { parse_dataflow(text); });
+    EXPECT_LT(e.message().size(), 120U) << e.message().substr(0, 200);
+}
+
 TEST(Mapspace, ANamedDataflowPutsOnlyItsDimensionsOnTheArray) {
     const Mapspace space = Mapspace::build(small_arch(), kSmall, {parse_dataflow("K,N"), true});
     ASSERT_FALSE(space.spatial_choices().empty());

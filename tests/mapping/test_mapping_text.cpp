@@ -118,6 +118,17 @@ TEST(MappingTextErrors, AnUnknownLevelNameIsQuotedShort) {
     EXPECT_LT(e.message().size(), 90U);
 }
 
+TEST(MappingTextErrors, ALongBadLoopIsQuotedShort) {
+    // Every loop-token error quotes at most a line of 60 characters.
+    for (const std::string& token :
+         {"K" + std::string(3000, '7') + "x", std::string(3000, 'k') + "4",
+          "4" + std::string(3000, 'K'), "K-" + std::string(3000, '1')}) {
+        const SpecError e = text_error("DRAM[" + token + "] GLB[] RF[]");
+        EXPECT_LT(e.message().size(), 200U) << e.message().substr(0, 200);
+        EXPECT_LT(e.hint().size(), 300U);
+    }
+}
+
 TEST(MappingTextErrors, LevelsOutOfOrderOrRepeated) {
     const SpecError order = text_error("RF[] DRAM[]");
     EXPECT_EQ(order.where().column, 6);

@@ -102,6 +102,22 @@ TEST(SweepSpec, UserErrorsAreLocated) {
         std::string::npos);
 }
 
+TEST(SweepSpec, APathTheSystemCannotExamineIsNoSuchFile) {
+    // (Found by fuzz_spec_yaml: a 5,000-byte name made std::filesystem throw
+    // "File name too long", an internal error instead of a located one.)
+    const std::string long_name(5000, 'a');
+    for (const std::string& text :
+         {kHead + "  - " + long_name + "\n",
+          "sweep: t\nnetworks: [" + long_name +
+              "]\ndataflows: [\"K,N\"]\n"
+              "architectures: [procrustes_baseline_16x16]\n",
+          kHead + "  - procrustes_baseline_16x16\nconstraints: " + long_name + "\n"}) {
+        const std::string error = error_of(text);
+        EXPECT_NE(error.find("no "), std::string::npos) << error.substr(0, 300);
+        EXPECT_LT(error.size(), 1500U) << error.substr(0, 600);
+    }
+}
+
 TEST(SweepPoints, CartesianOrderLastAxisFastestMinusExclusions) {
     SweepSpec s = parse(kHead +
                         "  - procrustes_baseline_16x16\n  - procrustes_baseline_32x32\n"
