@@ -247,15 +247,27 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
     for (const auto& input : spec.inputs) names.insert(input.name);
     std::size_t entry = 0;
     for (const SpecNode& item : layers.items()) {
-        for (Layer& layer : read_layer(item)) {
+        std::vector<Layer> expanded = read_layer(item);
+        // The name the entry writes (an `lstm` or a `clos_fc` gives it to its
+        // last layer) first: a name written twice is reported as such, not as
+        // the clash of a layer the second one expands into.
+        const std::string written = expanded.back().name;
+        if (names.contains(written)) {
+            item.fail(fmt::format("duplicate name `{}`", written),
+                      "names unique among the layers and the network inputs");
+        }
+        for (Layer& layer : expanded) {
             layer.entry = entry;
             if (!names.insert(layer.name).second) {
-                item.fail(fmt::format(
-                              "duplicate name `{}`{}", layer.name,
-                              layer.cascade.empty()
-                                  ? std::string()
-                                  : fmt::format(" (a stage of Clos cascade `{}`)", layer.cascade)),
-                          "names unique among the layers and the network inputs");
+                const std::string origin =
+                    !layer.cascade.empty()
+                        ? fmt::format("a stage of Clos cascade `{}`", layer.cascade)
+                    : layer.name == lstm_input_gates_name(written)
+                        ? fmt::format("the input gates of LSTM `{}`", written)
+                        : fmt::format("one of the layers `{}` expands into", written);
+                item.fail(fmt::format("duplicate name `{}` ({})", layer.name, origin),
+                          "names unique among the layers and the network inputs",
+                          fmt::format("rename the other `{}` or this `{}`", layer.name, written));
             }
             spec.layers.push_back(std::move(layer));
         }

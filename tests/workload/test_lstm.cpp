@@ -208,7 +208,26 @@ TEST(Lstm, ANameTakenByItsInputGatesIsADuplicate) {
             "  - {name: l, type: lstm, inputs: [x], hidden_size: 3, sequence_length: 6}\n");
     });
     EXPECT_EQ(e.where().line, 6);
-    EXPECT_TRUE(contains(e.message(), "duplicate name `l.input_gates`"));
+    EXPECT_TRUE(
+        contains(e.message(), "duplicate name `l.input_gates` (the input gates of LSTM `l`)"));
+}
+
+// Two entries named `l`: the second's own name is the duplicate, not the
+// input gates it would make (which were the first clash the parser met).
+TEST(Lstm, ANameWrittenTwiceIsReportedAsWritten) {
+    const SpecError e = expect_spec_error([] {
+        build(
+            "network: dup\n"
+            "inputs:\n"
+            "  - {name: x, channels: 4, height: 6}\n"
+            "layers:\n"
+            "  - {name: l, type: lstm, inputs: [x], hidden_size: 3, sequence_length: 6}\n"
+            "  - {name: l, type: lstm, inputs: [x], hidden_size: 3, sequence_length: 6}\n");
+    });
+    EXPECT_EQ(e.where().line, 6);
+    EXPECT_EQ(e.key_path(), "layers[1]");
+    EXPECT_TRUE(contains(e.message(), "duplicate name `l`"));
+    EXPECT_FALSE(contains(e.message(), "input_gates"));
 }
 
 }  // namespace
