@@ -1107,6 +1107,11 @@ def network_layer_cases() -> None:
         ("clos_stage_macs_too_large", "    middle_routers: 2\n",
          "    middle_routers: 1125899906842624\n", None, entry["clos"],
          ["clos.input_routers", "2^53"]),
+        # Empty values: at the key's own line (yaml-cpp places them at the next token).
+        ("gradient_empty", "    gradient: true\n", "    gradient:\n", "inputs[0].gradient",
+         "    gradient:\n", []),
+        ("shuffle_groups_empty", "    inputs: [proj]\n    groups: 3\n",
+         "    inputs: [proj]\n    groups:\n", "layers[2].groups", None, ["no value"]),
         ("gradient_on_a_layer", "    hidden_size: 8\n", "    hidden_size: 8\n    gradient: true\n",
          "layers[0].gradient", None, ["gradient"]),
     ]
