@@ -51,7 +51,7 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
                                   network.name(), network.spec().description, batch,
                                   training.layers.size(), network.layers().size());
     const std::string header = fmt::format(
-        "{:<28} {:<6} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} {:>14} "
+        "{:<28} {:<9} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} {:>14} "
         "{:>14}\n",
         "layer", "type", "G", "N", "K", "C", "P", "Q", "R", "S", "σ", "weights", "fw MACs",
         "bw MACs", "wu MACs");
@@ -64,7 +64,7 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
     for (const LayerTraining& layer : training.layers) {
         const DimBounds& b = layer.space.bounds;
         out += fmt::format(
-            "{:<28} {:<6} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} "
+            "{:<28} {:<9} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} "
             "{:>14} {:>14}\n",
             layer.layer->layer.name, layer_type_name(layer.layer->layer.type), b[Dim::G], b[Dim::N],
             b[Dim::K], b[Dim::C], b[Dim::P], b[Dim::Q], b[Dim::R], b[Dim::S], layer.space.stride.h,

@@ -9,6 +9,12 @@ if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${files[@]}"
   exit 0
 fi
+# One clang-format process for every file (2 s; one per file took 96 s in
+# CI); only when it finds something, a second pass names the files.
+if clang-format --dry-run -Werror "${files[@]}" >/dev/null 2>&1; then
+  echo "clang-format: ${#files[@]} files clean"
+  exit 0
+fi
 bad=()
 for f in "${files[@]}"; do
   clang-format --dry-run -Werror "$f" >/dev/null 2>&1 || bad+=("$f")

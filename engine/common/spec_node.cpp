@@ -251,7 +251,9 @@ SpecNode SpecNode::sibling(YAML::Node node, std::string path, YAML::Mark fallbac
 
 SourceLocation SpecNode::location() const {
     YAML::Mark mark = node_.Mark();
-    if (mark.is_null()) mark = fallback_mark_;
+    // An empty value (`key:`) has no text of its own: yaml-cpp marks it at the
+    // next token, often on the next line, so name the key's place instead.
+    if (mark.is_null() || (node_.IsNull() && !fallback_mark_.is_null())) mark = fallback_mark_;
     if (mark.is_null()) return {*file_, 0, 0};
     return {*file_, mark.line + 1, mark.column + 1};
 }

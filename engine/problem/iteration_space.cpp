@@ -92,6 +92,13 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
             space.bounds[Dim::Q] = input.width;
             break;
         }
+        case LayerType::lstm_cell: {  // W_h h_{t-1} at every step (workload/lstm.hpp)
+            // Graves 2013 eqs. (7)-(10): 4H gate outputs, each summing H recurrent inputs.
+            space.bounds[Dim::K] = input.channels;   // 4H
+            space.bounds[Dim::C] = output.channels;  // H: h_{t-1}
+            space.bounds[Dim::P] = input.height;     // T steps, folded beside N
+            break;
+        }
         default:
             break;
     }

@@ -30,7 +30,7 @@ struct IterationSpace {
 // mapping of a space that passes is representable.
 std::optional<std::string> oversize_reason(const IterationSpace& space);
 
-// The iteration space of a MAC layer (conv, fc, matmul) at a minibatch.
+// The iteration space of a MAC layer (conv, fc, matmul, lstm_cell) at a minibatch.
 // Precondition: is_mac_layer(layer.type), shapes from Network::build.
 IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
                                   const TensorShape& output, std::int64_t batch);

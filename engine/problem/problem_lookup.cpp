@@ -26,7 +26,7 @@ const PhaseProblem& find_phase_problem(const Network& network, const NetworkTrai
             throw SpecError(source, "layer",
                             fmt::format("layer `{}` of `{}` is a {} layer, which does no MACs",
                                         layer, network.name(), layer_type_name(other.layer.type)),
-                            "a conv, fc or matmul layer", suggestion_hint(layer, names));
+                            "a conv, fc, matmul or lstm_cell layer", suggestion_hint(layer, names));
         }
     }
     throw SpecError(source, "layer",

@@ -5,8 +5,9 @@
 namespace trainloop {
 namespace {
 
-constexpr std::array<std::string_view, 10> kLayerTypeNames = {
-    "conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool", "add", "concat", "shuffle"};
+constexpr std::array<std::string_view, 11> kLayerTypeNames = {
+    "conv",    "fc",  "matmul", "relu",    "batchnorm", "maxpool",
+    "avgpool", "add", "concat", "shuffle", "lstm_cell"};
 
 }  // namespace
 
@@ -27,8 +28,11 @@ const std::vector<std::string>& layer_type_names() {
 }
 
 bool is_mac_layer(LayerType type) {
-    return type == LayerType::conv || type == LayerType::fc || type == LayerType::matmul;
+    return type == LayerType::conv || type == LayerType::fc || type == LayerType::matmul ||
+           type == LayerType::lstm_cell;
 }
+
+bool is_recurrent(LayerType type) { return type == LayerType::lstm_cell; }
 
 bool has_parameters(LayerType type) { return is_mac_layer(type) || type == LayerType::batchnorm; }
 

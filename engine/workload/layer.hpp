@@ -1,9 +1,10 @@
 // A layer of a network as written in its YAML file (docs/workload_format.md).
-// MAC layers (conv, fc, matmul) become iteration spaces; the others (relu,
-// batch norm, pooling, add, concat, shuffle) only shape the data that flows
-// between them. A Clos cascade (`clos_fc` in a file) is no layer type of its
-// own: the parser expands it into grouped fc and shuffle layers
-// (workload/clos_cascade.hpp).
+// MAC layers (conv, fc, matmul, lstm_cell) become iteration spaces; the others
+// (relu, batch norm, pooling, add, concat, shuffle) only shape the data that
+// flows between them. A Clos cascade (`clos_fc` in a file) is no layer type of
+// its own: the parser expands it into grouped fc and shuffle layers
+// (workload/clos_cascade.hpp); an LSTM (`lstm`) likewise becomes a matmul for
+// its input gates and an lstm_cell for its recurrence (workload/lstm.hpp).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +28,8 @@ enum class LayerType : std::uint8_t {
     avgpool,
     add,
     concat,
-    shuffle
+    shuffle,
+    lstm_cell
 };
 
 std::string_view layer_type_name(LayerType type);
@@ -36,6 +38,9 @@ const std::vector<std::string>& layer_type_names();
 
 // Does the layer multiply-accumulate with weights (and so train them)?
 bool is_mac_layer(LayerType type);
+// Does the layer read its own previous output (so its bw phase, back-propagation
+// through time, is needed whatever feeds it)?
+bool is_recurrent(LayerType type);
 // Does the layer have trainable parameters (MAC weights, or batch-norm scale/shift)?
 bool has_parameters(LayerType type);
 
@@ -76,8 +81,16 @@ struct ShuffleAttributes {
     std::int64_t groups = 1;
 };
 
+// The recurrent half of an LSTM (workload/lstm.hpp): h_{t-1} × W_h added to
+// the input gates it reads, then the elementwise cell update, for each of
+// sequence_length steps. Reads 4·hidden_size gate channels, writes hidden_size.
+struct LstmCellAttributes {
+    std::int64_t hidden_size = 0;
+    std::int64_t sequence_length = 0;
+};
+
 using LayerAttributes = std::variant<std::monostate, ConvAttributes, PoolAttributes,
-                                     LinearAttributes, ShuffleAttributes>;
+                                     LinearAttributes, ShuffleAttributes, LstmCellAttributes>;
 
 struct Layer {
     std::string name;
@@ -87,6 +100,9 @@ struct Layer {
     SourceLocation location;  // where the layer is written, for errors
     // The `clos_fc` entry this layer is a stage of (empty: written as itself).
     std::string cascade;
+    // Its entry's index in the file's `layers` list (an expanded `clos_fc` or
+    // `lstm` gives several layers one entry), for error key paths.
+    std::size_t entry = 0;
 };
 
 }  // namespace trainloop

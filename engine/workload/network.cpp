@@ -26,7 +26,7 @@ struct VertexNames {
     std::string name(Vertex v) const { return is_input(v) ? spec.inputs[v].name : layer(v).name; }
     std::string key_path(Vertex v) const {
         return is_input(v) ? fmt::format("inputs[{}]", v)
-                           : fmt::format("layers[{}]", v - spec.inputs.size());
+                           : fmt::format("layers[{}]", layer(v).entry);
     }
     SourceLocation location(Vertex v) const {
         return is_input(v) ? spec.inputs[v].location : layer(v).location;
@@ -173,7 +173,9 @@ Network Network::build(NetworkSpec spec) {
         }
         shape[v] = infer_output_shape(layer, inputs, names.key_path(v));
         trainable_upstream[v] = upstream;
-        AnalyzedLayer analyzed{layer, {}, shape[v], upstream};
+        // A recurrent layer back-propagates through time into its own previous
+        // output, so its bw phase is needed even when nothing upstream trains.
+        AnalyzedLayer analyzed{layer, {}, shape[v], upstream || is_recurrent(layer.type)};
         for (const auto& in : inputs) analyzed.input_shapes.push_back(in.shape);
         network.layers_.push_back(std::move(analyzed));
     }

@@ -8,6 +8,7 @@
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "workload/clos_cascade.hpp"
+#include "workload/lstm.hpp"
 #include "workload/network_spec.hpp"
 
 namespace trainloop {
@@ -78,16 +79,45 @@ LinearAttributes read_linear(MapReader& map) {
     return linear;
 }
 
-// The file's name for a Clos cascade: expanded here into its stages.
+// The file's names for a Clos cascade and an LSTM: expanded here into layers.
 constexpr std::string_view kClosTypeName = "clos_fc";
+constexpr std::string_view kLstmTypeName = "lstm";
 
 const std::vector<std::string>& written_type_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> all = layer_type_names();
         all.emplace_back(kClosTypeName);
+        all.emplace_back(kLstmTypeName);
         return all;
     }();
     return names;
+}
+
+// The hidden size and sequence length of an `lstm` or `lstm_cell` entry.
+LstmParameters read_lstm_parameters(MapReader& map) {
+    LstmParameters lstm;
+    lstm.hidden_size = map.required("hidden_size").as_positive_int();
+    // The four gates' 4·hidden_size outputs must be an exact count.
+    if (lstm.hidden_size > kMaxCount / 4) {
+        map.required("hidden_size")
+            .fail(fmt::format("hidden_size {} gives more than {} gate outputs (4 per cell)",
+                              lstm.hidden_size, kMaxCountText),
+                  "a hidden size of at most 2^51");
+    }
+    lstm.sequence_length = map.required("sequence_length").as_positive_int();
+    return lstm;
+}
+
+std::vector<Layer> read_lstm(MapReader& map, const std::string& name, const SpecNode& node) {
+    const std::vector<std::string> inputs = map.required("inputs").as_string_list();
+    if (inputs.size() != 1) {
+        map.required("inputs").fail(
+            fmt::format("`{}` takes exactly one input, got {}", kLstmTypeName, inputs.size()),
+            "one layer name (a sequence: features × time steps × 1)");
+    }
+    const LstmParameters lstm = read_lstm_parameters(map);
+    map.finish();
+    return expand_lstm(name, inputs.front(), lstm, node.location());
 }
 
 std::vector<Layer> read_clos_cascade(MapReader& map, const std::string& name,
@@ -134,6 +164,7 @@ std::vector<Layer> read_layer(const SpecNode& node) {
     const SpecNode type_node = map.required("type");
     const std::string type_name = type_node.as_choice(written_type_names());
     if (type_name == kClosTypeName) return read_clos_cascade(map, layer.name, node);
+    if (type_name == kLstmTypeName) return read_lstm(map, layer.name, node);
     layer.type = *layer_type_from_name(type_name);
     layer.inputs = map.required("inputs").as_string_list();
     if (layer.inputs.empty()) {
@@ -150,6 +181,11 @@ std::vector<Layer> read_layer(const SpecNode& node) {
         case LayerType::shuffle:
             layer.attributes = ShuffleAttributes{map.required("groups").as_positive_int()};
             break;
+        case LayerType::lstm_cell: {
+            const LstmParameters lstm = read_lstm_parameters(map);
+            layer.attributes = LstmCellAttributes{lstm.hidden_size, lstm.sequence_length};
+            break;
+        }
         case LayerType::maxpool:
         case LayerType::avgpool:
             layer.attributes = read_pool(map);
@@ -209,18 +245,33 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
     const SpecNode layers = top.required("layers");
     std::set<std::string> names;
     for (const auto& input : spec.inputs) names.insert(input.name);
+    std::size_t entry = 0;
     for (const SpecNode& item : layers.items()) {
-        for (Layer& layer : read_layer(item)) {
+        std::vector<Layer> expanded = read_layer(item);
+        // The name the entry writes (an `lstm` or a `clos_fc` gives it to its
+        // last layer) first: a name written twice is reported as such, not as
+        // the clash of a layer the second one expands into.
+        const std::string written = expanded.back().name;
+        if (names.contains(written)) {
+            item.fail(fmt::format("duplicate name `{}`", written),
+                      "names unique among the layers and the network inputs");
+        }
+        for (Layer& layer : expanded) {
+            layer.entry = entry;
             if (!names.insert(layer.name).second) {
-                item.fail(fmt::format(
-                              "duplicate name `{}`{}", layer.name,
-                              layer.cascade.empty()
-                                  ? std::string()
-                                  : fmt::format(" (a stage of Clos cascade `{}`)", layer.cascade)),
-                          "names unique among the layers and the network inputs");
+                const std::string origin =
+                    !layer.cascade.empty()
+                        ? fmt::format("a stage of Clos cascade `{}`", layer.cascade)
+                    : layer.name == lstm_input_gates_name(written)
+                        ? fmt::format("the input gates of LSTM `{}`", written)
+                        : fmt::format("one of the layers `{}` expands into", written);
+                item.fail(fmt::format("duplicate name `{}` ({})", layer.name, origin),
+                          "names unique among the layers and the network inputs",
+                          fmt::format("rename the other `{}` or this `{}`", layer.name, written));
             }
             spec.layers.push_back(std::move(layer));
         }
+        ++entry;
     }
     if (spec.layers.empty()) layers.fail("a network needs at least one layer", "a list of layers");
     top.finish();

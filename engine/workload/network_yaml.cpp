@@ -32,6 +32,10 @@ std::string attributes_text(const LayerAttributes& attributes) {
     if (const auto* shuffle = std::get_if<ShuffleAttributes>(&attributes)) {
         return fmt::format(", groups: {}", shuffle->groups);
     }
+    if (const auto* cell = std::get_if<LstmCellAttributes>(&attributes)) {
+        return fmt::format(", hidden_size: {}, sequence_length: {}", cell->hidden_size,
+                           cell->sequence_length);
+    }
     return {};
 }
 

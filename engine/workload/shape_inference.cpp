@@ -106,6 +106,31 @@ TensorShape output_shape(const Layer& layer, const std::vector<NamedShape>& inpu
             }
             return first.shape;
         }
+        case LayerType::lstm_cell: {
+            // Reads the 4H gate pre-activations of every step (workload/lstm.hpp).
+            const auto& cell = std::get<LstmCellAttributes>(layer.attributes);
+            if (first.shape.channels != 4 * cell.hidden_size) {
+                fail(layer, key_path + ".hidden_size",
+                     fmt::format("input `{}` has {} channels, not the 4 × {} gate "
+                                 "pre-activations of hidden_size {}",
+                                 first.producer, first.shape.channels, cell.hidden_size,
+                                 cell.hidden_size),
+                     "an input of 4 × hidden_size channels (write `type: lstm` to have the "
+                     "input gates made for you)");
+            }
+            if (first.shape.height != cell.sequence_length || first.shape.width != 1) {
+                fail(layer, key_path + ".sequence_length",
+                     fmt::format("sequence_length {} does not match the input sequence of "
+                                 "{} time steps × width {} (as read through `{}`, {})",
+                                 cell.sequence_length, first.shape.height, first.shape.width,
+                                 first.producer, to_string(first.shape)),
+                     fmt::format("an input sequence of height sequence_length ({}) and width 1",
+                                 cell.sequence_length),
+                     "declare the sequence as the input's height, e.g. {name: frames, channels: "
+                     "153, height: 20}");
+            }
+            return {cell.hidden_size, cell.sequence_length, 1};
+        }
         case LayerType::relu:
         case LayerType::batchnorm:
             return first.shape;

@@ -75,6 +75,18 @@ TEST(SpecDocuments, CountsPastTwoToThe53AndOutsideInt64AreLocatedErrors) {
     EXPECT_EQ(r.required("c").as_positive_int(), std::int64_t{1} << 53);
 }
 
+// An optional key left empty is reported at its own line, not at the next
+// token (which yaml-cpp gives an empty value as its place).
+TEST(SpecDocuments, AnEmptyOptionalValueIsReportedAtItsKey) {
+    const SpecNode root = SpecNode::load_string("a: 1\nb:\nc: \nlist:\n  - x\nd:\n", "empty.yaml");
+    MapReader r(root);
+    for (const auto& [key, line] : {std::pair{"b", 2}, {"c", 3}, {"d", 6}}) {
+        const SpecError e = expect_spec_error([&] { r.optional(key)->as_bool(); });
+        EXPECT_EQ(e.where().line, line) << key;
+        EXPECT_EQ(e.key_path(), key);
+    }
+}
+
 TEST(SpecDocuments, ValuesAreQuotedOneLineAtMost) {
     EXPECT_EQ(quoted_excerpt("short"), "short");
     EXPECT_EQ(quoted_excerpt("first line\nsecond line"), "first line…");

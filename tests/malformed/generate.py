@@ -59,6 +59,9 @@ class Case:
     setup: list[str] = field(default_factory=list)  # run_corpus.py actions, e.g. "fifo:x.npy"
 
 
+# Keys the layers of NETWORK_SEQUENCE share but read by their type: their
+# cases are kept per layer, not one for the list.
+TYPED_ENTRY_KEYS = {"groups", "out_features"}
 CASES_OUT: list[Case] = []
 SEEN_SHAPES: set[str] = set()
 
@@ -68,6 +71,8 @@ def add(case: Case) -> None:
     # list indexes left out (the first entry's) keeps the corpus small.
     import re
     shape = re.sub(r"\[\d+\]", "[]", case.name)
+    if case.name.startswith("network_layers/") and last_key(case.name) in TYPED_ENTRY_KEYS:
+        shape = case.name  # `groups` of a matmul, a shuffle and an fc are read apart
     if shape in SEEN_SHAPES:
         return
     SEEN_SHAPES.add(shape)
@@ -201,6 +206,47 @@ layers:
     type: fc
     inputs: [pool1]
     out_features: 10
+"""
+
+# The newer layer types: an LSTM over a sequence input that needs a gradient,
+# a grouped matmul, a channel shuffle, a grouped fc and a Clos cascade
+# (docs/workload_format.md). Valid: lstm1 is 8x5x1, proj 12x5x1, flat 20 (60
+# features in 4 groups), clos 12 (Ri 4 divides 20, Ro 3 divides 12).
+NETWORK_SEQUENCE = """\
+network: corpus_seq
+description: recurrent, grouped and Clos layers for the malformed-input corpus
+inputs:
+  - name: frames
+    channels: 16
+    height: 5
+    gradient: true
+layers:
+  - name: lstm1
+    type: lstm
+    inputs: [frames]
+    hidden_size: 8
+    sequence_length: 5
+  - name: proj
+    type: matmul
+    inputs: [lstm1]
+    out_features: 12
+    groups: 2
+  - name: mix
+    type: shuffle
+    inputs: [proj]
+    groups: 3
+  - name: flat
+    type: fc
+    inputs: [mix]
+    out_features: 20
+    groups: 4
+  - name: clos
+    type: clos_fc
+    inputs: [flat]
+    out_features: 12
+    input_routers: 4
+    middle_routers: 2
+    output_routers: 3
 """
 
 PROFILE = """\
@@ -950,6 +996,144 @@ def overflow_cases() -> None:
              ["eval", "-m", "{case}/mapping.yaml"], Expect(contains=["bandwidth"])))
 
 
+# ---------------------------------------------------------------------------
+# The newer layer types (lstm, clos_fc, shuffle, grouped fc/matmul, inputs
+# with `gradient: true`): values that parse but contradict each other or the
+# shapes, and names that clash with the layers an `lstm` or a `clos_fc` is
+# expanded into. Errors found by shape inference point at the layer's entry.
+
+
+def network_layer_cases() -> None:
+    base = NETWORK_SEQUENCE
+    cmd = ["spec", "check", "{case}/net.yaml"]
+
+    def line_of(text: str, needle: str) -> int:
+        return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+
+    # Zero for every count (the generic rules give negative, fraction, ...).
+    for slot in slots_of(base):
+        if not slot.is_key and is_int(slot.text):
+            add(Case(f"network_layers/value_zero/{slot.path}",
+                     {"net.yaml": replace(base, slot.start, slot.end, "0").encode()}, cmd,
+                     Expect(file="net.yaml", line=slot.line, key=slot.path,
+                            contains=["non-positive value 0"])))
+    entry = {name: line_of(base, f"- name: {name}") for name in
+             ("lstm1", "proj", "mix", "flat", "clos")}
+    # (case, old text, new text, key, line, texts the message must hold); the line is a
+    # number, a needle (ending in a newline: the whole line), or None: the last line of `new`.
+    cases = [
+        ("lstm_sequence_length_contradicts_input", "    sequence_length: 5\n",
+         "    sequence_length: 6\n", "layers[0].sequence_length", entry["lstm1"],
+         ["sequence_length 6", "5 time steps"]),
+        ("lstm_input_not_a_sequence", "    height: 5\n", "    height: 5\n    width: 2\n",
+         "layers[0].sequence_length", entry["lstm1"] + 1, ["width 2"]),
+        ("lstm_two_inputs", "    inputs: [frames]\n", "    inputs: [frames, frames]\n",
+         "layers[0].inputs", "inputs: [frames, frames]", ["exactly one input"]),
+        ("lstm_no_inputs", "    inputs: [frames]\n", "    inputs: []\n",
+         "layers[0].inputs", "inputs: []", ["exactly one input"]),
+        ("lstm_extra_key", "    sequence_length: 5\n",
+         "    sequence_length: 5\n    out_features: 3\n", "layers[0].out_features",
+         "out_features: 3", ["out_features"]),
+        ("lstm_missing_sequence_length", "    sequence_length: 5\n", "",
+         "layers[0]", entry["lstm1"], ["sequence_length"]),
+        ("lstm_hidden_size_gates_past_2_53", "    hidden_size: 8\n",
+         "    hidden_size: 2251799813685249\n", "layers[0].hidden_size", "hidden_size: 22",
+         ["gate outputs"]),
+        ("lstm_cell_not_gate_channels", "    type: lstm\n", "    type: lstm_cell\n",
+         "layers[0].hidden_size", entry["lstm1"], ["4 × 8"]),
+        ("lstm_input_gates_name_taken_after",
+         "  - name: proj\n",
+         "  - name: lstm1.input_gates\n    type: relu\n    inputs: [lstm1]\n  - name: proj\n",
+         "layers[1]", "- name: lstm1.input_gates", ["duplicate name `lstm1.input_gates`"]),
+        ("lstm_input_gates_name_taken_before", "layers:\n",
+         "layers:\n  - name: lstm1.input_gates\n    type: relu\n    inputs: [frames]\n",
+         "layers[1]", "  - name: lstm1\n",
+         ["duplicate name `lstm1.input_gates`"]),
+        ("lstm_input_gates_name_is_an_input", "  - name: frames\n",
+         "  - name: lstm1.input_gates\n    channels: 2\n  - name: frames\n",
+         "layers[0]", entry["lstm1"] + 2, ["duplicate name `lstm1.input_gates`"]),
+        ("matmul_groups_not_dividing_input", "    out_features: 12\n    groups: 2\n",
+         "    out_features: 12\n    groups: 3\n", "layers[1].groups", entry["proj"],
+         ["groups 3 does not divide the 8 input features"]),
+        ("matmul_groups_not_dividing_output", "    out_features: 12\n    groups: 2\n",
+         "    out_features: 12\n    groups: 8\n", "layers[1].groups", "groups: 8",
+         ["groups 8 does not divide out_features 12"]),
+        ("shuffle_groups_not_dividing", "    inputs: [proj]\n    groups: 3\n",
+         "    inputs: [proj]\n    groups: 5\n", "layers[2].groups", entry["mix"],
+         ["groups 5 does not divide the 12 channels"]),
+        ("shuffle_missing_groups", "    inputs: [proj]\n    groups: 3\n",
+         "    inputs: [proj]\n", "layers[2]", entry["mix"], ["missing key `groups`"]),
+        ("shuffle_extra_key", "    inputs: [proj]\n    groups: 3\n",
+         "    inputs: [proj]\n    groups: 3\n    out_features: 4\n", "layers[2].out_features",
+         "out_features: 4", ["out_features"]),
+        ("shuffle_two_inputs", "    inputs: [proj]\n", "    inputs: [proj, lstm1]\n",
+         "layers[2].inputs", "inputs: [proj, lstm1]", ["exactly one input"]),
+        ("fc_groups_not_dividing_features", "    out_features: 20\n    groups: 4\n",
+         "    out_features: 24\n    groups: 8\n", "layers[3].groups", entry["flat"],
+         ["groups 8 does not divide the 60 input features"]),
+        ("fc_groups_not_dividing_output", "    out_features: 20\n    groups: 4\n",
+         "    out_features: 20\n    groups: 6\n", "layers[3].groups", "groups: 6",
+         ["groups 6 does not divide out_features 20"]),
+        ("clos_output_routers_not_dividing", "    output_routers: 3\n",
+         "    output_routers: 5\n", "layers[4].output_routers", "output_routers: 5",
+         ["output_routers 5 does not divide out_features 12"]),
+        ("clos_input_routers_not_dividing", "    input_routers: 4\n", "    input_routers: 3\n",
+         "layers[4].input_routers", entry["clos"],
+         ["input_routers 3 does not divide the 20 input features"]),
+        ("clos_router_products_past_2_53", "    middle_routers: 2\n",
+         "    middle_routers: 4503599627370496\n", "layers[4].middle_routers",
+         "middle_routers: 45", ["2^53"]),
+        ("clos_missing_middle_routers", "    middle_routers: 2\n", "", "layers[4]",
+         entry["clos"], ["missing key `middle_routers`"]),
+        ("clos_extra_key", "    output_routers: 3\n",
+         "    output_routers: 3\n    groups: 3\n", "layers[4].groups", None, ["groups"]),
+        ("clos_two_inputs", "    inputs: [flat]\n", "    inputs: [flat, mix]\n",
+         "layers[4].inputs", "inputs: [flat, mix]", ["exactly one input"]),
+        ("clos_stage_name_taken", "  - name: clos\n",
+         "  - name: clos.shuffle_in\n    type: relu\n    inputs: [flat]\n  - name: clos\n",
+         "layers[5]", "  - name: clos\n", ["a stage of Clos cascade `clos`"]),
+        ("lstm_name_written_twice", "  - name: proj\n",
+         "  - name: lstm1\n    type: lstm\n    inputs: [frames]\n    hidden_size: 8\n"
+         "    sequence_length: 5\n  - name: proj\n", "layers[1]", entry["proj"],
+         ["duplicate name `lstm1`"]),
+        ("clos_name_taken_by_a_layer", "  - name: proj\n",
+         "  - name: clos\n    type: relu\n    inputs: [lstm1]\n  - name: proj\n", "layers[5]",
+         entry["clos"] + 3, ["duplicate name `clos`"]),
+        # Sizes each within 2^53 whose layers are too large to model exactly.
+        ("lstm_gates_too_large", "    hidden_size: 8\n", "    hidden_size: 2251799813685248\n",
+         "layers[0]", entry["lstm1"], ["more than 2^53"]),
+        ("lstm_sequence_macs_too_large", "    height: 5\n",
+         "    height: 281474976710656\n", None, entry["lstm1"], ["lstm1.input_gates", "2^53"]),
+        ("clos_stage_macs_too_large", "    middle_routers: 2\n",
+         "    middle_routers: 1125899906842624\n", None, entry["clos"],
+         ["clos.input_routers", "2^53"]),
+        # Empty values: at the key's own line (yaml-cpp places them at the next token).
+        ("gradient_empty", "    gradient: true\n", "    gradient:\n", "inputs[0].gradient",
+         "    gradient:\n", []),
+        ("shuffle_groups_empty", "    inputs: [proj]\n    groups: 3\n",
+         "    inputs: [proj]\n    groups:\n", "layers[2].groups", None, ["no value"]),
+        ("gradient_on_a_layer", "    hidden_size: 8\n", "    hidden_size: 8\n    gradient: true\n",
+         "layers[0].gradient", None, ["gradient"]),
+    ]
+    for name, old, new, key, line, contains in cases:
+        assert base.count(old) >= 1, name
+        text = base.replace(old, new, 1)
+        if name == "lstm_sequence_macs_too_large":  # the LSTM's length follows the input
+            text = text.replace("sequence_length: 5", "sequence_length: 281474976710656")
+        if line is None:  # the last line of the new text
+            line = text[:text.index(new) + len(new)].count("\n")
+        elif isinstance(line, str):
+            needle = line.rstrip("\n")
+            lines = text.splitlines()
+            line = next(i for i, l in enumerate(lines, 1)
+                        if (l == needle if line.endswith("\n") else needle in l))
+        # A name written twice is reported as written, not as a layer it expands into.
+        absent = {"lstm_name_written_twice": ["input_gates"],
+                  "clos_name_taken_by_a_layer": ["stage"]}.get(name, [])
+        add(Case(f"network_layers/{name}", {"net.yaml": text.encode()}, cmd,
+                 Expect(file="net.yaml", line=line, key=key, contains=contains, absent=absent)))
+
+
 def lib_files() -> dict[str, bytes]:
     return {}  # the shared files live in cases/lib/, written once
 
@@ -1002,6 +1186,8 @@ def main() -> None:
     whole_file_cases("arch", "arch.yaml", arch, spec + ["{case}/arch.yaml"])
     yaml_cases("network", "net.yaml", NETWORK, spec + ["{case}/net.yaml"])
     whole_file_cases("network", "net.yaml", NETWORK, spec + ["{case}/net.yaml"])
+    yaml_cases("network_layers", "net.yaml", NETWORK_SEQUENCE, spec + ["{case}/net.yaml"])
+    network_layer_cases()
     yaml_cases("sparsity", "profile.yaml", PROFILE, spec + ["{case}/profile.yaml"])
     whole_file_cases("sparsity", "profile.yaml", PROFILE, spec + ["{case}/profile.yaml"])
     mapping = MAPPING
@@ -1042,6 +1228,8 @@ SKIP.update({
     "arch": {r"description @ .*", r"architecture @ .*"},
     "network": {r"description @ .*", r"network @ .*", r"layers\[\d+\]\.name @ .*",
                 r"inputs\[\d+\]\.name @ .*"},
+    "network_layers": {r"description @ .*", r"network @ .*", r"layers\[\d+\]\.name @ .*",
+                       r"inputs\[\d+\]\.name @ .*"},
     "sparsity": {r"description @ .*", r"sparsity_profile @ .*"},
     "mapping": set(),
     "constraints": {r"mapping_constraints @ .*"},

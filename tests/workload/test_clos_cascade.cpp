@@ -166,6 +166,22 @@ TEST(ClosCascade, AStageNameThatIsTakenIsALocatedError) {
     EXPECT_TRUE(contains(e.message(), "duplicate name `c.shuffle_in` (a stage of Clos cascade"));
 }
 
+// A layer named like the cascade: the cascade's own name is the duplicate
+// (not "`c` (a stage of Clos cascade `c`)").
+TEST(ClosCascade, ANameWrittenTwiceIsReportedAsWritten) {
+    const SpecError e = expect_spec_error([] {
+        build(
+            "network: n\ninputs:\n  - {name: x, channels: 8}\nlayers:\n"
+            "  - {name: c, type: relu, inputs: [x]}\n"
+            "  - {name: c, type: clos_fc, inputs: [x], out_features: 8, "
+            "input_routers: 2, middle_routers: 2, output_routers: 2}\n");
+    });
+    EXPECT_EQ(e.where().line, 6);
+    EXPECT_EQ(e.key_path(), "layers[1]");
+    EXPECT_TRUE(contains(e.message(), "duplicate name `c`"));
+    EXPECT_FALSE(contains(e.message(), "stage"));
+}
+
 TEST(GroupedLayers, FcAndShuffleGroupsMustDivideTheirTensors) {
     const std::string head = "network: n\ninputs:\n  - {name: x, channels: 6}\nlayers:\n";
     const SpecError out = expect_spec_error([&] {

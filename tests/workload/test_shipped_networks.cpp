@@ -67,6 +67,10 @@ const Expected kExpected[] = {
     // GoogLeNet ~6.8 M parameters (Szegedy et al. 2015, Table 1) plus the two auxiliary
     // classifiers used in training (each 128·C + 2048·1024 + 1024·1000).
     {"googlenet", 13'365'696, 1'591'044'096},
+    // Eager Pruning's LSTM (1024 cells) on TIMIT, 153 features × 20 frames: the four gate
+    // matrices 4·1024·(153 + 1024) = 4,820,992 plus the 61-class output 1024·61 = 62,464;
+    // every weight once per frame: 20 × 4,883,456 MACs (Graves 2013, eqs. (7)-(11)).
+    {"lstm_timit", 4'883'456, 97'669'120},
 };
 // clang-format on
 

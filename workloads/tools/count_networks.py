@@ -67,7 +67,7 @@ def count(doc):
         consumed.update(l["inputs"])
         typ = l["type"]
         if typ in ("conv", "fc", "matmul", "relu", "batchnorm", "maxpool", "avgpool", "shuffle",
-                   "clos_fc"):
+                   "clos_fc", "lstm"):
             assert len(ins) == 1, l["name"]
         c, h, w = ins[0]
         if typ == "conv":
@@ -107,6 +107,18 @@ def count(doc):
                                   g * k_out * c_in))
             G = None
             out = (o_feat, 1, 1)
+        elif typ == "lstm":
+            # Two MAC layers, as trainloop expands it (engine/workload/lstm.hpp): the
+            # input gates W_x (4H x C) and the recurrence W_h (4H x H), at each of T = h steps.
+            hid, steps = l["hidden_size"], l["sequence_length"]
+            assert h == steps and w == 1, l["name"]
+            for part, c_in in (("%s.input_gates" % l["name"], c), (l["name"], hid)):
+                n_mac += 1
+                weights += 4 * hid * c_in
+                macs += 4 * hid * c_in * steps
+                per_layer.append((part, 4 * hid * c_in, 4 * hid * c_in * steps))
+            G = None
+            out = (hid, steps, 1)
         else:
             G = None
             if typ in ("relu", "batchnorm", "shuffle"):

@@ -8,8 +8,10 @@ prune_num smallest kernel weights, until pruning terminates. Table 5 gives,
 per network, the iterations of training, the batch size, prune_num (its
 initial value, P_numi), prune_interval (P_i), and the compression rate CR the
 run ends with. Pruned weights stay pruned (a mask bit per weight, §4.3).
-EP prunes convolution layers only in CNNs (§5.1). So, with W the convolution
-weights of the network file:
+EP prunes convolution layers only in CNNs, and all the weight matrices in the
+LSTM (§5.1: "In LSTM, EP is applied to all the weight matrices"; here every
+MAC layer of lstm_timit: its input gates, its recurrence and its output
+layer). So, with W the pruned weights of the network file:
 
     pruned(k) = min(k · prune_num, W · (1 − 1/CR))  after the k-th pruning,
                 at iteration k · prune_interval,
@@ -27,7 +29,7 @@ sparse"): the profile gives dw in wu the same schedule as a known-zero mask
 
 Assumptions where the paper is silent (docs/training_run.md shows how much
 they move the reduced computation):
-  - every convolution layer is pruned to the same density (EP removes the
+  - every pruned layer is pruned to the same density (EP removes the
     globally smallest weights; how they split over layers is not reported);
   - the first pruning happens at iteration prune_interval (not 0);
   - no roll-back (roll-backs halve prune_num, §3.1; their number is not
@@ -36,6 +38,7 @@ they move the reduced computation):
 
     python3 workloads/tools/eager_pruning_profile.py               # rewrite the shipped profile
     python3 workloads/tools/eager_pruning_profile.py --prune-num-scale 0.5 -o FILE
+    python3 workloads/tools/eager_pruning_profile.py --network lstm_timit=FILE -o FILE
 """
 
 import argparse
@@ -60,15 +63,20 @@ TABLE_5 = {
     "lenet": (10_000, 64, 80, 200, 1.85, 38.06),
     "resnet32_cifar": (100_000, 128, 6_122, 1_000, 2.98, 44.86),
     "caffenet": (250_000, 256, 29_358, 2_500, 2.14, 34.63),  # FT: CaffeNet fine-tuned
+    "lstm_timit": (400_000, 32, 52_072, 4_000, 3.58, 52.40),  # LSTM (1024 cells), TIMIT
 }
-ORDER = ["alexnet", "googlenet", "nin", "resnet50", "lenet", "resnet32_cifar", "caffenet"]
+ORDER = ["alexnet", "googlenet", "nin", "resnet50", "lenet", "resnet32_cifar", "caffenet",
+         "lstm_timit"]
+# §5.1: EP prunes every weight matrix of these (the others: convolutions only).
+ALL_WEIGHT_MATRICES = {"lstm_timit"}
 
 
-def conv_layers(network):
-    with open(os.path.join(HERE, network + ".yaml")) as f:
+def pruned_layers(network, path=None):
+    with open(path or os.path.join(HERE, network + ".yaml")) as f:
         spec = yaml.safe_load(f)
     types = {l["name"]: l.get("type") for l in spec["layers"]}
-    return [(name, w) for name, w, _ in count_networks.count(spec)[5] if types[name] == "conv"]
+    return [(name, w) for name, w, _ in count_networks.count(spec)[5]
+            if network in ALL_WEIGHT_MATRICES or types.get(name) == "conv"]
 
 
 def schedule(weights, prune_num, interval, cr, first_at_zero):
@@ -91,7 +99,13 @@ def main():
                     help="scale prune_num (0.5: as after one roll-back)")
     ap.add_argument("--no-gradient-mask", action="store_true",
                     help="the weight update computes every gradient (dw dense): no output mask")
+    ap.add_argument("--network", action="append", default=[], metavar="NAME=FILE",
+                    help="read network NAME from FILE instead of workloads/NAME.yaml (a variant "
+                    "of its shape; the rule still matches the network name)")
+    ap.add_argument("--only", action="append", default=[], metavar="NAME",
+                    help="write rules for these networks only (default: all of Table 5)")
     args = ap.parse_args()
+    files = dict(item.split("=", 1) for item in args.network)
 
     out = []
     out.append("# Eager Pruning (Zhang et al., \"Eager Pruning: Algorithm and Architecture Support")
@@ -102,26 +116,30 @@ def main():
         out.append("# Variant: --first-prune-at-zero=%s --prune-num-scale=%g "
                    "--no-gradient-mask=%s"
                    % (args.first_prune_at_zero, args.prune_num_scale, args.no_gradient_mask))
+    for name, path in sorted(files.items()):
+        out.append("# Variant: network %s read from %s" % (name, path))
     out.append("sparsity_profile: eager_pruning")
     out.append("description: >-")
     out.append("  Eager Pruning: every prune_interval iterations the prune_num smallest")
-    out.append("  convolution weights are pruned until Table 5's compression rate is reached;")
+    out.append("  convolution weights (LSTM: all weights) are pruned until Table 5's")
+    out.append("  compression rate is reached;")
     out.append("  pruned weights' gradients are a known-zero mask in the weight update")
     out.append("source: \"Zhang et al., ISCA 2019: §3.1 (pruning policy), Table 5 (iterations, "
-               "batch, prune_num, prune_interval, CR), §5.1 (conv layers only), §2.2 and §4.4 "
+               "batch, prune_num, prune_interval, CR), §5.1 (conv layers only; LSTM: all weight "
+               "matrices), §2.2 and §4.4 "
                "(KU's output is sparse)\"")
     out.append("model: uniform   # the smallest weights of a layer fall anywhere in it")
     out.append("")
     out.append("rules:")
-    for net in ORDER:
+    for net in args.only or ORDER:
         iterations, batch, prune_num, interval, cr, rc = TABLE_5[net]
-        layers = conv_layers(net)
+        layers = pruned_layers(net, files.get(net))
         weights = sum(w for _, w in layers)
         points = schedule(weights, prune_num * args.prune_num_scale, interval, cr,
                           args.first_prune_at_zero)
         out.append("  # %s: Table 5: %d iterations, batch %d, prune_num %d, prune_interval %d, "
                    "CR %.2fx (RC %.2f %%)." % (net, iterations, batch, prune_num, interval, cr, rc))
-        out.append("  # %d conv layers, %d weights; %d prunings, the last at iteration %d, "
+        out.append("  # %d pruned layers, %d weights; %d prunings, the last at iteration %d, "
                    "final density %.6f." % (len(layers), weights, len(points) - 1,
                                             points[-1][0], points[-1][1]))
         out.append("  - networks: %s" % net)

@@ -25,7 +25,7 @@ SCRIPT = "workloads/tools/generate_networks.py"
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 KEY_ORDER = ["name", "type", "inputs", "out_channels", "out_features", "kernel",
              "stride", "padding", "dilation", "groups", "global", "input_routers",
-             "middle_routers", "output_routers"]
+             "middle_routers", "output_routers", "hidden_size", "sequence_length"]
 
 
 def _pair(v):
@@ -102,6 +102,19 @@ class Net:
         return self._add(name, "clos_fc", [x], (out_features, 1, 1), out_features=out_features,
                          input_routers=input_routers, middle_routers=middle_routers,
                          output_routers=output_routers)
+
+    def matmul(self, name, x, out_features):
+        """One out_features x C matrix applied at every position (every time step)."""
+        c, h, w = self.shape[x]
+        return self._add(name, "matmul", [x], (out_features, h, w), out_features=out_features)
+
+    def lstm(self, name, x, hidden_size):
+        """An LSTM over the input's height (time steps); trainloop expands it."""
+        c, h, w = self.shape[x]
+        if w != 1:
+            raise ValueError("%s: a sequence is features x steps x 1, not %dx%dx%d" % (name, c, h, w))
+        return self._add(name, "lstm", [x], (hidden_size, h, 1), hidden_size=hidden_size,
+                         sequence_length=h)
 
     def bn(self, name, x):
         return self._add(name, "batchnorm", [x], self.shape[x])
@@ -641,6 +654,40 @@ def googlenet():
     return n
 
 
+EP_SOURCE = ("Zhang et al., Eager Pruning: Algorithm and Architecture Support for Fast Training "
+             "of Deep Neural Networks, ISCA 2019 (seed 001)")
+
+
+def lstm_timit(input_size=153, hidden=1024, steps=20, layers=1, classes=61):
+    """Eager Pruning's LSTM on TIMIT (§5, Table 5): the paper gives only its 1024 memory cells.
+
+    The other dimensions are assumptions, each stated in the file; the EP
+    reproduction (scripts/reproduce_eager_pruning.py) reruns the LSTM row with
+    each changed and shows how far the reduced computation moves."""
+    n = Net("lstm_timit",
+            "LSTM acoustic model for TIMIT as in Eager Pruning: %d layer(s) of %d cells, "
+            "%d features x %d frames in, %d classes per frame" % (layers, hidden, input_size,
+                                                                  steps, classes),
+            EP_SOURCE + ", §5 and Table 5: LSTM with 1024 memory cells on TIMIT (Kaldi)",
+            ["Per key: hidden_size 1024: EP §5 (\"LSTM (1024 memory cells)\"). The rest the",
+             "paper does not give; assumptions:",
+             "  layers %d: one LSTM layer of those cells (the paper names one cell count)." % layers,
+             "  channels %d (features per frame): the input of ESE's TIMIT LSTM (Han et al.," %
+             input_size,
+             "    FPGA 2017), the LSTM accelerator EP compares against on this network (§5.2).",
+             "  height %d (frames per sequence = sequence_length): Kaldi nnet1's truncated" % steps,
+             "    BPTT of 20 frames per stream (its LSTM recipe's --batch-size 20).",
+             "  out_features %d: TIMIT's phone set (Garofolo et al., 1993), one softmax per frame." %
+             classes,
+             "No peepholes, no projection, no biases (trainloop counts weight MACs). The",
+             "elementwise cell update is not modelled (docs/workload_format.md)."])
+    x = n.input("frames", input_size, steps, 1)
+    for i in range(1, layers + 1):
+        x = n.lstm("lstm%d" % i, x, hidden)
+    n.matmul("output", x, classes)
+    return n
+
+
 NETWORKS = [
     ("resnet18.yaml", lambda: resnet(18)),
     ("resnet50.yaml", lambda: resnet(50)),
@@ -661,6 +708,7 @@ NETWORKS = [
     ("lenet.yaml", lenet),
     ("resnet32_cifar.yaml", resnet32_cifar),
     ("googlenet.yaml", googlenet),
+    ("lstm_timit.yaml", lstm_timit),
 ]
 
 
