@@ -4,6 +4,7 @@
 
 #include "problem/training_problems.hpp"
 #include "support/eval_fixtures.hpp"
+#include "support/network_text.hpp"
 #include "workload/network.hpp"
 
 namespace trainloop {
@@ -51,10 +52,10 @@ TEST(PhaseProblem, ReducedDimensionsAreThoseNotIndexingTheOutput) {
 }
 
 Network chain(const std::string& layers) {
-    return Network::build(parse_network_spec(SpecNode::load_string(
+    return testing::network_from_text(
         "network: t\ninputs:\n  - {name: image, channels: 3, height: 8, width: 8}\nlayers:\n" +
             layers,
-        "t.yaml")));
+        "t.yaml");
 }
 
 TEST(TrainingProblems, LayerFedOnlyThroughUntrainedLayersHasNoBackwardPhase) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "problem/training_problems.hpp"
+#include "support/network_text.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "workload/clos_cascade.hpp"
 #include "workload/network.hpp"
@@ -16,9 +17,7 @@ namespace {
 using testing::contains;
 using testing::expect_spec_error;
 
-Network build(const std::string& yaml) {
-    return Network::build(parse_network_spec(SpecNode::load_string(yaml, "net.yaml")));
-}
+Network build(const std::string& yaml) { return testing::network_from_text(yaml); }
 
 std::string cascade_net(std::int64_t in, std::int64_t out, std::int64_t ri, std::int64_t rm,
                         std::int64_t ro, bool gradient = false) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "problem/iteration_space.hpp"
+#include "support/network_text.hpp"
 #include "workload/network.hpp"
 #include "workload/shape_inference.hpp"
 
@@ -10,8 +11,8 @@ namespace {
 
 Network build(const std::string& layers,
               const std::string& input = "{name: in, channels: 32, height: 16, width: 16}") {
-    return Network::build(parse_network_spec(SpecNode::load_string(
-        "network: t\ninputs:\n  - " + input + "\nlayers:\n" + layers, "t.yaml")));
+    return testing::network_from_text("network: t\ninputs:\n  - " + input + "\nlayers:\n" + layers,
+                                      "t.yaml");
 }
 
 const AnalyzedLayer& last(const Network& n) { return n.layers().back(); }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "problem/training_problems.hpp"
+#include "support/network_text.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "workload/lstm.hpp"
 #include "workload/network.hpp"
@@ -19,9 +20,7 @@ namespace {
 using testing::contains;
 using testing::expect_spec_error;
 
-Network build(const std::string& yaml) {
-    return Network::build(parse_network_spec(SpecNode::load_string(yaml, "net.yaml")));
-}
+Network build(const std::string& yaml) { return testing::network_from_text(yaml); }
 
 // Input I features × `height` steps; the LSTM says `steps`.
 std::string lstm_net(std::int64_t in, std::int64_t hidden, std::int64_t height, std::int64_t steps,

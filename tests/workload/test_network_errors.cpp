@@ -2,6 +2,7 @@
 // line, the key path and what was expected.
 #include <gtest/gtest.h>
 
+#include "support/network_text.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "workload/network.hpp"
 
@@ -11,9 +12,7 @@ namespace {
 using testing::contains;
 using testing::expect_spec_error;
 
-Network build(const std::string& yaml) {
-    return Network::build(parse_network_spec(SpecNode::load_string(yaml, "net.yaml")));
-}
+Network build(const std::string& yaml) { return testing::network_from_text(yaml); }
 
 const std::string kHeader =
     "network: tiny\n"
