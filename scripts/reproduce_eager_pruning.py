@@ -30,7 +30,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reproduction_support import ROOT, children_cpu_seconds, git_commit, load_module  # noqa: E402
+from reproduction_support import (  # noqa: E402
+    ROOT, MACS_ONLY, add_search_options, children_cpu_seconds, git_commit, load_module,
+    search_from)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -74,26 +76,6 @@ def write_profile(work, variant, options):
     return path
 
 
-class Search:
-    """How train-cost maps each problem: a strategy, its budget and the objective."""
-
-    def __init__(self, strategy, budget, objective):
-        self.strategy, self.budget, self.objective = strategy, budget, objective
-
-    def options(self):
-        return ["--search", self.strategy, "--budget", str(self.budget), "--objective",
-                self.objective]
-
-    def __str__(self):
-        return "%s search, budget %d per distinct problem, objective %s, seed 1" % (
-            "annealing" if self.strategy == "anneal" else self.strategy, self.budget,
-            self.objective)
-
-
-# Enough to find a valid mapping; only for runs whose RC alone is reported.
-RC_ONLY = Search("random", 20, "edp")
-
-
 def train_cost(trainloop, arch, network, batch, profile, iterations, search, log):
     command = [trainloop, "train-cost", "--arch", arch, "--workload", network, "--batch",
                str(batch), "--sparsity", profile, "--iterations", str(iterations)
@@ -117,7 +99,7 @@ class RunFailed(Exception):
 
 def run_network(args, net, iterations, batch, profiles, runs, log):
     for variant, _, _ in VARIANTS:
-        search = args.search if variant == "shipped" else RC_ONLY
+        search = args.search if variant == "shipped" else MACS_ONLY
         runs[(net, variant)] = train_cost(args.trainloop, args.arch, net, batch, profiles[variant],
                                           iterations, search, log)
         print("%s %s: RC %s" % (net, variant, pct(runs[(net, variant)]["macs_removed_fraction"])),
@@ -142,7 +124,7 @@ def run_lstm_variants(args, generator, runs, log):
         subprocess.run([sys.executable, GENERATOR, "-o", profile, "--only", "lstm_timit",
                         "--network", "lstm_timit=" + net_file], check=True)
         # The shipped shape and one frame at a time give the latency bracket; the rest an RC.
-        search = args.search if variant in ("shipped", "one_step") else RC_ONLY
+        search = args.search if variant in ("shipped", "one_step") else MACS_ONLY
         run = train_cost(args.trainloop, args.arch, net_file, batch, profile, iterations,
                          search, log)
         run["pruned_weights"] = sum(w for _, w in generator.pruned_layers("lstm_timit", net_file))
@@ -195,13 +177,6 @@ def write_lstm_section(w, runs, generator):
           "upper bounds on their best mappings." % (shipped["search"], shipped["budget"]))
 
 
-def command_options(args):
-    """The options of this run that differ from the defaults, as the command line gave them."""
-    given = [("--strategy", args.strategy, "anneal"), ("--budget", args.budget, 20000),
-             ("--objective", args.objective, "latency")]
-    return "".join(" %s %s" % (flag, value) for flag, value, default in given if value != default)
-
-
 def pct(x):
     return "%.2f %%" % (100 * x)
 
@@ -213,16 +188,12 @@ def main():
                     help="EP's architecture (arch_specs/eager_pruning_2048.yaml)")
     ap.add_argument("--baseline", default="eager_pruning_cx_baseline",
                     help="the Cambricon-X-like baseline of §5.2")
-    ap.add_argument("--strategy", default="anneal", choices=["anneal", "random", "exhaustive"],
-                    help="search of the runs whose time and energy are reported")
-    ap.add_argument("--budget", type=int, default=20000, help="evaluations per problem")
-    ap.add_argument("--objective", default="latency", choices=["latency", "energy", "edp"],
-                    help="what each mapping minimizes (§5.2 counts the fewest cycles)")
+    add_search_options(ap)
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduction_eager_pruning"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions",
                                                   "eager_pruning.md"))
     args = ap.parse_args()
-    args.search = Search(args.strategy, args.budget, args.objective)
+    args.search = search_from(args)
     os.makedirs(args.work, exist_ok=True)
     started = time.time()
 
@@ -254,7 +225,7 @@ def main():
       "do not edit by hand. %.0f s wall, %.0f s CPU on this machine. Every trainloop figure "
       "below is `trainloop train-cost --format json` output (the commands are in `%s`); the "
       "paper's figures are quoted with their section or table."
-      % (command_options(args), git_commit(), datetime.date.today().isoformat(), wall,
+      % (args.search.command_suffix(), git_commit(), datetime.date.today().isoformat(), wall,
          cpu_seconds,
          os.path.relpath(os.path.join(args.work, "commands.txt"), ROOT)))
     w("")
@@ -288,7 +259,7 @@ def main():
     w("| mapping | \"each layer ... mapped to the prototype architectures individually\"; for "
       "FlexFlow \"we sum up the fewest cycles to complete each layer\" | %s; the runs that "
       "only give an RC (assumption rows, LSTM shapes): %s (the RC does not depend on the "
-      "mapping) | §5.2 |" % (args.search, RC_ONLY))
+      "mapping) | §5.2 |" % (args.search, MACS_ONLY))
     w("")
     w("## Targets: Table 5's reduced computation (RC)")
     w("")

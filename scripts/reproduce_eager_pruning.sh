@@ -5,8 +5,8 @@
 # where the paper is silent (scripts/reproduce_eager_pruning.py), and writes
 # each claim next to trainloop's figure.
 #
-#   scripts/reproduce_eager_pruning.sh               # random search, budget 20 per problem
-#   scripts/reproduce_eager_pruning.sh --budget 200  # finer time and energy columns
+#   scripts/reproduce_eager_pruning.sh                     # annealing, budget 20000, fewest cycles
+#   scripts/reproduce_eager_pruning.sh --budget 100000     # check that the search has converged
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/CMakeCache.txt ]; then

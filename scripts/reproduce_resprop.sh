@@ -6,8 +6,8 @@
 # (scripts/reproduce_resprop.py), and writes each claim next to trainloop's
 # figure.
 #
-#   scripts/reproduce_resprop.sh               # random search, budget 200 per problem
-#   scripts/reproduce_resprop.sh --budget 50   # quicker, noisier cycle columns
+#   scripts/reproduce_resprop.sh                  # annealing, budget 20000, fewest cycles
+#   scripts/reproduce_resprop.sh --budget 2000    # quicker, further from converged
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/CMakeCache.txt ]; then

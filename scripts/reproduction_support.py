@@ -1,6 +1,7 @@
 """What every scripts/reproduce_*.py needs: the repository root, the commit
-a report was generated at, the CPU time of the trainloop runs, and loading a
-profile generator from workloads/tools/ as a module."""
+a report was generated at, the CPU time of the trainloop runs, how a run
+searches its mappings, and loading a profile generator from workloads/tools/
+as a module."""
 
 import importlib.util
 import os
@@ -31,3 +32,53 @@ def load_module(name, path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+class Search:
+    """How a trainloop run maps each problem: a strategy, its budget and the objective.
+
+    A paper's speed-up is a claim about cycles, so the runs whose cycles a report
+    shows search with annealing to convergence for the fewest cycles; a search
+    stopped far from its best makes two designs differ by the search's luck."""
+
+    def __init__(self, strategy="anneal", budget=20000, objective="latency"):
+        self.strategy, self.budget, self.objective = strategy, budget, objective
+
+    def options(self):
+        return ["--search", self.strategy, "--budget", str(self.budget), "--objective",
+                self.objective]
+
+    def command_suffix(self):
+        """The report's command-line options that differ from the defaults."""
+        default = Search()
+        given = [("--strategy", self.strategy, default.strategy),
+                 ("--budget", self.budget, default.budget),
+                 ("--objective", self.objective, default.objective)]
+        return "".join(" %s %s" % (flag, value) for flag, value, d in given if value != d)
+
+    def __str__(self):
+        return "%s search, budget %d per distinct problem, objective %s, seed 1" % (
+            "annealing" if self.strategy == "anneal" else self.strategy, self.budget,
+            self.objective)
+
+
+# Enough to find a valid mapping: for runs whose MAC counts alone are reported
+# (they count effectual MACs from the densities, whatever the mapping).
+MACS_ONLY = Search("random", 20, "edp")
+
+
+def add_search_options(parser):
+    """--strategy, --budget and --objective of the runs whose cycles are reported."""
+    default = Search()
+    parser.add_argument("--strategy", default=default.strategy,
+                        choices=["anneal", "random", "exhaustive"],
+                        help="search of the runs whose time and energy are reported")
+    parser.add_argument("--budget", type=int, default=default.budget,
+                        help="evaluations per distinct problem")
+    parser.add_argument("--objective", default=default.objective,
+                        choices=["latency", "energy", "edp"],
+                        help="what each mapping minimizes (the claims are speed-ups: cycles)")
+
+
+def search_from(args):
+    return Search(args.strategy, args.budget, args.objective)

@@ -258,6 +258,40 @@ TEST(SparseEvaluation, PairingEnergyIsItsHalfTileMovesOverTheLinksAlongItsAxis) 
                 1e-9);
 }
 
+// Two-level work stealing moves work between torus neighbours (Chen et al.
+// 2024 §IV-D): each word travels one hop and crosses one router, priced on the
+// torus from the PEs' parent when there is one, else on the unicast network.
+TEST(SparseEvaluation, StealingEnergyIsOneHopPerWordOnTheTorusWhenThereIsOne) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights);
+    arch.load_balancing = {LoadBalancingScheme::two_level_work_stealing, std::nullopt};
+    ArchModel plain = arch;
+    plain.load_balancing = {};
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const PhaseDensities d = densities(0.1, 1, 1);
+    const Evaluation none = evaluate(plain, fw, ws_mapping(), d);
+    const std::size_t w = std::size_t(DataSpace::weights);
+
+    // No torus: the unicast network (networks[2], 4 pJ per word and hop) carries it.
+    const Evaluation on_bus = evaluate(arch, fw, ws_mapping(), d);
+    const double hops = on_bus.imbalance.balancing_word_hops;
+    ASSERT_GT(hops, 0) << "the case must make some PE steal";
+    EXPECT_DOUBLE_EQ(hops, on_bus.imbalance.balancing_words) << "neighbours: one hop per word";
+    EXPECT_NEAR(on_bus.energy.network[2][w] - none.energy.network[2][w], hops * 4.0, 1e-9 * hops);
+    EXPECT_DOUBLE_EQ(on_bus.energy.balancing, hops * 4.0);
+
+    // A torus from the same level takes the moves, and each hop ends in a router.
+    ArchModel torus = arch;
+    torus.networks[0].topology = NetworkTopology::torus;
+    torus.networks[0].router_pj = 0.5;
+    const Evaluation on_torus = evaluate(torus, fw, ws_mapping(), d);
+    EXPECT_DOUBLE_EQ(on_torus.imbalance.balancing_word_hops, hops);
+    EXPECT_NEAR(on_torus.energy.network[0][w] - none.energy.network[0][w], hops * (2.0 + 0.5),
+                1e-9 * hops);
+    EXPECT_EQ(on_torus.energy.network[2], none.energy.network[2]);
+    EXPECT_DOUBLE_EQ(on_torus.energy.balancing, hops * 2.5);
+}
+
 TEST(SparseEvaluation, AFormatDeclaredForSomePhasesIsUsedOnlyInThem) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.levels[1].format[DataSpace::weights][Phase::fw] = CompressedFormat::bitmap;

@@ -203,6 +203,15 @@ search: {budget: 200}
         "- (SELECT sum(r.effectual_macs) FROM results r WHERE r.point_id = t.point_id AND "
         "r.phase = t.phase AND r.choice = 0)) > 1e-6 * t.macs\"");
     EXPECT_EQ(sums.output, "mismatches\n0\n");
+    // Each layer row keeps the per-PE workload spread (seed 003's Fig. 18
+    // quantity): none without zeros, some where the profile prunes.
+    const auto spread = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT s.name, max(r.workload_stddev) > 0 AS spread, "
+        "count(r.workload_stddev) = count(*) AS every_row FROM results r JOIN points p ON "
+        "p.id = r.point_id JOIN sparsity_profiles s ON s.id = p.sparsity_id GROUP BY 1 "
+        "ORDER BY 1\"");
+    EXPECT_EQ(spread.output, "name,spread,every_row\ndense,0,1\nprocrustes,1,1\n");
 }
 
 TEST(DbCli, MapDbRecordsARunOnceAndTheSameRunAgainReplacesIt) {
