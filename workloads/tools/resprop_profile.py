@@ -76,7 +76,7 @@ def flow(names):
 
 
 def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False,
-          relu_masked_dy=False):
+          relu_masked_dy=False, dy_cluster_cv=None):
     density = 1.0 - reuse_sparsity
     warmup = round(warmup_epochs * ITERATIONS_PER_EPOCH)
     out = []
@@ -116,6 +116,11 @@ def build(reuse_sparsity, warmup_epochs, activation_density, include_fc=False,
         w("    layers: %s" % flow(convs + others if include_fc else convs))
         w("    tensors: dy")
         w("    phases: [bw, wu]")
+        if dy_cluster_cv is not None:
+            # Assumption (not from the thesis): SpHG's nonzeros gather in some output
+            # channels; each channel's density is drawn around the mean with this cv.
+            w("    model: {name: clustered, distribution: beta, cv: %g, unit: channel}"
+              % dy_cluster_cv)
         if warmup > 0:
             w("    schedule:")
             w("      interpolation: linear")
@@ -158,6 +163,10 @@ def main(argv):
                     help="with --reuse-sparsity 0 and --activation-density: a conv layer whose "
                          "output feeds a ReLU directly (no batch normalization) gets dy at the "
                          "activation density in bw and wu (standard training's own gradient zeros)")
+    ap.add_argument("--dy-cluster-cv", type=float, default=None,
+                    help="SpHG's density varies per output channel: drawn from a beta "
+                         "distribution with this coefficient of variation (default: uniform, "
+                         "the thesis gives no distribution)")
     ap.add_argument("-o", "--out", default=os.path.join(HERE, "sparsity", "resprop.yaml"))
     args = ap.parse_args(argv)
     if not 0 <= args.reuse_sparsity <= 1:
@@ -166,10 +175,12 @@ def main(argv):
         ap.error("--warmup-epochs must be >= 0")
     if args.activation_density is not None and not 0 <= args.activation_density <= 1:
         ap.error("--activation-density must be in [0, 1]")
+    if args.dy_cluster_cv is not None and args.dy_cluster_cv < 0:
+        ap.error("--dy-cluster-cv must be >= 0")
     if args.relu_masked_dy and (args.activation_density is None or args.reuse_sparsity != 0):
         ap.error("--relu-masked-dy needs --activation-density and --reuse-sparsity 0")
     text = build(args.reuse_sparsity, args.warmup_epochs, args.activation_density,
-                 args.include_fc, args.relu_masked_dy)
+                 args.include_fc, args.relu_masked_dy, args.dy_cluster_cv)
     with open(args.out, "w", newline="\n") as f:
         f.write(text)
     print("wrote %s" % args.out)
