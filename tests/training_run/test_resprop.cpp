@@ -115,8 +115,11 @@ TEST(ReSpropProfile, WholeTrainingSpeedUpFromTheMacs) {
 
 // GSCN skips the products of SpHG's zeros in both back-propagation
 // convolutions (§6.3): ReSprop against standard training on the same GSCN, the
-// bw phase of ResNet-18's first stage at minibatch 64 with a small search.
-// The thesis's Table 7.8 rows give 8.6 / 1.32 = 6.5x for the whole network.
+// bw phase of ResNet-18's first stage at minibatch 64, each training with its
+// fewest-cycles mapping (the search of docs/reproductions/resprop.md). With
+// the zeros spread uniformly the speed-up stays within a few per cent of the
+// MAC ratio (10x): the thesis's 8.6 / 1.32 = 6.5x for the whole network is
+// not reproduced (the reproduction says what is left out).
 TEST(ReSpropOnGscn, BackwardPassIsFasterThanStandardTrainingButBelowTheMacRatio) {
     const std::string steady = trainloop::testing::temp_file(
         "resprop_steady.yaml",
@@ -137,14 +140,14 @@ TEST(ReSpropOnGscn, BackwardPassIsFasterThanStandardTrainingButBelowTheMacRatio)
         "train-cost --arch " + std::string(TRAINLOOP_SOURCE_DIR) +
             "/arch_specs/gscn_4x64.yaml --workload " + net + " --batch 64 --phase bw --sparsity " +
             steady +
-            " --iterations 1 --dataflow KQ,N --search random --budget 100 --seed 1 --quiet "
+            " --iterations 1 --dataflow KQ,N --objective latency --seed 1 --quiet "
             "--format json",
         trainloop::testing::Capture::stdout_only);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json j = nlohmann::json::parse(r.output);
     const double speedup = j["speedup"].get<double>();
-    EXPECT_GT(speedup, 3.0) << "GSCN multiplies only SpHG's nonzeros";
-    EXPECT_LT(speedup, 10.0) << "no more than the MACs removed";
+    EXPECT_GT(speedup, 9.0) << "GSCN multiplies only SpHG's nonzeros";
+    EXPECT_LT(speedup, 10.0) << "no more than the MACs removed: the slowest PE sets the pace";
     EXPECT_LT(j["total_energy_pj"].get<double>(), 0.5 * j["dense_total_energy_pj"].get<double>());
 }
 
