@@ -8,6 +8,7 @@
 #include "common/count_format.hpp"
 #include "common/spec_error.hpp"
 #include "mapping/mapping_text.hpp"
+#include "search/rejections.hpp"
 
 namespace trainloop::cli {
 
@@ -20,37 +21,6 @@ std::string microjoules(double pj) {
     const double uj = pj * 1e-6;
     if (uj >= 1000) return group_thousands(std::llround(uj));
     return fmt::format("{:.4g}", uj);
-}
-
-std::string rejection_summary(const SearchResult& r, const Architecture& arch) {
-    std::vector<std::pair<std::string, std::int64_t>> parts;
-    std::int64_t total = 0;
-    for (std::size_t k = 0; k < kNumViolationKinds; ++k) {
-        const auto kind = static_cast<ViolationKind>(k);
-        const std::int64_t n = r.rejected[k];
-        total += n;
-        if (n == 0) continue;
-        if (kind != ViolationKind::capacity) {
-            parts.emplace_back(std::string(violation_kind_name(kind)), n);
-            continue;
-        }
-        std::int64_t by_level = 0;
-        for (std::size_t level = 0; level < arch.levels.size() && level < kMaxLevels; ++level) {
-            const std::int64_t c = r.rejected_capacity_by_level[level];
-            by_level += c;
-            if (c > 0) parts.emplace_back("capacity at " + arch.levels[level].name, c);
-        }
-        if (by_level < n) parts.emplace_back("capacity", n - by_level);
-    }
-    if (total == 0) return fmt::format("{} mappings evaluated, none rejected", r.evaluations);
-    std::stable_sort(parts.begin(), parts.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string text = fmt::format("{} rejected —", group_thousands(total));
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        text += fmt::format("{} {} {}", i == 0 ? "" : ",", parts[i].first,
-                            group_thousands(parts[i].second));
-    }
-    return text;
 }
 
 std::string constraints_line(const MapRun& run) {

@@ -35,9 +35,6 @@ struct MapRun {
 std::string big_count(double value);
 // µJ: grouped whole µJ from 1 mJ up, else four significant digits.
 std::string microjoules(double pj);
-// "812 rejected — capacity at RF 700, capacity at GLB 100, fanout_x 12",
-// biggest counts first.
-std::string rejection_summary(const SearchResult& r, const Architecture& arch);
 
 // "constraints (architecture + FILE): ...\n", or empty when there are none.
 std::string constraints_line(const MapRun& run);

@@ -123,7 +123,7 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
     Statement& point = cached(
         "INSERT INTO points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow, "
         "objective, search, budget, seed, phases, status, failure, evaluations, layer_phases, "
-        "iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "iteration, rejections) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     point.bind(1, sweep_id).bind(2, p.index).bind(3, arch).bind(4, network).bind(5, p.batch);
     point.bind(6, sparsity).bind(7, p.dataflow).bind(8, p.objective).bind(9, p.search);
     point.bind(10, p.budget).bind(11, p.seed).bind(12, p.phases);
@@ -140,6 +140,11 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         point.bind(17, *p.iteration);
     } else {
         point.bind_null(17);
+    }
+    if (p.rejections) {
+        point.bind(18, *p.rejections);
+    } else {
+        point.bind_null(18);
     }
     point.run();
     const std::int64_t point_id = db_->last_insert_id();

@@ -15,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 5> kMigrations = {
+constexpr std::array<std::string_view, 6> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -188,6 +188,12 @@ CREATE VIEW training_run_times AS
          CAST(r.dense_total_cycles AS REAL) / r.total_cycles AS speedup,
          r.total_energy_pj / r.dense_total_energy_pj AS energy_ratio, r.macs_removed_fraction
   FROM training_runs r JOIN points p ON p.id = r.point_id JOIN architectures a ON a.id = p.arch_id;
+)sql",
+    // 6: a failed point's rejection histogram, the search's rejected mappings
+    // by reason as a JSON object (NULL for done points and for failures that
+    // are not a search's, such as a dataflow a layer cannot take).
+    R"sql(
+ALTER TABLE points ADD COLUMN rejections TEXT;
 )sql",
 };
 

@@ -48,10 +48,10 @@ INSERT INTO main.mappings (text)
   SELECT text FROM src.mappings WHERE true ON CONFLICT (text) DO NOTHING;
 INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id, dataflow,
                          objective, search, budget, seed, phases, status, failure, evaluations,
-                         layer_phases, iteration)
+                         layer_phases, iteration, rejections)
   SELECT ms.id, sp.idx, ma.id, mn.id, sp.batch, mz.id, sp.dataflow, sp.objective, sp.search,
          sp.budget, sp.seed, sp.phases, sp.status, sp.failure, sp.evaluations, sp.layer_phases,
-         sp.iteration
+         sp.iteration, sp.rejections
   FROM src.points sp
   JOIN src.sweeps ss ON ss.id = sp.sweep_id JOIN main.sweeps ms ON ms.hash = ss.hash
   JOIN src.architectures sa ON sa.id = sp.arch_id JOIN main.architectures ma ON ma.hash = sa.hash

@@ -124,6 +124,9 @@ struct PointRecord {
     std::optional<std::int64_t> iteration;
     std::string phases;                  // "fw,bw,wu"
     std::optional<std::string> failure;  // set: status `failed`, no results
+    // A failed search's rejected mappings by reason, a JSON object
+    // ({"capacity at GLB": 180, "network": 20}; search/rejections.hpp).
+    std::optional<std::string> rejections;
     std::int64_t evaluations = 0;
     std::vector<LayerPhaseRecord> results;
     std::vector<PhaseTotalRecord> totals;

@@ -9,6 +9,7 @@
 #include "eval/evaluation.hpp"
 #include "eval/evaluation_json.hpp"
 #include "mapping/mapping_text.hpp"
+#include "search/rejections.hpp"
 
 namespace trainloop {
 namespace {
@@ -63,8 +64,12 @@ void fill_point_results(PointRecord& record, const PointContext& c,
                         const NetworkMapResult& result) {
     record.evaluations = result.evaluations;
     if (result.failure) {
-        record.failure = fmt::format("no valid mapping for {} {}", result.failure->layer,
-                                     phase_name(result.failure->phase));
+        // The failed search's histogram: why every mapping it drew was rejected.
+        const SearchResult& failed = result.searches[result.failure->search].result;
+        record.failure = fmt::format("no valid mapping for {} {}: {}", result.failure->layer,
+                                     phase_name(result.failure->phase),
+                                     rejection_summary(failed, c.arch));
+        record.rejections = rejections_json(failed, c.arch);
         return;
     }
     std::array<std::int64_t, 3> layer_phases{};

@@ -168,7 +168,15 @@ search: {budget: 200, bypass: false}
     const auto points = run_trainloop("query --db " + db +
                                       " -f csv --sql \"SELECT idx, status, failure FROM points "
                                       "ORDER BY idx\"");
-    EXPECT_EQ(points.output, "idx,status,failure\n0,failed,no valid mapping for fc1 fw\n1,done,\n");
+    EXPECT_EQ(points.output,
+              "idx,status,failure\n0,failed,no valid mapping for fc1 fw: 200 rejected — capacity "
+              "at GLB 200\n1,done,\n");
+    // The failed point keeps its rejection histogram, one row per reason.
+    const auto rejections = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT p.idx, r.key AS reason, r.value AS mappings FROM points p, "
+        "json_each(p.rejections) r ORDER BY p.idx, r.key\"");
+    EXPECT_EQ(rejections.output, "idx,reason,mappings\n0,capacity at GLB,200\n");
     const auto summary = run_trainloop("query --db " + db + " summary -f csv");
     EXPECT_NE(summary.output.find("architecture,starved,0,1,0,,"), std::string::npos)
         << summary.output;
