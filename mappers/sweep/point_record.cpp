@@ -66,9 +66,9 @@ void fill_point_results(PointRecord& record, const PointContext& c,
     if (result.failure) {
         // The failed search's histogram: why every mapping it drew was rejected.
         const SearchResult& failed = result.searches[result.failure->search].result;
-        record.failure = fmt::format("no valid mapping for {} {}: {}", result.failure->layer,
-                                     phase_name(result.failure->phase),
-                                     rejection_summary(failed, c.arch));
+        record.failure =
+            fmt::format("no valid mapping for {} {}: {}", result.failure->layer,
+                        phase_name(result.failure->phase), rejection_summary(failed, c.arch));
         record.rejections = rejections_json(failed, c.arch);
         return;
     }
