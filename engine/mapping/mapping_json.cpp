@@ -70,8 +70,10 @@ class JsonReader {
         }
         for (const auto& [key, value] : json.items()) {
             if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-            fail(child(path, key),
-                 {fmt::format("unknown key `{}`{}", key, path.empty() ? "" : " in " + path),
+            // The key is the document's: quoted one line, short (spec_node.hpp).
+            fail(child_key_path(path, key),
+                 {fmt::format("unknown key `{}`{}", quoted_excerpt(key),
+                              path.empty() ? "" : " in " + path),
                   fmt::format("one of {}", fmt::join(known, ", ")), suggestion_hint(key, known)});
         }
     }

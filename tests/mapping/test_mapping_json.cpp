@@ -80,6 +80,17 @@ TEST(MappingJsonErrors, UnknownKeysSuggestTheNearest) {
     EXPECT_TRUE(mentions(inner, "unknown key `bypass` in levels[0]"));
 }
 
+TEST(MappingJsonErrors, AnUnknownLongKeyIsQuotedShort) {
+    // (Found by fuzz_mapping: a 400-byte key was the key path and the message.)
+    const std::string key(400, 'k');
+    for (const std::string& text :
+         {"{\"" + key + "\": []}", R"({"levels": [{"level": "RF", ")" + key + R"(": []}]})"}) {
+        const SpecError e = json_error(text);
+        EXPECT_LT(e.key_path().size(), 80U) << e.key_path();
+        EXPECT_LT(e.message().size(), 120U) << e.message();
+    }
+}
+
 TEST(MappingJsonErrors, LevelNamesAndOrder) {
     const SpecError unknown = json_error(R"({"levels": [{"level": "RFF"}]})");
     EXPECT_EQ(unknown.key_path(), "levels[0].level");
