@@ -1,8 +1,7 @@
 // The shipped Eager Pruning architectures behave as Zhang et al. (ISCA 2019)
 // describe them: the same pruning schedule removes the same MACs on both, and
-// EP's flexible allocation (§4.1: idle PEs take other outputs' work) runs the
-// sparse run faster than the Cambricon-X-like baseline's fixed 16 PEs per
-// output (§5.4's direction). LeNet keeps the test short.
+// EP's pruned run is faster and cheaper than the Cambricon-X-like baseline's,
+// pruned or dense (§5.4's direction). LeNet keeps the test short.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +25,7 @@ nlohmann::json lenet_run(const std::string& arch) {
     return nlohmann::json::parse(r.output);
 }
 
-TEST(EagerPruningArchitectures, FlexibleAllocationRunsThePrunedRunFasterThanFixedGroups) {
+TEST(EagerPruningArchitectures, ThePrunedRunIsFasterAndCheaperThanOnTheBaseline) {
     const nlohmann::json ep = lenet_run("eager_pruning_2048");
     const nlohmann::json cx = lenet_run("eager_pruning_cx_baseline");
     EXPECT_DOUBLE_EQ(ep["macs_removed_fraction"].get<double>(),
@@ -38,12 +37,10 @@ TEST(EagerPruningArchitectures, FlexibleAllocationRunsThePrunedRunFasterThanFixe
     EXPECT_LT(ep_cycles, cx["dense_total_cycles"].get<std::int64_t>())
         << "§5.4: EP's pruned run is faster than dense training on the baseline";
     EXPECT_LT(ep["total_energy_pj"].get<double>(), cx["total_energy_pj"].get<double>());
-    // Fig. 20(b): the baseline gains nothing from the sparsity. CX's PEs work
-    // in fixed groups per output, so a pruned weight leaves its PE idle and
-    // the run costs about what dense training costs there.
-    const double cx_ratio = double(cx["total_cycles"].get<std::int64_t>()) /
-                            double(cx["dense_total_cycles"].get<std::int64_t>());
-    EXPECT_NEAR(cx_ratio, 1.0, 0.05);
+    // Not asserted: Fig. 20(b)'s "CX gains nothing from the sparsity". With
+    // the fewest-cycles mappings CX gains from pruning too (LeNet 1.07x,
+    // AlexNet 1.70x: docs/reproductions/eager_pruning.md says why); this
+    // small search happened to leave CX's pruned and dense runs equal.
 }
 
 }  // namespace
