@@ -160,6 +160,23 @@ def phase_runs(runner, arch, network, profile, batch, iterations=1):
             for ph in ("fw", "bw", "wu")}
 
 
+def backprop_runs(runner, arch, network, profile, batch, **options):
+    """One train-cost run per back-propagation phase (bw, wu) of one iteration."""
+    return {ph: runner.train_cost(arch, network, batch, profile, 1, ph, **options)
+            for ph in ("bw", "wu")}
+
+
+def backprop_speedup(runs):
+    """Back-propagation cycles of standard (dense) training over those of the profile's."""
+    return cycles(runs, ("bw", "wu"), "dense_total_cycles") / cycles(runs, ("bw", "wu"),
+                                                                     "total_cycles")
+
+
+def paper_ratio(net):
+    """Table 7.8: GSCN+ReSprop over GSCN+Baseline, ReSprop's gain on GSCN itself."""
+    return TABLE_7_8[net][2] / TABLE_7_8[net][1]
+
+
 def bw_macs(runs):
     return sum(runs[p]["total_macs"] for p in ("bw", "wu"))
 
@@ -212,24 +229,20 @@ def main():
         for net in networks:
             print("%s ..." % net, file=sys.stderr)
             steady[net] = phase_runs(r, args.arch, net, profiles["steady"], GSCN_BATCH)
-            with_fc[net] = {ph: r.train_cost(args.arch, net, GSCN_BATCH, profiles["steady_fc"], 1,
-                                             ph, search=MACS_ONLY) for ph in ("bw", "wu")}
-            larger_budget[net] = {ph: r.train_cost(args.arch, net, GSCN_BATCH, profiles["steady"],
-                                                   1, ph, search=larger)
-                                  for ph in ("bw", "wu")}
+            with_fc[net] = backprop_runs(r, args.arch, net, profiles["steady_fc"], GSCN_BATCH,
+                                         search=MACS_ONLY)
+            larger_budget[net] = backprop_runs(r, args.arch, net, profiles["steady"], GSCN_BATCH,
+                                               search=larger)
             for dataflow in OTHER_DATAFLOWS:
-                other_dataflows[(net, dataflow)] = {
-                    ph: r.train_cost(args.arch, net, GSCN_BATCH, profiles["steady"], 1, ph,
-                                     dataflow) for ph in ("bw", "wu")}
+                other_dataflows[(net, dataflow)] = backprop_runs(
+                    r, args.arch, net, profiles["steady"], GSCN_BATCH, dataflow=dataflow)
             x50[net] = phase_runs(r, args.arch, net, profiles["steady_x50"], GSCN_BATCH)
             standard_x50[net] = phase_runs(r, args.arch, net, profiles["standard_x50"], GSCN_BATCH)
-            standard_relu[net] = {ph: r.train_cost(args.arch, net, GSCN_BATCH,
-                                                   profiles["standard_x50_relu"], 1, ph)
-                                  for ph in ("bw", "wu")}
+            standard_relu[net] = backprop_runs(r, args.arch, net, profiles["standard_x50_relu"],
+                                               GSCN_BATCH)
             for name, _ in CLUSTER_CVS:
-                clustered[(net, name)] = {ph: r.train_cost(args.arch, net, GSCN_BATCH,
-                                                           profiles[name], 1, ph)
-                                          for ph in ("bw", "wu")}
+                clustered[(net, name)] = backprop_runs(r, args.arch, net, profiles[name],
+                                                       GSCN_BATCH)
             dense_array[net] = phase_runs(r, args.dense_arch, net, "dense", GSCN_BATCH)
             whole[net] = r.train_cost(args.arch, net, TRAIN_BATCH, profiles["shipped"],
                                       run_iterations, "all")
@@ -348,8 +361,7 @@ def main():
     gscn = {}
     for net in networks:
         runs = steady[net]
-        ours = cycles(runs, ("bw", "wu"), "dense_total_cycles") / cycles(runs, ("bw", "wu"),
-                                                                         "total_cycles")
+        ours = backprop_speedup(runs)
         gscn[net] = ours
         energy = (cycles(runs, ("bw", "wu"), "total_energy_pj") /
                   cycles(runs, ("bw", "wu"), "dense_total_energy_pj"))
@@ -396,7 +408,7 @@ def main():
         relu_ratio[net] = (cycles(standard_relu[net], ("bw", "wu"), "total_cycles") /
                            cycles(x50[net], ("bw", "wu"), "total_cycles"))
         if net in TABLE_7_8:
-            paper = TABLE_7_8[net][2] / TABLE_7_8[net][1]
+            paper = paper_ratio(net)
             tail = "%.2f× | %.2f" % (paper, relu_ratio[net] / paper)
         else:
             tail = "— | —"
@@ -404,17 +416,15 @@ def main():
                                                   relu_ratio[net], tail))
     w("")
     missed = [n for n in networks if n in TABLE_7_8 and
-              abs(gscn[n] / (TABLE_7_8[n][2] / TABLE_7_8[n][1]) - 1) > TOLERANCE]
+              abs(gscn[n] / paper_ratio(n) - 1) > TOLERANCE]
     if missed:
         notes = {n: [] for n in missed}
         for n in missed:
-            runs = larger_budget[n]
-            bigger = (cycles(runs, ("bw", "wu"), "dense_total_cycles") /
-                      cycles(runs, ("bw", "wu"), "total_cycles"))
+            bigger = backprop_speedup(larger_budget[n])
             notes[n].append("with a search four times larger (budget %d) %.2f×, %.2f of the "
                             "thesis's figure (the mapping table below)"
                             % (larger.budget, bigger,
-                               bigger / (TABLE_7_8[n][2] / TABLE_7_8[n][1])))
+                               bigger / paper_ratio(n)))
         if "vgg16" in missed:
             notes["vgg16"].append(
                 "with ReLU-masked output gradients in standard training (the last column) "
@@ -432,9 +442,8 @@ def main():
         w("Where a target is missed: " + "; ".join(
             "%s: %s" % (LABEL[n], "; ".join(notes[n])) for n in missed) + ".")
         w("")
-        mac_share = {n: (cycles(steady[n], ("bw", "wu"), "dense_total_cycles") /
-                         cycles(steady[n], ("bw", "wu"), "total_cycles")) /
-                        (bw_macs(steady[n]) / bw_effectual(steady[n])) for n in networks}
+        mac_share = {n: backprop_speedup(steady[n]) / (bw_macs(steady[n]) / bw_effectual(steady[n]))
+                     for n in networks}
         w("Not explained: trainloop's GSCN keeps %.0f–%.0f %% of the MAC ratio (the first "
           "table), the thesis's GSCN %.0f–%.0f %% of its own (Table 7.8: GSCN+ReSprop over "
           "GSCN+Baseline against the theoretical row). trainloop evaluates GSCN as a loop nest "
@@ -448,8 +457,8 @@ def main():
           "%d gives the same figure) and SpHG's nonzeros gathered in some output channels move "
           "it little (the table after the next)."
           % (100 * min(mac_share.values()), 100 * max(mac_share.values()),
-             100 * min(TABLE_7_8[n][2] / TABLE_7_8[n][1] / TABLE_7_8[n][0] for n in TABLE_7_8),
-             100 * max(TABLE_7_8[n][2] / TABLE_7_8[n][1] / TABLE_7_8[n][0] for n in TABLE_7_8),
+             100 * min(paper_ratio(n) / TABLE_7_8[n][0] for n in TABLE_7_8),
+             100 * max(paper_ratio(n) / TABLE_7_8[n][0] for n in TABLE_7_8),
              args.arch, larger.budget))
         w("")
 
@@ -466,13 +475,9 @@ def main():
       % (DATAFLOW, DATAFLOW, larger.budget, " | ".join("`%s`" % d for d in OTHER_DATAFLOWS)))
     w("|---|---:|---:|" + "---:|" * len(OTHER_DATAFLOWS))
     for net in networks:
-        runs = larger_budget[net]
-        cells = ["%.2f×" % (cycles(runs, ("bw", "wu"), "dense_total_cycles") /
-                            cycles(runs, ("bw", "wu"), "total_cycles"))]
-        for dataflow in OTHER_DATAFLOWS:
-            runs = other_dataflows[(net, dataflow)]
-            cells.append("%.2f×" % (cycles(runs, ("bw", "wu"), "dense_total_cycles") /
-                                    cycles(runs, ("bw", "wu"), "total_cycles")))
+        cells = ["%.2f×" % backprop_speedup(larger_budget[net])]
+        cells += ["%.2f×" % backprop_speedup(other_dataflows[(net, dataflow)])
+                  for dataflow in OTHER_DATAFLOWS]
         w("| %s | %.2f× | %s |" % (LABEL[net], gscn[net], " | ".join(cells)))
     w("")
     w("Assumption: where SpHG's nonzeros lie. The thesis keeps the components of the output "
@@ -486,10 +491,8 @@ def main():
       % " | ".join("per channel, cv %g" % cv for _, cv in CLUSTER_CVS))
     w("|---|---:|" + "---:|" * len(CLUSTER_CVS) + "---:|")
     for net in networks:
-        cells = ["%.2f×" % (cycles(clustered[(net, name)], ("bw", "wu"), "dense_total_cycles") /
-                            cycles(clustered[(net, name)], ("bw", "wu"), "total_cycles"))
-                 for name, _ in CLUSTER_CVS]
-        paper = ("%.2f×" % (TABLE_7_8[net][2] / TABLE_7_8[net][1])) if net in TABLE_7_8 else "—"
+        cells = ["%.2f×" % backprop_speedup(clustered[(net, name)]) for name, _ in CLUSTER_CVS]
+        paper = ("%.2f×" % paper_ratio(net)) if net in TABLE_7_8 else "—"
         w("| %s | %.2f× | %s | %s |" % (LABEL[net], gscn[net], " | ".join(cells), paper))
     w("")
     w("## §7.5.3: whole-training speed-up")
