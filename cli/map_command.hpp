@@ -3,10 +3,13 @@
 // report them per layer and phase with totals per phase and per training
 // step. Text (a table, then totals and the search statistics) or JSON:
 //   {"network", "arch", "batch", "phases", "dataflow", "objective", "search",
-//    "budget", "seed", "bypass", "mapspace": {largest problem's size per axis},
+//    "budget", "until_converged", "seed", "bypass",
+//    "mapspace": {largest problem's size per axis},
 //    "layers": [{"name", "phases": {"fw": {"mapping": <mapping_to_json>,
 //                "cycles", "energy_pj", "macs", "pj_per_mac", "utilization",
-//                "evaluations", "valid", "reused"[, "pareto"]}, ...}}, ...],
+//                "evaluations", "valid", "reused", "converged"[, "search_rounds"]
+//                [, "search_units", "search_units_near_best"][, "lower_bound",
+//                "optimality_gap"][, "pareto"]}, ...}}, ...],
 //    "totals": {"fw": {"cycles", "energy_pj", "macs"}, "bw", "wu",
 //               "step" (only when all three phases are mapped)},
 //    "searched_problems", "layer_phases", "evaluations"}

@@ -22,7 +22,8 @@ struct MapOptions {
     std::string dataflow = "any";
     std::string objective = "edp";
     std::string search = "anneal";
-    std::int64_t budget = SearchBudget{}.max_evaluations;
+    std::int64_t budget = kConvergingBudget;
+    bool fixed_budget = false;  // --budget given: spend exactly that many
     double time_budget = 0;
     std::int64_t patience = 0;
     int threads = 0;

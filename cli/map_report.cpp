@@ -58,15 +58,20 @@ std::string convergence_line(const MapRun& run) {
     for (const ProblemSearch& s : run.result.searches) converged += s.result.converged ? 1 : 0;
     const std::size_t total = run.result.searches.size();
     std::string rule =
-        run.options.search == "exhaustive"
-            ? std::string("the whole mapspace searched")
-            : fmt::format("at least a quarter of the independent {} within {:.0f} % of the best",
+        run.options.search == "exhaustive" ? std::string("the whole mapspace searched")
+        : run.options.fixed_budget
+            ? fmt::format("at least a quarter of the independent {} within {:.0f} % of the best",
                           run.options.search == "anneal" ? "chains" : "sampling streams",
-                          kConvergedTolerance * 100);
+                          kConvergedTolerance * 100)
+            : std::string(
+                  "a round three times longer no longer improved by 0.5 %, or the "
+                  "mapspace searched whole");
     std::string line =
         fmt::format("converged on {} of {} distinct problems ({})", converged, total, rule);
     if (converged < total && run.options.search != "exhaustive") {
-        line += "; a larger --budget may still improve the others";
+        line += run.options.fixed_budget
+                    ? "; a larger --budget may still improve the others"
+                    : "; the others stopped at the budget and a larger one may still improve them";
     }
     return line + "\n";
 }
@@ -124,10 +129,13 @@ std::string map_to_text(const MapRun& run) {
     }
     if (all_phases) out += total_line("step", run.result.step);
     out += fmt::format(
-        "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, budget {} "
+        "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, {} "
         "evaluations per problem, seed {}{}{}\n",
         run.network.name(), run.arch.name, o.batch, run.dataflow ? to_string(*run.dataflow) : "any",
-        o.objective, o.search, o.budget == 0 ? std::string("unlimited") : group_thousands(o.budget),
+        o.objective, o.search,
+        o.budget == 0    ? std::string("unlimited")
+        : o.fixed_budget ? fmt::format("budget {}", group_thousands(o.budget))
+                         : fmt::format("until converged, at most {}", group_thousands(o.budget)),
         o.seed, o.no_bypass ? ", no bypass" : "",
         sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
                              o.sparsity.iteration

@@ -30,6 +30,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                                     {"valid", search.valid},
                                     {"reused", lp.reused},
                                     {"converged", search.converged}};
+            if (search.rounds > 0) entry["search_rounds"] = search.rounds;
             if (search.units > 0) {
                 entry["search_units"] = search.units;
                 entry["search_units_near_best"] = search.units_near_best;
@@ -87,6 +88,7 @@ nlohmann::json map_to_json(const MapRun& run) {
             {"objective", o.objective},
             {"search", o.search},
             {"budget", o.budget},
+            {"until_converged", !o.fixed_budget},
             {"seed", o.seed},
             {"bypass", !o.no_bypass},
             {"constraints", constraints_summary(run.constraints)},

@@ -45,9 +45,13 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
         ->check(CLI::IsMember(strategy_names()));
     command
         ->add_option("--budget", o.budget,
-                     "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
-                     "whole mapspace)")
-        ->default_val(SearchBudget{}.max_evaluations)
+                     "Evaluations per distinct layer-phase problem, spent exactly (0: no limit; "
+                     "exhaustive: the whole mapspace). Absent: random and anneal search in rounds, "
+                     "each three times the one before, and stop when a round no longer improves "
+                     "on the ones before by 0.5 % (converged), at most 400000 evaluations, about "
+                     "a second per problem on one core")
+        ->default_str("until converged")
+        ->each([&o](const std::string&) { o.fixed_budget = true; })
         ->transform(count_from(0));
     command
         ->add_option("--time-budget", o.time_budget,
@@ -93,6 +97,7 @@ inline RunSettings run_settings(const MapOptions& o) {
     settings.search.objective = *objective_from_name(o.objective);
     settings.search.strategy = *strategy_from_name(o.search);
     settings.search.budget = o.budget;
+    settings.search.stop_when_converged = !o.fixed_budget;
     settings.search.patience = o.patience;
     settings.search.time_budget_seconds = o.time_budget;
     settings.search.seed = o.seed;

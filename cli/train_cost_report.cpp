@@ -82,6 +82,7 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
         {"objective", o.objective},
         {"search", o.search},
         {"budget", o.budget},
+        {"until_converged", !o.fixed_budget},
         {"seed", o.seed},
         {"iterations", c.iterations},
         {"samples_requested", run.options.samples},

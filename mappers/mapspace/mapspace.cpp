@@ -466,7 +466,7 @@ MapPoint Mapspace::random_point(std::mt19937_64& rng) const {
     return p;
 }
 
-MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng) const {
+MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialMove how) const {
     MapPoint p = from;
     switch (rng() % 4) {
         case 0: {  // move one prime factor of a dimension to another level
@@ -505,6 +505,9 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng) const {
         default: {  // another spatial choice
             const std::uint32_t before = p.spatial;
             p.spatial = std::uint32_t(rng() % spatial_.size());
+            if (how == SpatialMove::rescale) {
+                if (auto q = with_spatial_choice(from, p.spatial)) return *q;
+            }
             for (Dim d : kAllDims) {
                 if (temporal_bound(p.spatial, d) != temporal_bound(before, d)) {
                     random_factors(p, d, rng);
@@ -512,6 +515,80 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng) const {
             }
             break;
         }
+    }
+    return p;
+}
+
+std::vector<MapPoint> Mapspace::single_moves(const MapPoint& from) const {
+    std::vector<MapPoint> moves;
+    for (Dim d : kAllDims) {
+        for (std::size_t source = 0; source < num_levels_; ++source) {
+            if (from.factors[source][d] <= 1) continue;
+            std::vector<std::int64_t> primes = prime_factors(from.factors[source][d]);
+            primes.erase(std::unique(primes.begin(), primes.end()), primes.end());
+            for (std::int64_t prime : primes) {
+                for (std::size_t target = 0; target < num_levels_; ++target) {
+                    if (target == source) continue;
+                    MapPoint p = from;
+                    p.factors[source][d] /= prime;
+                    p.factors[target][d] *= prime;
+                    if (factor_allowed(source, d, p.factors[source][d]) &&
+                        factor_allowed(target, d, p.factors[target][d])) {
+                        moves.push_back(p);
+                    }
+                }
+            }
+        }
+    }
+    for (std::size_t level = 0; level + 1 < num_levels_; ++level) {
+        for (std::size_t i = 0; i < kNumDims; ++i) {
+            for (std::size_t j = i + 1; j < kNumDims; ++j) {
+                const auto& order = from.order[level];
+                if (from.factors[level][order[i]] <= 1 && from.factors[level][order[j]] <= 1) {
+                    continue;  // two loops of one iteration: the same nest
+                }
+                MapPoint p = from;
+                std::swap(p.order[level][i], p.order[level][j]);
+                constrain_order(level, p.order[level]);
+                if (p.order[level] != order) moves.push_back(p);
+            }
+        }
+    }
+    for (std::size_t level = 0; level < num_levels_; ++level) {
+        for (const DataSpaceSet& keep : keeps_[level]) {
+            if (keep == from.keep[level]) continue;
+            MapPoint p = from;
+            p.keep[level] = keep;
+            moves.push_back(p);
+        }
+    }
+    const SpatialChoice& here = spatial_[from.spatial];
+    for (std::uint32_t s = 0; s < spatial_.size(); ++s) {
+        if (s == from.spatial) continue;
+        const SpatialChoice& there = spatial_[s];
+        if (here.x != there.x && here.y != there.y) continue;
+        if (auto p = with_spatial_choice(from, s)) moves.push_back(*p);
+    }
+    return moves;
+}
+
+std::optional<MapPoint> Mapspace::with_spatial_choice(const MapPoint& from,
+                                                      std::uint32_t spatial) const {
+    MapPoint p = from;
+    p.spatial = spatial;
+    for (Dim d : kAllDims) {
+        const std::int64_t before = temporal_bound(from.spatial, d);
+        const std::int64_t after = temporal_bound(spatial, d);
+        if (before == after) continue;
+        // The outermost level whose factor can absorb the change takes it.
+        bool absorbed = false;
+        for (std::size_t level = 0; level < num_levels_ && !absorbed; ++level) {
+            const std::int64_t scaled = from.factors[level][d] * after;
+            if (scaled % before != 0 || !factor_allowed(level, d, scaled / before)) continue;
+            p.factors[level][d] = scaled / before;
+            absorbed = true;
+        }
+        if (!absorbed) return std::nullopt;
     }
     return p;
 }

@@ -68,6 +68,9 @@ struct MapPoint {
     std::array<DataSpaceSet, kMaxLevels> keep{};
 };
 
+// How Mapspace::neighbor changes the spatial choice.
+enum class SpatialMove : std::uint8_t { resplit, rescale };
+
 struct MapspaceSize {
     double spatial = 0;  // spatial choices
     double tilings = 0;  // temporal factorizations (summed over spatial choices)
@@ -116,8 +119,23 @@ class Mapspace {
     MapPoint random_point(std::mt19937_64& rng) const;
     // A small random change: move a prime factor of one dimension between
     // levels, swap two loops of a level, flip a keep bit, or change the
-    // spatial choice (re-splitting the dimensions it changes).
-    MapPoint neighbor(const MapPoint& point, std::mt19937_64& rng) const;
+    // spatial choice (`how`: re-splitting the dimensions it changes at
+    // random, or rescaling their factors as with_spatial_choice does where
+    // it can, which keeps the tiling found so far).
+    MapPoint neighbor(const MapPoint& point, std::mt19937_64& rng,
+                      SpatialMove how = SpatialMove::resplit) const;
+    // Every point one move away: each prime factor of each dimension moved
+    // to each other level (within the factor bounds), each swap of two loops
+    // of a level above the innermost that changes the relative order of its
+    // loops with factor > 1 (as the order constraint allows), each other
+    // keep/bypass choice of each level, and each spatial choice that keeps
+    // one array axis's loops and changes the other's (with_spatial_choice).
+    // In a fixed order, so a hill climb over them is deterministic.
+    std::vector<MapPoint> single_moves(const MapPoint& point) const;
+    // The point with another spatial choice, the temporal factors of each
+    // dimension whose bound changes rescaled at the outermost level that can
+    // take the change; nullopt when no level can.
+    std::optional<MapPoint> with_spatial_choice(const MapPoint& point, std::uint32_t spatial) const;
 
   private:
     // The steps of build(), in order: the spatial choices of the dataflows

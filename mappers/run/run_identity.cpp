@@ -41,6 +41,7 @@ RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std:
             settings.bypass ? "true" : "false", constraints, yaml_scalar(sparsity.name),
             settings.iteration == kFinalIteration ? std::string("final")
                                                   : std::to_string(settings.iteration));
+    if (search.stop_when_converged) id.description += "  until_converged: true\n";
     if (length) {
         id.description +=
             fmt::format("  iterations: {}\n  samples: {}\n", length->iterations, length->samples);

@@ -25,9 +25,13 @@ namespace trainloop {
 struct SearchSettings {
     Objective objective = Objective::edp;
     SearchStrategy strategy = SearchStrategy::anneal;
-    std::int64_t budget = SearchBudget{}.max_evaluations;  // evaluations per distinct problem
-    std::int64_t patience = 0;                             // 0: never stop for it
-    double time_budget_seconds = 0;                        // for the whole network; 0: none
+    // Evaluations per distinct problem: at most this many, stopping when
+    // the search converges (SearchBudget::stop_when_converged), or exactly
+    // this many when stop_when_converged is false.
+    std::int64_t budget = kConvergingBudget;
+    bool stop_when_converged = true;
+    std::int64_t patience = 0;       // 0: never stop for it
+    double time_budget_seconds = 0;  // for the whole network; 0: none
     std::uint64_t seed = 1;
 };
 

@@ -26,6 +26,7 @@ NetworkMapOptions network_map_options(const SearchSettings& search, int threads)
     options.search.strategy = search.strategy;
     options.search.budget.max_evaluations = search.budget;
     options.search.budget.patience = search.patience;
+    options.search.budget.stop_when_converged = search.stop_when_converged;
     options.search.seed = search.seed;
     options.search.threads = threads;
     options.time_budget_seconds = search.time_budget_seconds;

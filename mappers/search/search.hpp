@@ -45,11 +45,24 @@ std::vector<std::string> strategy_names();
 // A budget of 0 evaluations means: exhaustive — the whole mapspace; random
 // and anneal — until the time budget, or 64,000 / 40,000 evaluations when
 // there is none. A time budget makes a result depend on the machine's speed.
+//
+// stop_when_converged (random and anneal with a positive max_evaluations):
+// the search runs in rounds of fresh units, 20,000 evaluations first and each
+// round three times the one before, each unit ending with a hill climb to a
+// local optimum, and stops when a round ends no more than 0.5 % below the
+// best of the rounds before it (converged), or at max_evaluations. A mapspace
+// no larger than the first round is searched exhaustively instead. Without
+// it the search spends exactly max_evaluations in one round.
 struct SearchBudget {
     std::int64_t max_evaluations = 20'000;
     double max_seconds = 0;     // 0: no limit
     std::int64_t patience = 0;  // stop after this many evaluations without improvement; 0: never
+    bool stop_when_converged = false;
 };
+
+// What a search that stops on convergence may spend at most per problem by
+// default (`trainloop map` with no --budget): about a second on one core.
+inline constexpr std::int64_t kConvergingBudget = 400'000;
 
 struct SearchProgress {
     std::int64_t evaluations = 0;
@@ -101,9 +114,13 @@ struct SearchResult {
     // kConvergedTolerance of the best — the best was found again
     // independently, not once by luck. A heuristic, not a proof: the lower
     // bound (eval/lower_bound.hpp) says how far the best could still be.
+    //
+    // With SearchBudget::stop_when_converged, converged says instead that a
+    // round no longer improved on the rounds before it (search.hpp above).
     bool converged = false;
-    int units = 0;            // random and anneal: independent units run
+    int units = 0;            // random and anneal: independent units run (the last round's)
     int units_near_best = 0;  // of those, ending within the tolerance of the best
+    int rounds = 0;           // stop_when_converged: the rounds run; else 0
 };
 
 // Convergence (SearchResult::converged): a unit's best within 1 % of the

@@ -232,7 +232,10 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         if (auto v = s.optional("strategy")) {
             spec.strategy = *strategy_from_name(v->as_choice(strategy_names()));
         }
-        if (auto v = s.optional("budget")) spec.budget = v->as_non_negative_int();
+        if (auto v = s.optional("budget")) {
+            spec.budget = v->as_non_negative_int();
+            spec.stop_when_converged = false;
+        }
         if (auto v = s.optional("patience")) spec.patience = v->as_non_negative_int();
         if (auto v = s.optional("seed")) {
             const std::int64_t seed = v->as_int();

@@ -212,6 +212,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
     base_settings.constraints_file = loaded.constraints;
     base_settings.search.strategy = spec.strategy;
     base_settings.search.budget = spec.budget;
+    base_settings.search.stop_when_converged = spec.stop_when_converged;
     base_settings.search.patience = spec.patience;
     base_settings.search.seed = spec.seed;
     base_settings.phases = spec.phases;

@@ -69,7 +69,10 @@ struct SweepSpec {
     std::vector<std::int64_t> iterations;
     std::int64_t samples = 16;
     SearchStrategy strategy = SearchStrategy::anneal;
-    std::int64_t budget = 2000;
+    // Absent `budget:` the search stops when it converges, at most
+    // kConvergingBudget evaluations; a `budget:` is spent exactly.
+    std::int64_t budget = kConvergingBudget;
+    bool stop_when_converged = true;
     std::int64_t patience = 0;
     std::uint64_t seed = 1;
     bool bypass = true;
