@@ -1,12 +1,15 @@
 // Mapper quality and speed, on the Procrustes 16×16 baseline:
 // - small layers, every phase: exhaustive optimum vs simulated annealing and
 //   random sampling at the same budget (EDP ratio, seconds), one thread;
+// - quality against evaluations on real layers, fixed budgets and the default
+//   search (until converged), and the default search's thread scaling;
 // - evaluations per second with 1 and 2 threads (random search).
 // Run: build/bench/bench_mapper   (record the table in bench/RESULTS.md)
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <iostream>
+#include <limits>
 
 #include "arch/architecture_parser.hpp"
 #include "search/search.hpp"
@@ -112,6 +115,59 @@ void BM_SlowGuidedVsRandom(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_SlowGuidedVsRandom)->Iterations(1)->Unit(benchmark::kSecond);
+
+// Quality against evaluations: EDP of fixed-budget annealing at budgets from
+// 2,000 to 2,000,000 and of the default search (rounds until two agree), as
+// a ratio to the best of them all, with evaluations and seconds, one thread.
+void BM_SlowQualityCurve(benchmark::State& state) {
+    const ArchModel arch = build_arch_model(baseline());
+    const std::pair<const char*, IterationSpace> layers[] = {
+        {"resnet18 conv3_x 3x3", testing::resnet18_conv3x()},
+        {"resnet18 fc", space_of({{Dim::N, 16}, {Dim::K, 1000}, {Dim::C, 512}})}};
+    const std::int64_t budgets[] = {2'000, 20'000, 200'000, 2'000'000};
+    for (auto _ : state) {
+        std::cout << "\n| layer | phase | search | evaluations | s | EDP / best |\n"
+                     "|---|---|---|---:|---:|---:|\n";
+        for (const auto& [name, space_bounds] : layers) {
+            const Mapspace space = Mapspace::build(arch, space_bounds, {std::nullopt, true});
+            for (Phase phase : kAllPhases) {
+                const PhaseProblem p = make_phase_problem(name, phase, space_bounds);
+                std::vector<std::pair<std::string, SearchResult>> runs;
+                for (std::int64_t budget : budgets) {
+                    runs.emplace_back(
+                        fmt::format("anneal, budget {}", budget),
+                        search(arch, p, space, options(SearchStrategy::anneal, budget, 1)));
+                }
+                SearchOptions converging = options(SearchStrategy::anneal, kConvergingBudget, 1);
+                converging.budget.stop_when_converged = true;
+                runs.emplace_back("default (until converged)", search(arch, p, space, converging));
+                double best = std::numeric_limits<double>::infinity();
+                for (const auto& [_, r] : runs) best = std::min(best, r.best->edp());
+                for (const auto& [label, r] : runs) {
+                    std::cout << fmt::format("| {} | {} | {} | {} | {:.2f} | {:.4f} |\n", name,
+                                             phase_name(phase), label, r.evaluations, r.seconds,
+                                             r.best->edp() / best);
+                }
+            }
+        }
+    }
+}
+BENCHMARK(BM_SlowQualityCurve)->Iterations(1)->Unit(benchmark::kSecond);
+
+// The default search's wall time with 1 and 2 threads (same result).
+void BM_DefaultSearchThreads(benchmark::State& state) {
+    const ArchModel arch = build_arch_model(baseline());
+    const IterationSpace conv3x = testing::resnet18_conv3x();
+    const Mapspace space = Mapspace::build(arch, conv3x, {std::nullopt, true});
+    const PhaseProblem p = make_phase_problem("conv3x", Phase::fw, conv3x);
+    SearchOptions o = options(SearchStrategy::anneal, kConvergingBudget, int(state.range(0)));
+    o.budget.stop_when_converged = true;
+    std::int64_t evaluations = 0;
+    for (auto _ : state) evaluations += search(arch, p, space, o).evaluations;
+    state.counters["evals_per_s"] =
+        benchmark::Counter(double(evaluations), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_DefaultSearchThreads)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime();
 
 void BM_EvaluationsPerSecond(benchmark::State& state) {
     const ArchModel arch = build_arch_model(baseline());

@@ -541,16 +541,24 @@ std::vector<MapPoint> Mapspace::single_moves(const MapPoint& from) const {
         }
     }
     for (std::size_t level = 0; level + 1 < num_levels_; ++level) {
+        // Only the order of the loops with factor > 1 makes a different nest.
+        const auto nest = [&](const std::array<Dim, kNumDims>& order) {
+            std::vector<Dim> loops;
+            for (Dim d : order) {
+                if (from.factors[level][d] > 1) loops.push_back(d);
+            }
+            return loops;
+        };
+        std::vector<std::vector<Dim>> seen = {nest(from.order[level])};
         for (std::size_t i = 0; i < kNumDims; ++i) {
             for (std::size_t j = i + 1; j < kNumDims; ++j) {
-                const auto& order = from.order[level];
-                if (from.factors[level][order[i]] <= 1 && from.factors[level][order[j]] <= 1) {
-                    continue;  // two loops of one iteration: the same nest
-                }
                 MapPoint p = from;
                 std::swap(p.order[level][i], p.order[level][j]);
                 constrain_order(level, p.order[level]);
-                if (p.order[level] != order) moves.push_back(p);
+                std::vector<Dim> loops = nest(p.order[level]);
+                if (std::find(seen.begin(), seen.end(), loops) != seen.end()) continue;
+                seen.push_back(std::move(loops));
+                moves.push_back(p);
             }
         }
     }

@@ -126,7 +126,7 @@ class Mapspace {
                       SpatialMove how = SpatialMove::resplit) const;
     // Every point one move away: each prime factor of each dimension moved
     // to each other level (within the factor bounds), each swap of two loops
-    // of a level above the innermost that changes the relative order of its
+    // of a level above the innermost that makes a new relative order of its
     // loops with factor > 1 (as the order constraint allows), each other
     // keep/bypass choice of each level, and each spatial choice that keeps
     // one array axis's loops and changes the other's (with_spatial_choice).

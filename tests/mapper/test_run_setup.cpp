@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "run/run_identity.hpp"
+#include "search/search.hpp"
 #include "support/run_binary.hpp"
 
 namespace trainloop {
@@ -158,6 +160,51 @@ TEST(RunSetup, MapDbRunsThatDifferInConstraintsPatienceOrTimeBudgetAreSeparateRu
         "query --db " + db +
         " -f csv --sql \"SELECT count(*) AS n FROM sweeps WHERE yaml LIKE '%patience: 50%'\"");
     EXPECT_EQ(text.output, "n\n1\n");
+}
+
+}  // namespace
+}  // namespace trainloop
+
+namespace trainloop {
+namespace {
+
+// The default search (until converged, at most the cap) and a fixed budget
+// of the same size give different results, so they are different runs.
+TEST(RunIdentity, TheDefaultSearchAndAnEqualFixedBudgetAreDifferentRuns) {
+    const SpecText arch{"a", "a: 1"}, network{"n", "n: 1"}, sparsity{"dense", ""};
+    RunSettings converging;
+    RunSettings fixed = converging;
+    fixed.search.stop_when_converged = false;
+    ASSERT_EQ(fixed.search.budget, converging.search.budget);
+    const RunIdentity a = map_run_identity(arch, network, 16, sparsity, converging);
+    const RunIdentity b = map_run_identity(arch, network, 16, sparsity, fixed);
+    EXPECT_NE(a.hash, b.hash);
+    EXPECT_NE(a.description.find("until_converged: true"), std::string::npos) << a.description;
+    EXPECT_EQ(b.description.find("until_converged"), std::string::npos) << b.description;
+}
+
+// `map` with no --budget searches until converged; with one, exactly that
+// many evaluations per problem. The JSON says which.
+TEST(RunSetup, MapSearchesUntilConvergedUnlessGivenABudget) {
+    const std::string map =
+        "map --arch " + kArch +
+        " --workload mlp_mnist --dataflow K,N --no-bypass --phase fw -q -f json";
+    const auto converging = run_trainloop(map, testing::Capture::stdout_only);
+    ASSERT_EQ(converging.exit_code, 0) << converging.output;
+    const nlohmann::json c = nlohmann::json::parse(converging.output);
+    EXPECT_EQ(c["until_converged"], true);
+    EXPECT_EQ(c["budget"], kConvergingBudget);
+    for (const auto& layer : c["layers"]) {
+        EXPECT_EQ(layer["phases"]["fw"]["converged"], true) << layer.dump();
+        EXPECT_LE(layer["phases"]["fw"]["evaluations"].get<std::int64_t>(), kConvergingBudget);
+    }
+    const auto fixed = run_trainloop(map + " --budget 400", testing::Capture::stdout_only);
+    ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+    const nlohmann::json f = nlohmann::json::parse(fixed.output);
+    EXPECT_EQ(f["until_converged"], false);
+    for (const auto& layer : f["layers"]) {
+        EXPECT_EQ(layer["phases"]["fw"]["evaluations"], 400) << layer.dump();
+    }
 }
 
 }  // namespace

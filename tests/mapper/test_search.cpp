@@ -97,6 +97,61 @@ TEST(Mapspace, RandomPointsAndNeighboursAreStructurallyValid) {
     }
 }
 
+// The hill climb's moves: each is a structurally valid mapping, differs from
+// the point it starts from, and keeps every dimension's bound (spatial ×
+// temporal factors); among them are factor, order, keep and spatial moves.
+TEST(Mapspace, SingleMovesAreValidDistinctAndCoverEveryKindOfMove) {
+    const ArchModel arch = small_arch();
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 20; ++trial) {
+        const MapPoint from = space.random_point(rng);
+        bool factor = false, order = false, keep = false, spatial = false;
+        for (const MapPoint& p : space.single_moves(from)) {
+            EXPECT_EQ(check_mapping_structure(arch, kSmall, space.to_mapping(p)), std::nullopt);
+            EXPECT_NE(space.to_mapping(p), space.to_mapping(from));
+            for (Dim d : kAllDims) {
+                std::int64_t product = space.spatial_choices()[p.spatial].total[d];
+                for (std::size_t l = 0; l < space.num_levels(); ++l) product *= p.factors[l][d];
+                EXPECT_EQ(product, kSmall.bounds[d]) << dim_name(d);
+            }
+            factor = factor || p.factors != from.factors;
+            order = order || p.order != from.order;
+            keep = keep || p.keep != from.keep;
+            spatial = spatial || p.spatial != from.spatial;
+        }
+        EXPECT_TRUE(factor && order && keep && spatial) << "trial " << trial;
+    }
+}
+
+// Another spatial choice keeps the tiling where it can: only the outermost
+// level that can take a changed bound changes, and the rest is as it was.
+TEST(Mapspace, AnotherSpatialChoiceRescalesOneLevelPerChangedDimension) {
+    const ArchModel arch = small_arch();
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::mt19937_64 rng(11);
+    const MapPoint from = space.random_point(rng);
+    int moved = 0;
+    for (std::uint32_t s = 0; s < space.spatial_choices().size(); ++s) {
+        const auto p = space.with_spatial_choice(from, s);
+        if (!p) continue;
+        ++moved;
+        EXPECT_EQ(p->order, from.order);
+        EXPECT_EQ(p->keep, from.keep);
+        for (Dim d : kAllDims) {
+            int changed = 0;
+            for (std::size_t l = 0; l < space.num_levels(); ++l) {
+                changed += p->factors[l][d] != from.factors[l][d] ? 1 : 0;
+            }
+            EXPECT_LE(changed, 1) << dim_name(d);
+            if (space.temporal_bound(s, d) == space.temporal_bound(from.spatial, d)) {
+                EXPECT_EQ(changed, 0) << dim_name(d);
+            }
+        }
+    }
+    EXPECT_GT(moved, 1);
+}
+
 SearchOptions options(SearchStrategy strategy, Objective objective, int threads,
                       std::int64_t budget) {
     SearchOptions o;

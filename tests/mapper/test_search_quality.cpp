@@ -58,6 +58,68 @@ TEST(SearchQuality, AnnealCountsTheChainsThatAgreeOnTheBest) {
     EXPECT_EQ(tiny.converged, tiny.units_near_best >= 2);
 }
 
+// The default search (SearchBudget::stop_when_converged) on a problem whose
+// mapspace is far larger than a round: it runs rounds until two agree, stays
+// within its cap, gives the same answer on any number of threads, and ends
+// no worse than the fixed 20,000-evaluation annealing that was the default.
+TEST(SearchQuality, TheDefaultSearchRunsRoundsUntilTwoAgree) {
+    const ArchModel arch = testing::three_level(4, 4, 4096, 256);
+    const IterationSpace space = testing::space_of(
+        {{Dim::N, 8}, {Dim::K, 32}, {Dim::C, 16}, {Dim::P, 8}, {Dim::Q, 8}, {Dim::R, 3}});
+    const PhaseProblem problem = make_phase_problem("conv", Phase::fw, space);
+    const Mapspace mapspace = Mapspace::build(arch, space, {});
+    ASSERT_GT(mapspace.size().total(), 1e9);
+    SearchOptions options;
+    options.budget.max_evaluations = 200'000;  // two rounds (the default cap allows three)
+    options.budget.stop_when_converged = true;
+    std::optional<SearchResult> first;
+    for (int threads : {1, 2}) {
+        options.threads = threads;
+        const SearchResult r = search(arch, problem, mapspace, options);
+        ASSERT_TRUE(r.best);
+        EXPECT_FALSE(r.exhausted);
+        EXPECT_GE(r.rounds, 2);
+        EXPECT_EQ(r.converged, true) << r.rounds << " rounds";
+        EXPECT_LE(r.evaluations, 200'000);
+        if (!first) {
+            first = r;
+        } else {
+            EXPECT_EQ(r.best->mapping, first->best->mapping);
+            EXPECT_EQ(r.evaluations, first->evaluations);
+        }
+    }
+    SearchOptions fixed;
+    fixed.threads = 2;
+    const SearchResult old_default = search(arch, problem, mapspace, fixed);
+    EXPECT_EQ(old_default.evaluations, 20'000);
+    EXPECT_EQ(old_default.rounds, 0);
+    EXPECT_LE(first->best->edp(), old_default.best->edp());
+
+    // A cap below a first round: the rounds stop at it.
+    options.budget.max_evaluations = 30'000;
+    const SearchResult capped = search(arch, problem, mapspace, options);
+    EXPECT_GE(capped.rounds, 1);
+    EXPECT_LE(capped.evaluations, 30'000);
+    EXPECT_GT(capped.evaluations, 20'000);
+}
+
+// A mapspace no larger than a first round is searched whole instead.
+TEST(SearchQuality, TheDefaultSearchCoversASmallMapspaceExhaustively) {
+    const ArchModel arch = testing::three_level(4, 4, 4096, 256);
+    const IterationSpace space = testing::space_of({{Dim::N, 4}, {Dim::K, 8}});
+    const PhaseProblem problem = make_phase_problem("fc", Phase::fw, space);
+    const Mapspace mapspace = Mapspace::build(arch, space, {parse_dataflow("K,N"), false});
+    ASSERT_LE(mapspace.size().total(), 100'000);
+    SearchOptions options;
+    options.threads = 1;
+    options.budget.max_evaluations = kConvergingBudget;
+    options.budget.stop_when_converged = true;
+    const SearchResult r = search(arch, problem, mapspace, options);
+    EXPECT_TRUE(r.exhausted);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.rounds, 0);
+}
+
 TEST(SearchQuality, MapJsonTextAndDatabaseCarryConvergenceBoundAndGap) {
     const std::string db = testing::temp_path("quality.db");
     std::filesystem::remove(db);
