@@ -21,6 +21,7 @@ struct SweepOptions {
     std::string file;
     std::string db;
     int threads = 0;
+    int parallel_points = 0;
     std::string shard = "1/1";
     bool quiet = false;
     bool check = false;
@@ -56,19 +57,20 @@ void run_sweep_command(const SweepOptions& o) {
     ResultsStore store = ResultsStore::open_for_writing(o.db);
     set_interruption_note(
         fmt::format("{{recorded}} points of this sweep are recorded in {} (each point is "
-                    "committed whole; the one in progress is not).",
+                    "committed whole; those in progress are not).",
                     o.db),
         "Resume with the same command (recorded points are skipped):", true);
     ProgressBar bar("sweep " + spec.name, "points", !o.quiet);
     const SweepRunSummary s =
-        run_sweep(spec, store, {shard, usable_threads(o.threads)}, [&bar](const SweepProgress& p) {
-            set_interruption_count(p.skipped + p.done);
-            std::string note;
-            if (p.skipped > 0) note = fmt::format("{} recorded earlier", p.skipped);
-            if (p.failed > 0)
-                note += fmt::format("{}{} failed", note.empty() ? "" : ", ", p.failed);
-            bar.update(p.done, p.to_run, p.seconds, note);
-        });
+        run_sweep(spec, store, {shard, usable_threads(o.threads), o.parallel_points},
+                  [&bar](const SweepProgress& p) {
+                      set_interruption_count(p.skipped + p.done);
+                      std::string note;
+                      if (p.skipped > 0) note = fmt::format("{} recorded earlier", p.skipped);
+                      if (p.failed > 0)
+                          note += fmt::format("{}{} failed", note.empty() ? "" : ", ", p.failed);
+                      bar.update(p.done, p.to_run, p.seconds, note);
+                  });
     bar.finish();
     std::cout << fmt::format(
         "sweep {}: {} points{}; {} already recorded, {} run ({} failed) in {:.1f} s -> {}\n",
@@ -104,10 +106,16 @@ void add_sweep_command(CLI::App& app) {
                   "Only validate the sweep file and everything it references (architectures, "
                   "overrides, constraints, networks, sparsity profiles and masks); run nothing");
     cmd->add_option("--threads,-j", o->threads,
-                    "Worker threads per search (0: all cores; more than the machine has are "
-                    "capped)")
+                    "Worker threads in all (0: all cores; more than the machine has are capped)")
         ->default_val(0)
         ->transform(integer_in(0, std::numeric_limits<int>::max()));
+    cmd->add_option("--parallel-points", o->parallel_points,
+                    "Points mapped side by side, sharing the threads (0: automatic — more than "
+                    "one only when there are more threads than one point's search can use: 32 "
+                    "for annealing until converged, 8 at a fixed budget, 64 for random). The "
+                    "results do not depend on it")
+        ->default_val(0)
+        ->transform(integer_in(0, 4096));
     cmd->add_option("--shard", o->shard,
                     "Run only shard I of N (points numbered I-1 modulo N), e.g. for an array job; "
                     "combine the shards' databases with `trainloop db merge`")

@@ -559,6 +559,18 @@ double objective_value(Objective objective, std::int64_t cycles, double energy_p
     return energy_pj;
 }
 
+int search_parallelism(SearchStrategy strategy, bool stop_when_converged) {
+    switch (strategy) {
+        case SearchStrategy::exhaustive:
+            return std::numeric_limits<int>::max();
+        case SearchStrategy::random:
+            return int(kRandomUnits);
+        case SearchStrategy::anneal:
+            return int(stop_when_converged ? kRoundChains : kChains);
+    }
+    return 1;
+}
+
 std::optional<Objective> objective_from_name(std::string_view name) {
     for (std::size_t i = 0; i < kObjectiveNames.size(); ++i) {
         if (kObjectiveNames[i] == name) return static_cast<Objective>(i);

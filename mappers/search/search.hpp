@@ -131,6 +131,12 @@ inline constexpr double kConvergedUnitsFraction = 0.25;
 SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Mapspace& space,
                     const SearchOptions& options);
 
+// How many threads one search can keep busy: its independent units at a
+// time (random: 64 sampling streams; anneal: 8 chains, or 32 per round when
+// it stops on convergence); exhaustive search has no such bound. Sweeps run
+// points side by side when the machine has more cores than this.
+int search_parallelism(SearchStrategy strategy, bool stop_when_converged);
+
 // The value a candidate is ranked by (lower is better); pareto ranks by EDP.
 double objective_value(Objective objective, std::int64_t cycles, double energy_pj);
 

@@ -1,12 +1,16 @@
 #include "sweep/sweep_runner.hpp"
 
 #include <fmt/format.h>
+#include <tbb/task_arena.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 
 #include "arch/arch_model.hpp"
@@ -16,6 +20,7 @@
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
 #include "run/run_setup.hpp"
+#include "search/parallel_units.hpp"
 #include "sparse/mask_check.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
@@ -153,6 +158,29 @@ std::vector<SweepPoint> all_points(const SweepSpec& spec, const LoadedSweep& loa
     return sweep_points(spec, arch_names, network_names, profile_names);
 }
 
+// SweepRunOptions::parallel_points resolved: how many points run at once,
+// never more than the threads (each point has one at least) nor the points,
+// and the threads each point's searches get.
+struct PointParallelism {
+    int points = 1;
+    int threads_per_point = 0;  // 0: all cores
+};
+
+PointParallelism point_parallelism(const SweepRunOptions& options, const SweepSpec& spec,
+                                   std::size_t points) {
+    const int threads = options.threads > 0 ? options.threads
+                                            : std::max(1, int(std::thread::hardware_concurrency()));
+    int side_by_side = options.parallel_points;
+    if (side_by_side <= 0) {
+        side_by_side = threads / search_parallelism(spec.strategy, spec.stop_when_converged);
+    }
+    side_by_side = std::clamp(side_by_side, 1, threads);
+    side_by_side =
+        int(std::min<std::size_t>(std::size_t(side_by_side), std::max<std::size_t>(1, points)));
+    if (side_by_side == 1) return {1, options.threads};
+    return {side_by_side, std::max(1, threads / side_by_side)};
+}
+
 }  // namespace
 
 SweepCheckSummary check_sweep(const SweepSpec& spec) {
@@ -207,7 +235,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         }
     }
 
-    RunSettings base_settings;
+    RunSettings base_settings;  // the objective is the point's
     base_settings.bypass = spec.bypass;
     base_settings.constraints_file = loaded.constraints;
     base_settings.search.strategy = spec.strategy;
@@ -240,7 +268,8 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     if (progress) progress(state);
-    for (const SweepPoint& p : pending) {
+    const PointParallelism parallelism = point_parallelism(options, spec, pending.size());
+    auto run_point = [&](const SweepPoint& p) {
         const ArchitectureVariant& variant = loaded.archs[p.architecture];
         const ArchModel& model = loaded.models[p.architecture];
         const Network& network = *loaded.networks[p.network];
@@ -248,7 +277,6 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
         const Objective objective = *objective_from_name(spec.objectives[p.objective]);
-        base_settings.search.objective = objective;
 
         PointRecord record;
         record.index = p.index;
@@ -268,13 +296,14 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             // the dense evaluation's results), with the architecture's
             // constraints and the sweep's file on top: the run set-up `map` uses.
             RunSettings settings = base_settings;
+            settings.search.objective = objective;
             settings.dataflow = parse_dataflow(record.dataflow);
             if (!spec.iterations.empty()) {
                 settings.training_run = TrainingRunLength{spec.iterations[p.run], spec.samples};
             }
             const RunSetup setup = set_up_run(
                 {variant.arch, variant.constraints, model, network.name(), training, &profile},
-                settings, options.threads);
+                settings, parallelism.threads_per_point);
             NetworkMapResult result = map_network(model, training, setup.plan, setup.options);
             const PointContext context{variant.arch, model, training, setup.plan, objective};
             if (setup.training_run) {
@@ -290,6 +319,14 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             // A training run too long for 64-bit cycle totals.
             record.failure = e.what();
         }
+        return record;
+    };
+    // Each point is written whole as soon as it is done (a crash loses only
+    // the points in progress); the store and the progress are one thread's
+    // at a time.
+    std::mutex recording;
+    auto record_point = [&](const PointRecord& record) {
+        const std::lock_guard<std::mutex> lock(recording);
         if (record.failure) ++summary.failed;
         store.write_point(sweep_id, record);
         ++summary.ran;
@@ -297,6 +334,13 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         state.failed = summary.failed;
         state.seconds = elapsed();
         if (progress) progress(state);
+    };
+    if (parallelism.points == 1) {
+        for (const SweepPoint& p : pending) record_point(run_point(p));
+    } else {
+        tbb::task_arena arena(parallelism.points);
+        parallel_units(arena, 0, pending.size(),
+                       [&](std::size_t i) { record_point(run_point(pending[i])); });
     }
     store.update_pareto_flags();
     summary.seconds = elapsed();

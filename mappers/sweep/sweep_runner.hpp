@@ -33,7 +33,12 @@ using SweepProgressFn = std::function<void(const SweepProgress&)>;
 
 struct SweepRunOptions {
     Shard shard;
-    int threads = 0;  // per search; 0: all cores
+    int threads = 0;  // in all; 0: all cores
+    // Points mapped side by side, sharing the threads; 0: as many as the
+    // threads allow beyond what one point's search can keep busy
+    // (search_parallelism), so 1 unless the machine has more cores than that.
+    // The results do not depend on it.
+    int parallel_points = 0;
 };
 
 struct SweepRunSummary {
