@@ -466,10 +466,10 @@ def main():
     w("Assumption: the mapping. DNNsim runs GSCN's own dataflow; trainloop searches a "
       "loop-nest mapspace (%s). The same ratio with a search four times larger, which shows "
       "whether the search has converged, and with other dataflows (each training gets its own "
-      "best mapping found). This document's first version searched at random with 200 "
+      "best mapping found). This document as of commit 9850196 searched at random with 200 "
       "evaluations per problem for the lowest energy-delay product: that left standard "
-      "training's mappings far from their fewest cycles and gave 5.6–8.0×, which looked "
-      "close to the thesis for the wrong reason:" % search)
+      "training's mappings far from their fewest cycles and gave ratios that looked close "
+      "to the thesis for the wrong reason:" % search)
     w("")
     w("| network | `%s` (as shipped) | `%s`, budget %d | %s |"
       % (DATAFLOW, DATAFLOW, larger.budget, " | ".join("`%s`" % d for d in OTHER_DATAFLOWS)))
