@@ -36,6 +36,8 @@ struct UnitResult {
     std::int64_t valid = 0;
     std::array<std::int64_t, kNumViolationKinds> rejected{};
     std::array<std::int64_t, kMaxLevels> rejected_capacity_by_level{};
+    // Where `best` is, for units that end with a hill climb.
+    std::optional<MapPoint> best_point;
 };
 
 struct Context {
@@ -166,8 +168,13 @@ std::int64_t unit_share(const Round& round, std::size_t index_in_round) {
 // until no move improves or the unit has spent `limit` evaluations: the
 // closing step of each unit in a search that stops on convergence. A
 // stochastic search ends near a local optimum; this reaches it.
-void hill_climb(Context& ctx, UnitResult& r, MapPoint current, double current_value,
-                std::int64_t limit) {
+struct Climbed {
+    MapPoint point;
+    double value = 0;
+};
+
+Climbed hill_climb(Context& ctx, UnitResult& r, MapPoint current, double current_value,
+                   std::int64_t limit) {
     bool improved = true;
     while (improved && r.evaluations < limit && !ctx.stop) {
         improved = false;
@@ -180,6 +187,35 @@ void hill_climb(Context& ctx, UnitResult& r, MapPoint current, double current_va
                 improved = true;
                 break;
             }
+        }
+    }
+    return {current, current_value};
+}
+
+// The closing step of a search that stops on convergence, from its best
+// point: every pair of single moves (a move, then a move from there), first
+// improvement, then a hill climb from it, again until no pair improves or
+// `limit` evaluations. Two local optima of single moves are often two moves
+// apart (e.g. a factor moved between levels together with a loop order or a
+// keep that makes it pay), where no single move improves.
+void pair_climb(Context& ctx, UnitResult& r, MapPoint current, double current_value,
+                std::int64_t limit) {
+    bool improved = true;
+    while (improved && r.evaluations < limit && !ctx.stop) {
+        improved = false;
+        for (const MapPoint& first : ctx.space.single_moves(current)) {
+            for (const MapPoint& second : ctx.space.single_moves(first)) {
+                if (r.evaluations >= limit) return;
+                const double value = consider(ctx, r, ctx.space.to_mapping(second));
+                if (value < current_value) {
+                    const Climbed c = hill_climb(ctx, r, second, value, limit);
+                    current = c.point;
+                    current_value = c.value;
+                    improved = true;
+                    break;
+                }
+            }
+            if (improved) break;
         }
     }
 }
@@ -213,7 +249,9 @@ void random_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                 if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
             }
             if (round.polish && std::isfinite(r.best_value)) {
-                hill_climb(ctx, r, best_point, r.best_value, share);
+                const double best = r.best_value;
+                const Climbed c = hill_climb(ctx, r, best_point, best, share);
+                r.best_point = c.value <= best ? c.point : best_point;
             }
         });
 }
@@ -293,7 +331,11 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                     break;
                 if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
             }
-            if (round.polish) hill_climb(ctx, r, best_point, r.best_value, share);
+            if (round.polish) {
+                const double best = r.best_value;
+                const Climbed c = hill_climb(ctx, r, best_point, best, share);
+                r.best_point = c.value <= best ? c.point : best_point;
+            }
         });
 }
 
@@ -302,9 +344,9 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
 // SearchBudget::stop_when_converged: rounds of fresh units, each round
 // kRoundGrowth times as long as the one before, the first
 // kFirstRoundEvaluations long, each unit ending with a hill climb. The search
-// has converged when a round, though longer, ends no more than
-// kRoundImprovement below the best of the rounds before it: more of the same
-// search no longer pays. It stops there, or at the budget.
+// has converged when a round, though longer and from other random starts,
+// ends within kRoundAgreement of the best of the rounds before it: the same
+// answer found independently twice. It stops there, or at the budget.
 constexpr std::int64_t kFirstRoundEvaluations = 100'000;
 constexpr std::int64_t kRoundGrowth = 3;
 constexpr double kRoundAgreement = 0.005;
@@ -313,6 +355,7 @@ struct RoundsOutcome {
     bool converged = false;
     int rounds = 0;
     std::size_t last_round_first_unit = 0;
+    std::size_t last_round_end = 0;  // units after it are closing steps
 };
 
 template <typename RunRound>
@@ -328,6 +371,7 @@ RoundsOutcome run_rounds(Context& ctx, std::vector<UnitResult>& units, std::size
                         double(length) / double(budget)});
         ++outcome.rounds;
         outcome.last_round_first_unit = first;
+        outcome.last_round_end = units.size();
         double round_best = std::numeric_limits<double>::infinity();
         for (std::size_t u = first; u < units.size(); ++u) {
             round_best = std::min(round_best, units[u].best_value);
@@ -345,6 +389,26 @@ RoundsOutcome run_rounds(Context& ctx, std::vector<UnitResult>& units, std::size
         length = std::min(length * kRoundGrowth, budget - spent);
     }
     return outcome;
+}
+
+// The pair climb from the rounds' best point as one more unit, spending at
+// most `limit`. When it finds a mapping better than the rounds by more than
+// their agreement, they had not converged after all.
+constexpr std::int64_t kClosingEvaluations = 50'000;
+
+void close_with_pair_climb(Context& ctx, std::vector<UnitResult>& units, RoundsOutcome& outcome,
+                           std::int64_t limit) {
+    const UnitResult* best = nullptr;
+    for (const UnitResult& r : units) {
+        if (r.best_point && (best == nullptr || r.best_value < best->best_value)) best = &r;
+    }
+    if (best == nullptr || limit <= 0) return;
+    const double rounds_best = best->best_value;
+    const MapPoint start = *best->best_point;
+    UnitResult closing;
+    pair_climb(ctx, closing, start, rounds_best, limit);
+    if (closing.best_value < rounds_best * (1 - kRoundAgreement)) outcome.converged = false;
+    units.push_back(std::move(closing));
 }
 
 // ---- exhaustive ---------------------------------------------------------------
@@ -628,8 +692,10 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
         Exhaustive exhaustive(ctx, arena, out, best_value, front);
         out.exhausted = exhaustive.run();
     } else if (rounds) {
-        outcome =
-            run_rounds(ctx, units, units_per_round, options.budget.max_evaluations, run_round);
+        const std::int64_t budget = options.budget.max_evaluations;
+        const std::int64_t closing = std::min(budget / 8, kClosingEvaluations);
+        outcome = run_rounds(ctx, units, units_per_round, budget - closing, run_round);
+        close_with_pair_climb(ctx, units, outcome, closing);
     } else {
         const std::int64_t fallback = std::int64_t(units_per_round) * (random ? 1000 : 5000);
         run_round(Round{evaluation_budget(options.budget, fallback), units_per_round});
@@ -641,8 +707,9 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
     } else if (std::isfinite(best_value)) {
         // The units of the last round (all of them without rounds).
         const std::size_t first = outcome.last_round_first_unit;
-        out.units = int(units.size() - first);
-        for (std::size_t u = first; u < units.size(); ++u) {
+        const std::size_t end = rounds ? outcome.last_round_end : units.size();
+        out.units = int(end - first);
+        for (std::size_t u = first; u < end; ++u) {
             if (units[u].best_value <= best_value * (1 + kConvergedTolerance))
                 ++out.units_near_best;
         }

@@ -47,12 +47,16 @@ std::vector<std::string> strategy_names();
 // there is none. A time budget makes a result depend on the machine's speed.
 //
 // stop_when_converged (random and anneal with a positive max_evaluations):
-// the search runs in rounds of fresh units, 20,000 evaluations first and each
-// round three times the one before, each unit ending with a hill climb to a
-// local optimum, and stops when a round ends no more than 0.5 % below the
-// best of the rounds before it (converged), or at max_evaluations. A mapspace
-// no larger than the first round is searched exhaustively instead. Without
-// it the search spends exactly max_evaluations in one round.
+// the search runs in rounds of fresh units (32 annealing chains or 64
+// sampling streams), 100,000 evaluations first and each round three times
+// the one before, each unit ending with a hill climb over every single move
+// (Mapspace::single_moves), until a round's best and the best of the rounds
+// before it agree within 0.5 % (converged) or max_evaluations is reached;
+// then a closing climb over pairs of moves from the best point (at most an
+// eighth of the budget, 50,000). A mapspace no larger than the first round
+// is searched exhaustively instead. Without it the search spends exactly
+// max_evaluations in one round (random: exactly; anneal: the largest
+// multiple of its 8 chains).
 struct SearchBudget {
     std::int64_t max_evaluations = 20'000;
     double max_seconds = 0;     // 0: no limit
@@ -115,8 +119,9 @@ struct SearchResult {
     // independently, not once by luck. A heuristic, not a proof: the lower
     // bound (eval/lower_bound.hpp) says how far the best could still be.
     //
-    // With SearchBudget::stop_when_converged, converged says instead that a
-    // round no longer improved on the rounds before it (search.hpp above).
+    // With SearchBudget::stop_when_converged, converged says instead that
+    // two rounds agreed and the closing pair climb found nothing better by
+    // more than that agreement (SearchBudget above).
     bool converged = false;
     int units = 0;            // random and anneal: independent units run (the last round's)
     int units_near_best = 0;  // of those, ending within the tolerance of the best
