@@ -261,8 +261,10 @@ void random_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
 // Independent chains, a fixed number whatever the threads (determinism): in
 // the one round of a fixed budget, and in each round of a search that stops
 // on convergence. The latter are many short chains, each ending in a hill
-// climb: more of them reach the basin of the best mapping (measured on
-// ResNet-18 with `any` dataflow, bench/RESULTS.md).
+// climb: more of them reach the basin of the best mapping (while this was
+// tuned, on ResNet-18 with `any` dataflow and 50,000-evaluation first
+// rounds, 12 of 62 layer-phases ended more than 1 % above a
+// 2,000,000-evaluation search with 8 chains per round, 3 with 32).
 constexpr std::size_t kChains = 8;
 constexpr std::size_t kRoundChains = 32;
 // Temperature on log(objective): at the start a move 2.7× worse is accepted
