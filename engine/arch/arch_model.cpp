@@ -129,6 +129,12 @@ ArchModel build_arch_model(const Architecture& arch) {
             out.mesh_y = level.instances / out.mesh_x;
         }
         out.capacity_words = level.capacity_words().value_or(-1);
+        if (level.metadata_share && out.capacity_words >= 0) {
+            // Chen et al. 2024 §V-A: a share of a partitioned SRAM is reserved for indices.
+            out.metadata_capacity_words =
+                std::int64_t(std::floor(double(out.capacity_words) * *level.metadata_share));
+            out.capacity_words -= out.metadata_capacity_words;
+        }
         out.word_bits = level.word_bits;
         out.read_bandwidth = level.read_bandwidth.value_or(0.0);
         out.write_bandwidth = level.write_bandwidth.value_or(0.0);

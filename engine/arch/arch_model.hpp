@@ -36,9 +36,12 @@ struct LevelModel {
     // along the rows (a per-PE level: columns × rows; a shared buffer: 1 × 1).
     std::int64_t mesh_x = 1;
     std::int64_t mesh_y = 1;
-    std::int64_t capacity_words = -1;  // per instance; -1 = unbounded
-    std::int64_t word_bits = 0;        // bits of one word (one datum)
-    double read_bandwidth = 0;         // words/cycle per instance; 0 = no limit
+    // Per instance; -1 = unbounded. A partitioned level (metadata_share):
+    // the data part, with the metadata part in metadata_capacity_words.
+    std::int64_t capacity_words = -1;
+    std::int64_t metadata_capacity_words = -1;  // -1: unified (data and metadata share)
+    std::int64_t word_bits = 0;                 // bits of one word (one datum)
+    double read_bandwidth = 0;                  // words/cycle per instance; 0 = no limit
     double write_bandwidth = 0;
     DataSpaceSet may_hold;
     double read_pj = 0;  // per word

@@ -146,7 +146,7 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
                         const ComponentLibrary& library) {
     MapReader reader(node);
     reader.allow({"name", "class", "capacity", "word_bits", "read_bandwidth", "write_bandwidth",
-                  "data_spaces", "instances", "per_pe", "component"});
+                  "data_spaces", "instances", "per_pe", "component", "metadata_share"});
     reader.finish();
     StorageLevel level;
     const SpecNode name = reader.required("name");
@@ -175,6 +175,20 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
         capacity.fail(fmt::format("{} bytes cannot hold one {}-bit word", *level.capacity_bytes,
                                   level.word_bits),
                       "a capacity of at least one word");
+    }
+    if (const auto share = reader.optional("metadata_share")) {
+        const double f = share->as_fraction();
+        if (f <= 0 || f >= 1) {
+            share->fail(fmt::format("a metadata share of {}", f),
+                        "a fraction strictly between 0 and 1 (e.g. 0.2: a fifth of the capacity "
+                        "for metadata)",
+                        "leave it out for a unified SRAM, where data and metadata share the "
+                        "capacity");
+        }
+        if (!level.capacity_bytes) {
+            share->fail("a metadata share on an unbounded level", "a level with a capacity");
+        }
+        level.metadata_share = f;
     }
     if (const auto bw = reader.optional("read_bandwidth"))
         level.read_bandwidth = read_positive_double(*bw);

@@ -42,6 +42,11 @@ struct StorageLevel {
     std::int64_t instances = 1;
     // True when the level was declared `per_pe: true` (instances = #PEs).
     bool per_pe = false;
+    // A partitioned SRAM (Chen et al. 2024 §V-A: "SCNN and SIGMA reserve 20 %
+    // of each on-chip SRAM for the indices"): this fraction of the capacity
+    // holds compressed formats' metadata only, the rest data only. Absent:
+    // unified, data and metadata share the whole capacity.
+    std::optional<double> metadata_share;
     // The component-library entry that prices its accesses and area.
     std::string component;
     // Where `capacity` is written and its key path, for errors found when the

@@ -58,6 +58,9 @@ std::string fix_for(ViolationKind kind) {
             return "spread fewer or smaller factors over the array at this level";
         case ViolationKind::capacity:
             return "move a loop to an outer level, or bypass a tensor at this level";
+        case ViolationKind::metadata_capacity:
+            return "smaller tiles at this level, a format with less metadata, or a larger "
+                   "metadata_share";
         case ViolationKind::keep_forbidden:
         case ViolationKind::outermost_bypass:
             return "change the level's keep/bypass list";

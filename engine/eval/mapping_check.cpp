@@ -9,8 +9,8 @@ namespace trainloop {
 
 std::string_view violation_kind_name(ViolationKind kind) {
     constexpr std::array<std::string_view, kNumViolationKinds> names = {
-        "level_count",    "factor_product",   "fanout_x", "fanout_y",
-        "keep_forbidden", "outermost_bypass", "capacity", "network"};
+        "level_count",      "factor_product", "fanout_x", "fanout_y",         "keep_forbidden",
+        "outermost_bypass", "capacity",       "network",  "metadata_capacity"};
     return names[std::size_t(kind)];
 }
 
@@ -72,12 +72,14 @@ namespace {
 // kept tile's size in words (0 when the space is not kept there).
 template <typename TileWords>
 std::optional<MappingViolation> first_overflow(const ArchModel& arch, std::size_t num_levels,
-                                               TileWords words) {
+                                               TileWords words,
+                                               ViolationKind kind = ViolationKind::capacity) {
     for (std::size_t i = 0; i < num_levels; ++i) {
-        const std::int64_t capacity = arch.levels[i].capacity_words;
+        const std::int64_t capacity = kind == ViolationKind::metadata_capacity
+                                          ? arch.levels[i].metadata_capacity_words
+                                          : arch.levels[i].capacity_words;
         if (capacity < 0) continue;
-        MappingViolation v{
-            ViolationKind::capacity, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
+        MappingViolation v{kind, int(i), Dim::N, DataSpace::weights, 0, capacity, {}};
         double used = 0;
         for (DataSpace s : kAllDataSpaces) {
             const double tile = words(i, s);
@@ -100,12 +102,38 @@ std::optional<MappingViolation> check_capacity(const ArchModel& arch, const Nest
 }
 
 std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts) {
-    return first_overflow(arch, counts.num_levels, [&](std::size_t level, DataSpace s) {
-        return counts.levels[level].space(s).footprint_words;
-    });
+    // A unified level holds data and metadata together; a partitioned one
+    // (metadata_capacity_words >= 0) holds each in its own part.
+    auto partitioned = [&](std::size_t level) {
+        return arch.levels[level].metadata_capacity_words >= 0;
+    };
+    if (auto v = first_overflow(arch, counts.num_levels, [&](std::size_t level, DataSpace s) {
+            const SpaceCounts& c = counts.levels[level].space(s);
+            return partitioned(level) ? c.footprint_words - c.footprint_metadata_words
+                                      : c.footprint_words;
+        })) {
+        return v;
+    }
+    return first_overflow(
+        arch, counts.num_levels,
+        [&](std::size_t level, DataSpace s) {
+            return counts.levels[level].space(s).footprint_metadata_words;
+        },
+        ViolationKind::metadata_capacity);
 }
 
 namespace {
+
+// "w 120 + x 40": each kept space's tile of a capacity violation.
+std::string tile_parts(const MappingViolation& v, const PhaseProblem& problem) {
+    std::string parts;
+    for (DataSpace s : kAllDataSpaces) {
+        if (v.tiles[s] == 0) continue;
+        parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ",
+                             tensor_name(tensor_in_phase(problem.phase, s)), v.tiles[s]);
+    }
+    return parts;
+}
 
 std::string axes_text(AxisMask axes) {
     if (axes == (kAxisX | kAxisY)) return "along x and y";
@@ -164,20 +192,26 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
             return fmt::format("the outermost level {} must keep {}: every tensor lives there",
                                level, tensor);
         case ViolationKind::capacity: {
-            std::string parts;
-            for (DataSpace s : kAllDataSpaces) {
-                if (v.tiles[s] == 0) continue;
-                parts += fmt::format("{}{} {}", parts.empty() ? "" : " + ",
-                                     tensor_name(tensor_in_phase(problem.phase, s)), v.tiles[s]);
-            }
+            const StorageLevel& storage = arch.levels[v.level];
             return fmt::format(
                 "the tiles do not fit level {}: {} = {} words, capacity {} words ({} bytes of "
-                "{}-bit words)",
-                level, parts, v.actual, v.limit, *arch.levels[v.level].capacity_bytes,
-                arch.levels[v.level].word_bits);
+                "{}-bit words{})",
+                level, tile_parts(v, problem), v.actual, v.limit, *storage.capacity_bytes,
+                storage.word_bits,
+                storage.metadata_share
+                    ? fmt::format(", less the metadata_share of {} kept for format metadata",
+                                  *storage.metadata_share)
+                    : std::string());
         }
         case ViolationKind::network:
             return describe_network_mismatch(v, arch, level, tensor);
+        case ViolationKind::metadata_capacity: {
+            const std::string parts = tile_parts(v, problem);
+            return fmt::format(
+                "the tiles' format metadata do not fit level {}'s index part: {} = {} words, "
+                "its metadata_share of {} gives {} words",
+                level, parts, v.actual, *arch.levels[v.level].metadata_share, v.limit);
+        }
     }
     return "invalid mapping";
 }

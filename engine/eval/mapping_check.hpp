@@ -24,10 +24,11 @@ enum class ViolationKind : std::uint8_t {
     fanout_y,          // spatial Y factors exceed it
     keep_forbidden,    // a level keeps a data space the architecture does not let it hold
     outermost_bypass,  // the outermost level must keep every tensor: they live there
-    capacity,          // the tiles a level keeps do not fit it
+    capacity,          // the tiles a level keeps do not fit it (a partitioned one: its data part)
     network,  // the level has networks for a tensor, but none of the kind and axes it needs
+    metadata_capacity,  // the tiles' format metadata do not fit a partitioned level's index part
 };
-inline constexpr std::size_t kNumViolationKinds = 8;
+inline constexpr std::size_t kNumViolationKinds = 9;
 
 std::string_view violation_kind_name(ViolationKind kind);
 

@@ -53,20 +53,22 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
     c.drains *= data;
     c.child_side_words *= data + metadata;
     c.footprint_words = size.words(level.word_bits);
+    c.footprint_metadata_words = size.metadata_bits / double(level.word_bits);
 }
 
 }  // namespace
 
-double stored_tile_words(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
-                         const DimBounds& box, const PhaseDensities* densities) {
+StoredTile stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                       const DimBounds& box, const PhaseDensities* densities) {
     const CompressedFormat format = level.format_in(space, problem.phase);
     if (densities == nullptr || format == CompressedFormat::uncompressed) {
-        return double(footprint(problem.projection(space), box));
+        return {double(footprint(problem.projection(space), box)), 0.0};
     }
     const OperandDensity& operand = densities->of(space);
-    return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
-                           operand.model, level.word_bits)
-        .words(level.word_bits);
+    const CompressedSize size =
+        compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
+                        operand.model, level.word_bits);
+    return {size.data_words, size.metadata_bits / double(level.word_bits)};
 }
 
 void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,

@@ -256,6 +256,12 @@ ArchTexts arch_yaml(const Architecture& arch, const ArchModel& model,
                     "exported as class SRAM",
                     level.name));
             }
+            if (level.metadata_share) {
+                notes.push_back(fmt::format(
+                    "level `{}` is partitioned (metadata_share {}): Timeloop has no such "
+                    "partition, so it is exported with its data part, depth {}",
+                    level.name, *level.metadata_share, m.capacity_words));
+            }
             attributes.emplace_back("depth", fmt::format("{}", m.capacity_words));
         }
         attributes.emplace_back("width", fmt::format("{}", level.word_bits));

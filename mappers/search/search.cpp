@@ -502,9 +502,11 @@ class Exhaustive {
         }
     }
 
-    // Whether level `level`'s kept tiles fit, given the factors at it and inside it.
+    // Whether level `level`'s kept tiles fit, given the factors at it and inside it
+    // (a partitioned level: the data in its data part, the metadata in its index part).
     bool fits(const MapPoint& p, std::size_t level) {
-        const std::int64_t capacity = ctx_.arch.levels[level].capacity_words;
+        const LevelModel& model = ctx_.arch.levels[level];
+        const std::int64_t capacity = model.capacity_words;
         if (capacity < 0) return true;
         const SpatialChoice& s = ctx_.space.spatial_choices()[p.spatial];
         DimBounds tile;
@@ -514,13 +516,20 @@ class Exhaustive {
             for (const Loop& l : s.x[i]) tile[l.dim] *= l.factor;
             for (const Loop& l : s.y[i]) tile[l.dim] *= l.factor;
         }
+        const bool partitioned = model.metadata_capacity_words >= 0;
         double words = 0;
+        double metadata = 0;
         for (DataSpace space : kAllDataSpaces) {
             if (!p.keep[level].contains(space)) continue;
-            words += stored_tile_words(ctx_.arch.levels[level], ctx_.problem, space, tile,
-                                       ctx_.options.densities ? &*ctx_.options.densities : nullptr);
+            const StoredTile stored =
+                stored_tile(model, ctx_.problem, space, tile,
+                            ctx_.options.densities ? &*ctx_.options.densities : nullptr);
+            words += partitioned ? stored.data_words : stored.words();
+            metadata += stored.metadata_words;
         }
-        if (std::ceil(words) <= double(capacity)) return true;
+        const bool metadata_fits =
+            !partitioned || std::ceil(metadata) <= double(model.metadata_capacity_words);
+        if (std::ceil(words) <= double(capacity) && metadata_fits) return true;
         ++pruned_[level];
         return false;
     }
