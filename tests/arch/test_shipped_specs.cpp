@@ -138,6 +138,56 @@ TEST(ShippedArchitectures, GscnHasTheTable79NumbersAndSkipsBothOperands) {
     EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::none);
 }
 
+// Chen et al. 2024 §V-A: the proposed design and its three baselines have
+// "the same number of CUs as well as the same size of SRAM, DRAM, and DRAM
+// bandwidth"; they differ in format (rp_dual, CSR, bitmap, CSR), SRAM
+// (unified; 20 % for indices in SCNN and SIGMA), load balancing (two-level
+// only in the proposed design) and network (a torus for it).
+TEST(ShippedArchitectures, Chen2024DesignsShareTableIIAndDifferWhereSectionVASays) {
+    struct Expected {
+        const char* file;
+        CompressedFormat format;
+        bool partitioned;
+        LoadBalancingScheme balancing;
+    };
+    const Expected designs[] = {
+        {"chen2024_dual_8x8.yaml", CompressedFormat::rp_dual, false,
+         LoadBalancingScheme::two_level_work_stealing},
+        {"chen2024_scnn_8x8.yaml", CompressedFormat::csr, true, LoadBalancingScheme::none},
+        {"chen2024_sigma_8x8.yaml", CompressedFormat::bitmap, true, LoadBalancingScheme::none},
+        {"chen2024_sparsetrain_8x8.yaml", CompressedFormat::csr, false, LoadBalancingScheme::none},
+    };
+    for (const Expected& d : designs) {
+        SCOPED_TRACE(d.file);
+        const Architecture arch = load_architecture(kSpecs / d.file);
+        EXPECT_EQ(arch.pe_array.num_pes(), 64);           // Table II
+        EXPECT_EQ(arch.pe_array.macs_per_pe, 16);         // Table II
+        EXPECT_EQ(arch.pe_array.word_bits(), 32);         // Table II
+        EXPECT_EQ(arch.levels[0].read_bandwidth, 256.0);  // 1024 GB/s at 1 GHz, 32-bit words
+        ASSERT_NE(arch.find_level("GLB"), nullptr);
+        ASSERT_NE(arch.find_level("PE_SRAM"), nullptr);
+        EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, 256LL << 20);    // Table II
+        EXPECT_EQ(arch.find_level("PE_SRAM")->capacity_bytes, 3LL << 20);  // Table II
+        EXPECT_TRUE(arch.find_level("PE_SRAM")->per_pe);
+        for (const char* level : {"GLB", "PE_SRAM"}) {
+            const std::optional<double> share = arch.find_level(level)->metadata_share;
+            EXPECT_EQ(share.has_value(), d.partitioned) << level;
+            if (share) {
+                EXPECT_EQ(*share, 0.2) << level;
+            }
+        }
+        for (const char* level : {"DRAM", "GLB", "PE_SRAM"}) {
+            for (DataSpace s : kAllDataSpaces) {
+                for (Phase p : kAllPhases) {
+                    EXPECT_EQ(arch.sparse.format_of(level, s, p), d.format) << level;
+                }
+            }
+        }
+        EXPECT_EQ(arch.sparse.load_balancing.scheme, d.balancing);
+        EXPECT_EQ(arch.sparse.skipping.size(), 3u) << "only nonzero products, in every phase";
+    }
+}
+
 TEST(ShippedArchitectures, EveryArchitectureFileLoads) {
     int count = 0;
     for (const auto& entry : std::filesystem::directory_iterator(kSpecs)) {
