@@ -64,8 +64,8 @@ std::string convergence_line(const MapRun& run) {
                           run.options.search == "anneal" ? "chains" : "sampling streams",
                           kConvergedTolerance * 100)
             : std::string(
-                  "a round three times longer no longer improved by 0.5 %, or the "
-                  "mapspace searched whole");
+                  "two rounds of independent chains agreed within 0.5 % and a closing climb "
+                  "found nothing better, or the mapspace searched whole");
     std::string line =
         fmt::format("converged on {} of {} distinct problems ({})", converged, total, rule);
     if (converged < total && run.options.search != "exhaustive") {
