@@ -46,10 +46,10 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command
         ->add_option("--budget", o.budget,
                      "Evaluations per distinct layer-phase problem, spent exactly (0: no limit; "
-                     "exhaustive: the whole mapspace). Absent: random and anneal search in rounds, "
-                     "each three times the one before, and stop when a round no longer improves "
-                     "on the ones before by 0.5 % (converged), at most 400000 evaluations, about "
-                     "a second per problem on one core")
+                     "exhaustive: the whole mapspace). Absent: random and anneal search in rounds "
+                     "of fresh chains, each three times the one before, until two rounds agree "
+                     "within 0.5 % (converged), at most 400000 evaluations, about half a second "
+                     "per problem on one core")
         ->default_str("until converged")
         ->each([&o](const std::string&) { o.fixed_budget = true; })
         ->transform(count_from(0));
