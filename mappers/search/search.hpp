@@ -52,9 +52,9 @@ std::vector<std::string> strategy_names();
 // the one before, each unit ending with a hill climb over every single move
 // (Mapspace::single_moves), until a round's best and the best of the rounds
 // before it agree within 0.5 % (converged) or max_evaluations is reached;
-// then a closing climb over pairs of moves from the best point (at most an
-// eighth of the budget, 50,000). A mapspace no larger than the first round
-// is searched exhaustively instead. Without it the search spends exactly
+// then a closing climb over pairs of moves from the rounds' three best
+// distinct local optima (at most an eighth of the budget, 50,000, shared). A mapspace no larger
+// than the first round is searched exhaustively instead. Without it the search spends exactly
 // max_evaluations in one round (random: exactly; anneal: the largest
 // multiple of its 8 chains).
 struct SearchBudget {
