@@ -144,7 +144,8 @@ std::int64_t evaluation_budget(const SearchBudget& budget, std::int64_t fallback
 
 // One round of a random or annealing search: `units` more units sharing
 // `evaluations`, seeded from the user's seed and their index among all the
-// search's units (so each round draws fresh streams), appended to `all`.
+// search's units (so each round draws fresh streams), appended to the
+// search's units.
 struct Round {
     std::int64_t evaluations = 0;
     std::size_t units = 0;
@@ -162,62 +163,71 @@ std::int64_t unit_share(const Round& round, std::size_t index_in_round) {
     return round.evaluations / n + (std::int64_t(index_in_round) < round.evaluations % n ? 1 : 0);
 }
 
-// ---- hill climb ---------------------------------------------------------------
+// ---- hill climbs ---------------------------------------------------------------
 
-// First-improvement hill climb from `current` over Mapspace::single_moves()
-// until no move improves or the unit has spent `limit` evaluations: the
-// closing step of each unit in a search that stops on convergence. A
-// stochastic search ends near a local optimum; this reaches it.
 struct Climbed {
     MapPoint point;
     double value = 0;
 };
 
-Climbed hill_climb(Context& ctx, UnitResult& r, MapPoint current, double current_value,
-                   std::int64_t limit) {
+// First-improvement climb from `at`: `neighbours(point, visit)` offers the
+// points near `point` to `visit` in a fixed order until it returns true; the
+// first better one is taken (then `settle` may climb on from it), and the
+// scan starts again from there, until no neighbour improves or the unit has
+// spent `limit` evaluations.
+template <typename Neighbours, typename Settle>
+Climbed climb(Context& ctx, UnitResult& r, Climbed at, std::int64_t limit, Neighbours neighbours,
+              Settle settle) {
     bool improved = true;
     while (improved && r.evaluations < limit && !ctx.stop) {
         improved = false;
-        for (const MapPoint& next : ctx.space.single_moves(current)) {
-            if (r.evaluations >= limit) break;
+        neighbours(at.point, [&](const MapPoint& next) {
+            if (r.evaluations >= limit) return true;
             const double value = consider(ctx, r, ctx.space.to_mapping(next));
-            if (value < current_value) {
-                current = next;
-                current_value = value;
-                improved = true;
-                break;
-            }
-        }
+            if (value >= at.value) return false;
+            at = settle(Climbed{next, value});
+            improved = true;
+            return true;
+        });
     }
-    return {current, current_value};
+    return at;
+}
+
+// The closing step of each unit in a search that stops on convergence, over
+// Mapspace::single_moves(): a stochastic search ends near a local optimum;
+// this reaches it.
+Climbed hill_climb(Context& ctx, UnitResult& r, MapPoint start, double value, std::int64_t limit) {
+    const auto single_moves = [&](const MapPoint& p, const auto& visit) {
+        for (const MapPoint& next : ctx.space.single_moves(p)) {
+            if (visit(next)) return;
+        }
+    };
+    return climb(ctx, r, {start, value}, limit, single_moves, [](Climbed c) { return c; });
 }
 
 // The closing step of a search that stops on convergence, from its best
-// point: every pair of single moves (a move, then a move from there), first
-// improvement, then a hill climb from it, again until no pair improves or
-// `limit` evaluations. Two local optima of single moves are often two moves
-// apart (e.g. a factor moved between levels together with a loop order or a
-// keep that makes it pay), where no single move improves.
-void pair_climb(Context& ctx, UnitResult& r, MapPoint current, double current_value,
-                std::int64_t limit) {
-    bool improved = true;
-    while (improved && r.evaluations < limit && !ctx.stop) {
-        improved = false;
-        for (const MapPoint& first : ctx.space.single_moves(current)) {
+// points: over every pair of single moves (a move, then a move from there),
+// each improvement followed by a hill climb. Two local optima of single moves
+// are often two moves apart (e.g. a factor moved between levels together with
+// a loop order or a keep that makes it pay), where no single move improves.
+void pair_climb(Context& ctx, UnitResult& r, MapPoint start, double value, std::int64_t limit) {
+    const auto pairs_of_moves = [&](const MapPoint& p, const auto& visit) {
+        for (const MapPoint& first : ctx.space.single_moves(p)) {
             for (const MapPoint& second : ctx.space.single_moves(first)) {
-                if (r.evaluations >= limit) return;
-                const double value = consider(ctx, r, ctx.space.to_mapping(second));
-                if (value < current_value) {
-                    const Climbed c = hill_climb(ctx, r, second, value, limit);
-                    current = c.point;
-                    current_value = c.value;
-                    improved = true;
-                    break;
-                }
+                if (visit(second)) return;
             }
-            if (improved) break;
         }
-    }
+    };
+    climb(ctx, r, {start, value}, limit, pairs_of_moves,
+          [&](Climbed c) { return hill_climb(ctx, r, c.point, c.value, limit); });
+}
+
+// A unit's closing hill climb from its best point (`best_point`, where it
+// found r.best_value), within its `share`; records where its best now is.
+void close_unit(Context& ctx, UnitResult& r, const MapPoint& best_point, std::int64_t share) {
+    const double best = r.best_value;
+    const Climbed c = hill_climb(ctx, r, best_point, best, share);
+    r.best_point = c.value <= best ? c.point : best_point;
 }
 
 // ---- random sampling --------------------------------------------------------
@@ -248,11 +258,7 @@ void random_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                     break;
                 if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
             }
-            if (round.polish && std::isfinite(r.best_value)) {
-                const double best = r.best_value;
-                const Climbed c = hill_climb(ctx, r, best_point, best, share);
-                r.best_point = c.value <= best ? c.point : best_point;
-            }
+            if (round.polish && std::isfinite(r.best_value)) close_unit(ctx, r, best_point, share);
         });
 }
 
@@ -283,6 +289,8 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
         [&](std::size_t chain, UnitResult& r) {
             std::mt19937_64 rng(mix_seed(ctx.options.seed, chain));
             std::uniform_real_distribution<double> uniform(0.0, 1.0);
+            // Not unit_share(): a fixed budget's chains keep the share they
+            // always had (budget ÷ chains), so fixed-budget results stay as they were.
             const std::int64_t share =
                 std::max<std::int64_t>(1, round.evaluations / std::int64_t(round.units));
             const std::int64_t annealing =
@@ -333,11 +341,7 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                     break;
                 if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
             }
-            if (round.polish) {
-                const double best = r.best_value;
-                const Climbed c = hill_climb(ctx, r, best_point, best, share);
-                r.best_point = c.value <= best ? c.point : best_point;
-            }
+            if (round.polish) close_unit(ctx, r, best_point, share);
         });
 }
 

@@ -108,6 +108,9 @@ TEST(PartitionedSram, CompressedTilesFitWhenDataAndMetadataEachFitTheirPart) {
     const Evaluation short_index = evaluate(model, c.problem, c.mapping, c.densities);
     ASSERT_FALSE(short_index.valid());
     EXPECT_EQ(short_index.violation->kind, ViolationKind::metadata_capacity);
+    const std::string message = describe(
+        *short_index.violation, parse_inline(glb_with("    metadata_share: 0.2\n")), c.problem);
+    EXPECT_NE(message.find("level GLB's index part"), std::string::npos) << message;
     EXPECT_EQ(violation_kind_name(ViolationKind::metadata_capacity), "metadata_capacity");
 }
 

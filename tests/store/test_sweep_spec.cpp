@@ -43,6 +43,17 @@ TEST(SweepSpec, ReadsAxesAndDefaults) {
     EXPECT_EQ(s.dataflows, (std::vector<std::string>{"K,N"}));
 }
 
+// No `budget:`: the search stops when it converges (as `map` with no
+// --budget), at most kConvergingBudget; a `budget:` is spent exactly.
+TEST(SweepSpec, WithoutABudgetTheSearchRunsUntilConverged) {
+    const SweepSpec converging = parse(kHead + "  - procrustes_baseline_16x16\n");
+    EXPECT_TRUE(converging.stop_when_converged);
+    EXPECT_EQ(converging.budget, kConvergingBudget);
+    const SweepSpec fixed = parse(kHead + "  - procrustes_baseline_16x16\nsearch: {budget: 300}\n");
+    EXPECT_FALSE(fixed.stop_when_converged);
+    EXPECT_EQ(fixed.budget, 300);
+}
+
 TEST(SweepSpec, OverridesApplyToTheTreeBeforeParsing) {
     const SweepSpec s = parse(kHead +
                               "  - file: procrustes_baseline_16x16\n    name: small\n    set:\n"

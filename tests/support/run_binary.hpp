@@ -20,12 +20,13 @@ struct CommandResult {
 // Which output `run_trainloop` captures besides standard output.
 enum class Capture { stdout_and_stderr, stdout_only, stderr_only };
 
-inline CommandResult run_trainloop(const std::string& arguments,
-                                   Capture capture = Capture::stdout_and_stderr) {
+// Runs a shell command line; its exit code and the output `capture` keeps.
+inline CommandResult run_command(const std::string& command_line,
+                                 Capture capture = Capture::stdout_and_stderr) {
     const char* redirect = capture == Capture::stdout_and_stderr ? " 2>&1"
                            : capture == Capture::stdout_only     ? " 2>/dev/null"
                                                                  : " 2>&1 >/dev/null";
-    const std::string command = std::string(TRAINLOOP_BINARY) + " " + arguments + redirect;
+    const std::string command = command_line + redirect;
     CommandResult result;
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return result;
@@ -35,6 +36,11 @@ inline CommandResult run_trainloop(const std::string& arguments,
     const int status = pclose(pipe);
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return result;
+}
+
+inline CommandResult run_trainloop(const std::string& arguments,
+                                   Capture capture = Capture::stdout_and_stderr) {
+    return run_command(std::string(TRAINLOOP_BINARY) + " " + arguments, capture);
 }
 
 // A path under the test temp dir, unique to the running test.

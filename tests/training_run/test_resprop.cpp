@@ -4,15 +4,12 @@
 // GSCN (arch_specs/gscn_4x64.yaml) against standard training there.
 // docs/reproductions/resprop.md has the full reproduction.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "arch/architecture_parser.hpp"
+#include "common/file_text.hpp"
 #include "density/sparsity_library.hpp"
 #include "density/sparsity_query.hpp"
 #include "support/run_binary.hpp"
@@ -158,34 +155,21 @@ TEST(ReSpropOnGscn, BackwardPassIsFasterThanStandardTrainingButBelowTheMacRatio)
 // The shipped profile is what its generator writes with its defaults, and
 // the generator refuses a negative spread of SpHG's density (exit 2, naming
 // the option).
-std::string run_profile_tool(const std::string& arguments, int& exit_code) {
-    const std::string command = "python3 " + std::string(TRAINLOOP_SOURCE_DIR) +
-                                "/workloads/tools/resprop_profile.py " + arguments + " 2>&1";
-    std::string output;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return output;
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
-    const int status = pclose(pipe);
-    exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return output;
-}
-
-std::string file_text(const std::string& path) {
-    std::ifstream in(path);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+trainloop::testing::CommandResult run_profile_tool(const std::string& arguments) {
+    return trainloop::testing::run_command("python3 " + std::string(TRAINLOOP_SOURCE_DIR) +
+                                           "/workloads/tools/resprop_profile.py " + arguments);
 }
 
 TEST(ReSpropProfileTool, RegeneratesTheShippedProfileAndRefusesANegativeSpread) {
     const std::string out = testing::temp_path("resprop.yaml");
-    int code = -1;
-    const std::string made = run_profile_tool("-o " + out, code);
-    ASSERT_EQ(code, 0) << made;
-    EXPECT_EQ(file_text(out),
-              file_text(std::string(TRAINLOOP_SOURCE_DIR) + "/workloads/sparsity/resprop.yaml"));
-    const std::string refused = run_profile_tool("--dy-cluster-cv -0.5 -o " + out, code);
-    EXPECT_EQ(code, 2) << refused;
-    EXPECT_NE(refused.find("--dy-cluster-cv must be >= 0"), std::string::npos) << refused;
+    const auto made = run_profile_tool("-o " + out);
+    ASSERT_EQ(made.exit_code, 0) << made.output;
+    EXPECT_EQ(read_file_text(out), read_file_text(std::string(TRAINLOOP_SOURCE_DIR) +
+                                                  "/workloads/sparsity/resprop.yaml"));
+    const auto refused = run_profile_tool("--dy-cluster-cv -0.5 -o " + out);
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(refused.output.find("--dy-cluster-cv must be >= 0"), std::string::npos)
+        << refused.output;
 }
 
 }  // namespace
