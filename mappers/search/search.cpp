@@ -230,19 +230,29 @@ void close_unit(Context& ctx, UnitResult& r, const MapPoint& best_point, std::in
     r.best_point = c.value <= best ? c.point : best_point;
 }
 
+// Runs `round`: appends its units to `units` and calls
+// run_unit(index in the round, the unit's random stream, its result) for each.
+template <typename RunUnit>
+void run_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units,
+               const Round& round, RunUnit run_unit) {
+    const std::size_t first = units.size();
+    units.resize(first + round.units);
+    run_units(ctx, arena, units, first, round.done_before, round.done_share,
+              [&](std::size_t u, UnitResult& r) {
+                  std::mt19937_64 rng(mix_seed(ctx.options.seed, u));
+                  run_unit(u - first, rng, r);
+              });
+}
+
 // ---- random sampling --------------------------------------------------------
 
 constexpr std::size_t kRandomUnits = 64;
 
 void random_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>& units,
                   const Round& round) {
-    const std::size_t first = units.size();
-    units.resize(first + round.units);
-    run_units(
-        ctx, arena, units, first, round.done_before, round.done_share,
-        [&](std::size_t u, UnitResult& r) {
-            std::mt19937_64 rng(mix_seed(ctx.options.seed, u));
-            const std::int64_t share = unit_share(round, u - first);
+    run_round(
+        ctx, arena, units, round, [&](std::size_t index, std::mt19937_64& rng, UnitResult& r) {
+            const std::int64_t share = unit_share(round, index);
             const std::int64_t sampling =
                 round.polish ? share - std::int64_t(kPolishShare * double(share)) : share;
             MapPoint best_point;
@@ -282,67 +292,60 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                   const Round& round) {
     const bool timed =
         ctx.options.budget.max_evaluations <= 0 && ctx.options.budget.max_seconds > 0;
-    const std::size_t first = units.size();
-    units.resize(first + round.units);
-    run_units(
-        ctx, arena, units, first, round.done_before, round.done_share,
-        [&](std::size_t chain, UnitResult& r) {
-            std::mt19937_64 rng(mix_seed(ctx.options.seed, chain));
-            std::uniform_real_distribution<double> uniform(0.0, 1.0);
-            // Not unit_share(): a fixed budget's chains keep the share they
-            // always had (budget ÷ chains), so fixed-budget results stay as they were.
-            const std::int64_t share =
-                std::max<std::int64_t>(1, round.evaluations / std::int64_t(round.units));
-            const std::int64_t annealing =
-                round.polish ? share - std::int64_t(kPolishShare * double(share)) : share;
-            // Start from a random valid point.
-            MapPoint current;
-            double current_value = std::numeric_limits<double>::infinity();
-            while (r.evaluations < annealing && !std::isfinite(current_value) && !ctx.stop) {
-                current = ctx.space.random_point(rng);
-                current_value = consider(ctx, r, ctx.space.to_mapping(current));
-            }
-            if (!std::isfinite(current_value)) return;
-            MapPoint best_point = current;
-            const std::int64_t steps = std::max<std::int64_t>(1, annealing - r.evaluations);
-            const double cooling =
-                std::pow(kEndTemperature / kStartTemperature, 1.0 / double(steps));
-            double temperature = kStartTemperature;
-            std::int64_t since_better = 0;
-            while (r.evaluations < annealing && !ctx.stop) {
-                const MapPoint next = ctx.space.neighbor(
-                    current, rng, round.polish ? SpatialMove::rescale : SpatialMove::resplit);
-                const double before = r.best_value;
-                const double value = consider(ctx, r, ctx.space.to_mapping(next));
-                if (timed) {
-                    // Only a time budget: cool with the fraction of the time used.
-                    if ((r.evaluations & 255) == 0) {
-                        const double used =
-                            std::chrono::duration<double>(Clock::now() - ctx.start).count() /
-                            ctx.options.budget.max_seconds;
-                        temperature =
-                            kStartTemperature *
-                            std::pow(kEndTemperature / kStartTemperature, std::min(1.0, used));
-                    }
-                } else {
-                    temperature *= cooling;
+    run_round(ctx, arena, units, round, [&](std::size_t, std::mt19937_64& rng, UnitResult& r) {
+        std::uniform_real_distribution<double> uniform(0.0, 1.0);
+        // Not unit_share(): a fixed budget's chains keep the share they
+        // always had (budget ÷ chains), so fixed-budget results stay as they were.
+        const std::int64_t share =
+            std::max<std::int64_t>(1, round.evaluations / std::int64_t(round.units));
+        const std::int64_t annealing =
+            round.polish ? share - std::int64_t(kPolishShare * double(share)) : share;
+        // Start from a random valid point.
+        MapPoint current;
+        double current_value = std::numeric_limits<double>::infinity();
+        while (r.evaluations < annealing && !std::isfinite(current_value) && !ctx.stop) {
+            current = ctx.space.random_point(rng);
+            current_value = consider(ctx, r, ctx.space.to_mapping(current));
+        }
+        if (!std::isfinite(current_value)) return;
+        MapPoint best_point = current;
+        const std::int64_t steps = std::max<std::int64_t>(1, annealing - r.evaluations);
+        const double cooling = std::pow(kEndTemperature / kStartTemperature, 1.0 / double(steps));
+        double temperature = kStartTemperature;
+        std::int64_t since_better = 0;
+        while (r.evaluations < annealing && !ctx.stop) {
+            const MapPoint next = ctx.space.neighbor(
+                current, rng, round.polish ? SpatialMove::rescale : SpatialMove::resplit);
+            const double before = r.best_value;
+            const double value = consider(ctx, r, ctx.space.to_mapping(next));
+            if (timed) {
+                // Only a time budget: cool with the fraction of the time used.
+                if ((r.evaluations & 255) == 0) {
+                    const double used =
+                        std::chrono::duration<double>(Clock::now() - ctx.start).count() /
+                        ctx.options.budget.max_seconds;
+                    temperature = kStartTemperature * std::pow(kEndTemperature / kStartTemperature,
+                                                               std::min(1.0, used));
                 }
-                const bool better = r.best_value < before;
-                if (better) best_point = next;
-                since_better = better ? 0 : since_better + 1;
-                if (std::isfinite(value)) {
-                    const double delta = std::log(value) - std::log(current_value);
-                    if (delta <= 0 || uniform(rng) < std::exp(-delta / temperature)) {
-                        current = next;
-                        current_value = value;
-                    }
-                }
-                if (ctx.options.budget.patience > 0 && since_better >= ctx.options.budget.patience)
-                    break;
-                if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
+            } else {
+                temperature *= cooling;
             }
-            if (round.polish) close_unit(ctx, r, best_point, share);
-        });
+            const bool better = r.best_value < before;
+            if (better) best_point = next;
+            since_better = better ? 0 : since_better + 1;
+            if (std::isfinite(value)) {
+                const double delta = std::log(value) - std::log(current_value);
+                if (delta <= 0 || uniform(rng) < std::exp(-delta / temperature)) {
+                    current = next;
+                    current_value = value;
+                }
+            }
+            if (ctx.options.budget.patience > 0 && since_better >= ctx.options.budget.patience)
+                break;
+            if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
+        }
+        if (round.polish) close_unit(ctx, r, best_point, share);
+    });
 }
 
 // ---- rounds until converged ---------------------------------------------------
