@@ -10,6 +10,7 @@
 //   same Mapping and, for fw, the same nest analysis and cycles;
 // - what Timeloop cannot express is refused with a SpecError.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -501,6 +502,28 @@ TEST(TimeloopExport, ExampleMappingReadsBackToTheSameMappingAndCounts) {
                          "- target: DRAM\n  type: temporal\n  factors: C8 K8 R1 S1 N1 P7 Q4\n"
                          "  permutation: CQPKRSN\n"));
     EXPECT_TRUE(x.exported.notes.size() == 1 && contains(x.exported.notes[0], "network"));
+}
+
+// Timeloop has no partitioned SRAM: a level with a metadata_share is
+// exported with its data part as its depth, and a note says so.
+TEST(TimeloopExport, APartitionedLevelIsExportedWithItsDataPartAndANote) {
+    MappingCase c = load_mapping_case(kSource / "examples/mappings/resnet18_3x3_KN_fw.yaml");
+    StorageLevel& glb = c.arch.levels[1];
+    ASSERT_EQ(glb.name, "GLB");
+    glb.metadata_share = 0.25;
+    const std::int64_t data_words = *glb.capacity_words() - *glb.capacity_words() / 4;
+    const ExportedFiles exported = native_to_timeloop_files(c.arch, *c.problem, c.mapping);
+    bool noted = false;
+    for (const auto& note : exported.notes) {
+        noted = noted || (contains(note, "`GLB` is partitioned (metadata_share 0.25)") &&
+                          contains(note, fmt::format("depth {}", data_words)));
+    }
+    EXPECT_TRUE(noted) << fmt::format("{}", fmt::join(exported.notes, "\n"));
+    bool depth = false;
+    for (const OutputFile& f : exported.files) {
+        depth = depth || contains(f.text, fmt::format("depth: {}", data_words));
+    }
+    EXPECT_TRUE(depth);
 }
 
 TEST(TimeloopExport, EveryExampleMappingReadsBackToTheSameMapping) {
