@@ -71,6 +71,20 @@ const Expected kExpected[] = {
     // matrices 4·1024·(153 + 1024) = 4,820,992 plus the 61-class output 1024·61 = 62,464;
     // every weight once per frame: 20 × 4,883,456 MACs (Graves 2013, eqs. (7)-(11)).
     {"lstm_timit", 4'883'456, 97'669'120},
+    // Chen et al. 2024 (TCAS-I), Table III. torchvision: ResNet-101 44,549,160 params incl.
+    // 106,344 biases/BN, 7.80 GMACs; ResNet-152 60,192,808 incl. 152,424, 11.5 GMACs
+    // (He et al. 2016, Table 1: 7.6 / 11.3 GFLOPs).
+    {"resnet101", 44'442'816, 7'801'405'440},
+    {"resnet152", 60'040'384, 11'513'626'624},
+    // Simonyan & Zisserman configs A, B, E: 132,863,336 / 133,047,848 / 143,667,240 params
+    // incl. 11,944 / 12,136 / 14,696 biases; 7.61 / 11.3 / 19.6 GMACs.
+    {"vgg11", 132'851'392, 7'609'090'048},
+    {"vgg13", 133'035'712, 11'308'466'176},
+    {"vgg19", 143'652'544, 19'632'062'464},
+    // torchvision DenseNet-169 / -201: 14,149,480 / 20,013,928 params incl. 159,400 / 230,056
+    // biases/BN; 3.36 / 4.29 GMACs (Huang et al. 2017, Table 1: growth rate 32).
+    {"densenet169", 13'990'080, 3'359'843'328},
+    {"densenet201", 19'783'872, 4'291'365'888},
 };
 // clang-format on
 

@@ -208,9 +208,11 @@ def _val(v):
 # ---------------------------------------------------------------------------
 
 def resnet(depth, width_factor=1):
-    """torchvision ResNet-18 / -34 / -50 (v1.5), and Wide ResNet-50-2 (width_factor 2)."""
+    """torchvision ResNet-18 / -34 / -50 / -101 / -152 (v1.5), and Wide ResNet-50-2 (width_factor 2)."""
     basic = depth in (18, 34)
-    blocks = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3]}[depth]
+    # He et al. 2016, Table 1: blocks per stage.
+    blocks = {18: [2, 2, 2, 2], 34: [3, 4, 6, 3], 50: [3, 4, 6, 3], 101: [3, 4, 23, 3],
+              152: [3, 8, 36, 3]}[depth]
     comments = ["Projection shortcuts (1x1 conv + BN, torchvision downsample.0/.1) where the",
                 "shape changes; identity shortcuts elsewhere. Layer names follow torchvision."]
     if width_factor != 1:
@@ -232,8 +234,8 @@ def resnet(depth, width_factor=1):
                   "torchvision.models.resnet%d" % depth)
     else:
         name = "resnet%d" % depth
-        desc = ("ResNet-50 v1.5 (torchvision: stride 2 on the 3x3 conv of the bottleneck), "
-                "ImageNet 3x224x224")
+        desc = ("ResNet-%d v1.5 (torchvision: stride 2 on the 3x3 conv of the bottleneck), "
+                "ImageNet 3x224x224" % depth)
         source = ("He et al., Deep Residual Learning for Image Recognition, CVPR 2016, Table 1; "
                   "torchvision.models.resnet%d" % depth)
     n = Net(name, desc, source, comments)
@@ -314,14 +316,25 @@ def mobilenet_v2():
     return n
 
 
-def vgg16():
-    n = Net("vgg16",
-            "VGG-16, configuration D (Simonyan & Zisserman, ICLR 2015), no batchnorm, ImageNet 3x224x224",
+# Simonyan & Zisserman 2015, Table 1: output channels per convolution, stage by stage.
+VGG_CONFIGS = {
+    11: ("A", [[64], [128], [256, 256], [512, 512], [512, 512]]),
+    13: ("B", [[64, 64], [128, 128], [256, 256], [512, 512], [512, 512]]),
+    16: ("D", [[64, 64], [128, 128], [256, 256, 256], [512, 512, 512], [512, 512, 512]]),
+    19: ("E", [[64, 64], [128, 128], [256, 256, 256, 256], [512, 512, 512, 512],
+               [512, 512, 512, 512]]),
+}
+
+
+def vgg(depth):
+    column, cfg = VGG_CONFIGS[depth]
+    n = Net("vgg%d" % depth,
+            "VGG-%d, configuration %s (Simonyan & Zisserman, ICLR 2015), no batchnorm, "
+            "ImageNet 3x224x224" % (depth, column),
             "Simonyan & Zisserman, Very Deep Convolutional Networks for Large-Scale Image "
-            "Recognition, ICLR 2015, Table 1 column D",
+            "Recognition, ICLR 2015, Table 1 column %s" % column,
             ["Dropout in the classifier is omitted (no MACs, same shape)."])
     x = n.input("image", 3, 224, 224)
-    cfg = [[64, 64], [128, 128], [256, 256, 256], [512, 512, 512], [512, 512, 512]]
     for si, stage in enumerate(cfg):
         for ci, c in enumerate(stage):
             p = "conv%d_%d" % (si + 1, ci + 1)
@@ -451,6 +464,40 @@ def densenet_cifar(growth=24, blocks=3, layers=10, init=16):
     x = n.relu("relu", n.bn("bn", x))
     x = n.gap("avgpool", x)
     n.fc("fc", x, 10)
+    return n
+
+
+def densenet_imagenet(depth):
+    """torchvision DenseNet-169 / -201: growth 32, bottleneck 4 x growth, compression 0.5."""
+    blocks = {169: (6, 12, 32, 32), 201: (6, 12, 48, 32)}[depth]  # Huang et al. 2017, Table 1
+    growth, bottleneck = 32, 4 * 32
+    n = Net("densenet%d" % depth,
+            "DenseNet-%d (Huang et al., CVPR 2017), torchvision layout, ImageNet 3x224x224" % depth,
+            "Huang et al., Densely Connected Convolutional Networks, CVPR 2017, Table 1 "
+            "(DenseNet-BC, growth rate 32); torchvision.models.densenet%d" % depth,
+            ["Dense layer: BN-ReLU-conv1x1 (4 x growth) then BN-ReLU-conv3x3 (growth),",
+             "concatenated with its input. Transition: BN-ReLU-conv1x1 (half the channels)",
+             "then avgpool 2 s2."])
+    x = n.input("image", 3, 224, 224)
+    x = n.conv("features.conv0", x, 64, 7, 2, 3)
+    x = n.relu("features.relu0", n.bn("features.norm0", x))
+    x = n.maxpool("features.pool0", x, 3, 2, 1)
+    for bi, layers in enumerate(blocks, start=1):
+        for li in range(1, layers + 1):
+            p = "features.denseblock%d.denselayer%d." % (bi, li)
+            y = n.relu(p + "relu1", n.bn(p + "norm1", x))
+            y = n.conv(p + "conv1", y, bottleneck, 1)
+            y = n.relu(p + "relu2", n.bn(p + "norm2", y))
+            y = n.conv(p + "conv2", y, growth, 3, 1, 1)
+            x = n.concat(p + "concat", x, y)
+        if bi < len(blocks):
+            p = "features.transition%d." % bi
+            y = n.relu(p + "relu", n.bn(p + "norm", x))
+            y = n.conv(p + "conv", y, n.channels(x) // 2, 1)
+            x = n.avgpool(p + "pool", y, 2, 2)
+    x = n.relu("features.relu5", n.bn("features.norm5", x))
+    x = n.gap("avgpool", x)
+    n.fc("classifier", x, 1000)
     return n
 
 
@@ -694,7 +741,7 @@ NETWORKS = [
     ("resnet34.yaml", lambda: resnet(34)),
     ("wrn_50_2.yaml", lambda: resnet(50, width_factor=2)),
     ("mobilenet_v2.yaml", mobilenet_v2),
-    ("vgg16.yaml", vgg16),
+    ("vgg16.yaml", lambda: vgg(16)),
     ("alexnet.yaml", alexnet),
     ("vgg_s.yaml", vgg_s),
     ("wrn_28_10.yaml", wrn),
@@ -709,6 +756,14 @@ NETWORKS = [
     ("resnet32_cifar.yaml", resnet32_cifar),
     ("googlenet.yaml", googlenet),
     ("lstm_timit.yaml", lstm_timit),
+    # Chen et al. 2024 (TCAS-I), Table III's networks beyond those above.
+    ("resnet101.yaml", lambda: resnet(101)),
+    ("resnet152.yaml", lambda: resnet(152)),
+    ("vgg11.yaml", lambda: vgg(11)),
+    ("vgg13.yaml", lambda: vgg(13)),
+    ("vgg19.yaml", lambda: vgg(19)),
+    ("densenet169.yaml", lambda: densenet_imagenet(169)),
+    ("densenet201.yaml", lambda: densenet_imagenet(201)),
 ]
 
 
