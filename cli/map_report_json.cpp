@@ -44,6 +44,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                     {"energy", optimality_gap(best.energy_pj, bound->energy_pj)},
                     {"edp", optimality_gap(best.edp(), bound->edp())}};
             }
+            entry["offchip_words"] = best.offchip_words;
             if (!o.sparsity.profile.empty()) {
                 entry["effectual_macs"] = best.effectual_macs;
                 entry["imbalance_cycles"] = best.imbalance_cycles;

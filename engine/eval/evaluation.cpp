@@ -43,7 +43,7 @@ void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation&
         double writes = 0;
         for (const SpaceCounts& c : e.counts.levels[i].spaces) {
             reads += c.timed_reads + c.metadata_reads;
-            writes += c.fills + c.timed_updates + c.metadata_fills;
+            writes += c.fills + c.timed_updates + c.metadata_fills + c.metadata_updates;
         }
         const LevelModel& level = arch.levels[i];
         e.level_cycles[i] = std::max(cycles_at(reads, level.read_bandwidth, problem, i, "read"),
@@ -134,11 +134,13 @@ void add_energy(const ArchModel& arch, const PhaseProblem& problem, Evaluation& 
             const SpaceAccesses& acc = e.nest.levels[i].space(s);
             const SpaceCounts& c = e.counts.levels[i].space(s);
             const std::size_t si = std::size_t(s);
-            b.level[i][si] = {(c.reads + c.metadata_reads) * level.read_pj * instances,
-                              (c.fills + c.metadata_fills) * level.write_pj * instances,
-                              c.updates * level.update_pj * instances};
-            b.level_metadata[i] +=
-                (c.metadata_reads * level.read_pj + c.metadata_fills * level.write_pj) * instances;
+            b.level[i][si] = {
+                (c.reads + c.metadata_reads) * level.read_pj * instances,
+                (c.fills + c.metadata_fills) * level.write_pj * instances,
+                (c.updates * level.update_pj + c.metadata_updates * level.write_pj) * instances};
+            b.level_metadata[i] += (c.metadata_reads * level.read_pj +
+                                    (c.metadata_fills + c.metadata_updates) * level.write_pj) *
+                                   instances;
             // Words that cross into the PE array ride the network routed for them:
             // per word, its links and routers (network_routing.hpp).
             const Transfer& t = e.routing.transfers[i][s];
@@ -255,6 +257,16 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
     return e;
+}
+
+double offchip_words(const Evaluation& evaluation) {
+    if (evaluation.counts.num_levels == 0) return 0.0;
+    const double instances = double(evaluation.nest.levels[0].utilized_instances);
+    double words = 0;
+    for (const SpaceCounts& c : evaluation.counts.levels[0].spaces) {
+        words += c.reads + c.metadata_reads + c.updates + c.metadata_updates;
+    }
+    return words * instances;
 }
 
 }  // namespace trainloop

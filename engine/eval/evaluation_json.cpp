@@ -76,14 +76,16 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
             const SpaceCounts& c = e.counts.levels[i].space(s);
             const std::int64_t n = level.utilized_instances;
             const double instances = double(n);
-            tensors[tensor_of(s)] = {{"tile", acc.tile},
-                                     {"stored_words", count_json(c.footprint_words)},
-                                     {"instances", n},
-                                     {"reads", count_json(c.reads * instances)},
-                                     {"fills", count_json(c.fills * instances)},
-                                     {"updates", count_json(c.updates * instances)},
-                                     {"metadata_reads", count_json(c.metadata_reads * instances)},
-                                     {"metadata_fills", count_json(c.metadata_fills * instances)}};
+            tensors[tensor_of(s)] = {
+                {"tile", acc.tile},
+                {"stored_words", count_json(c.footprint_words)},
+                {"instances", n},
+                {"reads", count_json(c.reads * instances)},
+                {"fills", count_json(c.fills * instances)},
+                {"updates", count_json(c.updates * instances)},
+                {"metadata_reads", count_json(c.metadata_reads * instances)},
+                {"metadata_fills", count_json(c.metadata_fills * instances)},
+                {"metadata_updates", count_json(c.metadata_updates * instances)}};
         }
         accesses[arch.levels[i].name] = tensors;
         level_cycles[arch.levels[i].name] = e.level_cycles[i];

@@ -15,16 +15,17 @@
 namespace trainloop {
 
 struct SpaceCounts {
-    double reads = 0;                     // words read (energy): skipped and gated reads removed
-    double timed_reads = 0;               // words read that take a cycle (gated reads still do)
-    double fills = 0;                     // words written in from the parent
-    double updates = 0;                   // output: partial sums written in (energy)
-    double timed_updates = 0;             // output: the updates that take a cycle
-    double drains = 0;                    // output: words written back to the parent
-    double metadata_reads = 0;            // words of format metadata read
-    double metadata_fills = 0;            // words of format metadata written in from the parent
-    double child_side_words = 0;          // words crossing the network to (from) the children
-    double footprint_words = 0;           // the tile's storage, metadata included (capacity)
+    double reads = 0;             // words read (energy): skipped and gated reads removed
+    double timed_reads = 0;       // words read that take a cycle (gated reads still do)
+    double fills = 0;             // words written in from the parent
+    double updates = 0;           // output: partial sums written in (energy)
+    double timed_updates = 0;     // output: the updates that take a cycle
+    double drains = 0;            // output: words written back to the parent
+    double metadata_reads = 0;    // words of format metadata read
+    double metadata_fills = 0;    // words of format metadata written in from the parent
+    double metadata_updates = 0;  // output: words of format metadata written with the updates
+    double child_side_words = 0;  // words crossing the network to (from) the children
+    double footprint_words = 0;   // the tile's storage, metadata included (capacity)
     double footprint_metadata_words = 0;  // of which format metadata
 };
 

@@ -45,6 +45,7 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
     const double metadata = ratio.metadata;
     c.metadata_reads = c.reads * metadata;
     c.metadata_fills = c.fills * metadata;
+    c.metadata_updates = c.updates * metadata;
     c.reads *= data;
     c.timed_reads *= data;
     c.fills *= data;

@@ -80,7 +80,8 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           e.imbalance.imbalance_cycles,
                           e.imbalance.imbalance_pct,
                           e.imbalance.workload_stddev,
-                          e.utilization};
+                          e.utilization,
+                          offchip_words(e)};
         if (better) {
             r.best = c;
             r.best_value = value;

@@ -98,6 +98,7 @@ struct Candidate {
     double imbalance_pct = 0;
     double workload_stddev = 0;  // the PEs' work spread over its mean (load_imbalance.hpp)
     double utilization = 0;      // as evaluate() computes it
+    double offchip_words = 0;    // eval/evaluation.hpp offchip_words()
     double edp() const { return energy_pj * double(cycles); }
 };
 

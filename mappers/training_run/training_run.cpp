@@ -153,7 +153,8 @@ std::optional<std::vector<ProblemCost>> problem_costs(const NetworkMapResult& re
     std::vector<ProblemCost> out;
     for (const ProblemSearch& s : result.searches) {
         if (!s.result.best) return std::nullopt;
-        out.push_back({s.result.best->cycles, s.result.best->energy_pj});
+        const Candidate& best = *s.result.best;
+        out.push_back({best.cycles, best.energy_pj, best.offchip_words, best.workload_stddev});
     }
     return out;
 }
@@ -172,13 +173,16 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
         const ProblemCost& dense = costs[plan.layer_phases[i].problem];
         out.dense_step_cycles = cycles_or_throw(checked_add(out.dense_step_cycles, dense.cycles));
         out.dense_step_energy_pj += dense.energy_pj;
+        out.dense_step_offchip_words += dense.offchip_words;
         step_macs += double(plan.layer_phase_macs[i]);
     }
     out.dense_total_cycles = cycles_or_throw(checked_mul(out.dense_step_cycles, plan.iterations));
     out.dense_total_energy_pj = out.dense_step_energy_pj * double(plan.iterations);
+    out.dense_total_offchip_words = out.dense_step_offchip_words * double(plan.iterations);
     out.total_macs = step_macs * double(plan.iterations);
 
     std::vector<bool> seen(plan.problems.size(), false);
+    double stddev_weighted = 0;  // Σ weight × effectual MACs × stddev
     for (std::size_t s = 0; s < plan.samples.size(); ++s) {
         SampleCost sc;
         sc.sample = plan.samples[s];
@@ -187,20 +191,27 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
             sc.step_cycles = cycles_or_throw(checked_add(sc.step_cycles, costs[p].cycles));
             sc.step_energy_pj += costs[p].energy_pj;
             const std::optional<PhaseDensities>& d = plan.problems[p].densities;
-            sc.step_effectual_macs +=
+            const double effectual =
                 double(plan.layer_phase_macs[i]) * (d ? effectual_fraction(*d) : 1.0);
+            sc.step_effectual_macs += effectual;
+            sc.step_offchip_words += costs[p].offchip_words;
+            sc.step_workload_stddev += effectual * costs[p].workload_stddev;
             if (!seen[p]) {
                 seen[p] = true;
                 ++sc.new_states;
             }
         }
+        stddev_weighted += sc.step_workload_stddev * double(sc.sample.weight());
+        if (sc.step_effectual_macs > 0) sc.step_workload_stddev /= sc.step_effectual_macs;
         const auto weight = sc.sample.weight();
         const std::int64_t sample_cycles = cycles_or_throw(checked_mul(sc.step_cycles, weight));
         out.total_cycles = cycles_or_throw(checked_add(out.total_cycles, sample_cycles));
         out.total_energy_pj += sc.step_energy_pj * double(weight);
         out.effectual_macs += sc.step_effectual_macs * double(weight);
+        out.total_offchip_words += sc.step_offchip_words * double(weight);
         out.samples.push_back(sc);
     }
+    if (out.effectual_macs > 0) out.workload_stddev = stddev_weighted / out.effectual_macs;
     return out;
 }
 

@@ -76,6 +76,8 @@ NetworkMapPlan sample_network_plan(const TrainingRunPlan& plan, std::optional<st
 struct ProblemCost {
     std::int64_t cycles = 0;
     double energy_pj = 0;
+    double offchip_words = 0;    // eval/evaluation.hpp offchip_words()
+    double workload_stddev = 0;  // imbalance/load_imbalance.hpp: the PEs' work spread
 };
 
 // The best mapping of every searched problem; nullopt when some search
@@ -88,7 +90,10 @@ struct SampleCost {
     std::int64_t step_cycles = 0;  // one iteration
     double step_energy_pj = 0;
     double step_effectual_macs = 0;  // sparse/effectual_macs.hpp: from the densities
-    std::size_t new_states = 0;      // problems first met at this sample
+    double step_offchip_words = 0;
+    // The layer-phases' workload_stddev, weighted by their effectual MACs.
+    double step_workload_stddev = 0;
+    std::size_t new_states = 0;  // problems first met at this sample
 };
 
 struct TrainingRunCost {
@@ -100,6 +105,11 @@ struct TrainingRunCost {
     double dense_step_energy_pj = 0;
     std::int64_t dense_total_cycles = 0;  // iterations × dense step
     double dense_total_energy_pj = 0;
+    double total_offchip_words = 0;  // Σ weight × step off-chip words
+    double dense_step_offchip_words = 0;
+    double dense_total_offchip_words = 0;
+    // The run's workload_stddev: its samples', weighted by their effectual MACs.
+    double workload_stddev = 0;
     double total_macs = 0;      // iterations × MACs of one iteration
     double effectual_macs = 0;  // Σ weight × step effectual MACs
     std::size_t sparse_states = 0;

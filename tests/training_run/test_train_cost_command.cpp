@@ -40,21 +40,29 @@ TEST(TrainCostCommand, JsonHasTheRunTotalsAndThePerSampleTable) {
         trainloop::testing::Capture::stdout_only);
     ASSERT_EQ(r.exit_code, 0) << r.output;
     const nlohmann::json j = nlohmann::json::parse(r.output);
-    for (const char* key : {"total_cycles", "total_energy_pj", "dense_total_cycles",
-                            "dense_total_energy_pj", "macs_removed_fraction", "samples"}) {
+    for (const char* key :
+         {"total_cycles", "total_energy_pj", "dense_total_cycles", "dense_total_energy_pj",
+          "macs_removed_fraction", "samples", "total_offchip_words", "dense_total_offchip_words",
+          "workload_stddev"}) {
         EXPECT_TRUE(j.contains(key)) << key;
     }
     ASSERT_EQ(j["samples"].size(), 2u);
     std::int64_t cycles = 0;
     double energy = 0;
+    double offchip = 0;
     for (const auto& s : j["samples"]) {
         EXPECT_TRUE(s["exact"].get<bool>());
+        offchip += double(s["weight"].get<std::int64_t>()) * s["step_offchip_words"].get<double>();
         cycles += s["weight"].get<std::int64_t>() * s["step_cycles"].get<std::int64_t>();
         energy += double(s["weight"].get<std::int64_t>()) * s["step_energy_pj"].get<double>();
     }
     EXPECT_EQ(j["samples"][1]["begin"], 100);
     EXPECT_EQ(j["total_cycles"].get<std::int64_t>(), cycles);
     EXPECT_NEAR(j["total_energy_pj"].get<double>(), energy, 1e-9 * energy);
+    EXPECT_NEAR(j["total_offchip_words"].get<double>(), offchip, 1e-9 * offchip);
+    EXPECT_DOUBLE_EQ(j["dense_total_offchip_words"].get<double>(),
+                     1000 * j["dense_step"]["offchip_words"].get<double>());
+    EXPECT_GT(offchip, 0.0);
     EXPECT_EQ(j["dense_total_cycles"].get<std::int64_t>(),
               1000 * j["dense_step"]["cycles"].get<std::int64_t>());
     EXPECT_LT(j["total_cycles"].get<std::int64_t>(), j["dense_total_cycles"].get<std::int64_t>());
