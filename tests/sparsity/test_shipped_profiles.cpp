@@ -86,5 +86,33 @@ TEST_F(Procrustes, UsesTheUniformModel) {
               "uniform");
 }
 
+// Chen et al. 2024 (seed 003) §II-A.2 and §V-A: W pruned to 95 % by epoch 500
+// of 1000 (iteration 5,004,500 at minibatch 128), G as sparse as W, A and E
+// constant (0.5 assumed), the image dense.
+TEST(ShippedProfiles, Chen2024PrunesWeightsAndGradientsToFivePercentByEpoch500) {
+    const SparsityProfile p = load_sparsity_profile(kDir / "chen2024.yaml");
+    EXPECT_EQ(p.name, "chen2024");
+    constexpr std::int64_t kPruned = 5'004'500;
+    for (const char* net : {"alexnet", "vgg16", "resnet152", "densenet169"}) {
+        SCOPED_TRACE(net);
+        const char* layer = "some.conv";
+        EXPECT_EQ(density(p, net, layer, TensorName::w, Phase::fw, 0), 1.0);
+        EXPECT_NEAR(density(p, net, layer, TensorName::w, Phase::bw, kPruned / 2), 0.525, 1e-9);
+        EXPECT_NEAR(density(p, net, layer, TensorName::w, Phase::fw, kPruned), 0.05, 1e-12);
+        EXPECT_NEAR(density(p, net, layer, TensorName::w, Phase::fw), 0.05, 1e-12);
+        for (std::int64_t it : {std::int64_t(0), kPruned / 3, kPruned, 2 * kPruned}) {
+            EXPECT_EQ(density(p, net, layer, TensorName::dw, Phase::wu, it),
+                      density(p, net, layer, TensorName::w, Phase::fw, it));
+        }
+        EXPECT_EQ(density(p, net, layer, TensorName::x, Phase::fw), 0.5);
+        EXPECT_EQ(density(p, net, layer, TensorName::x, Phase::wu), 0.5);
+        EXPECT_EQ(density(p, net, layer, TensorName::dy, Phase::bw), 0.5);
+        EXPECT_EQ(density(p, net, layer, TensorName::dy, Phase::wu), 0.5);
+    }
+    for (const char* first : {"conv1", "conv1_1", "features.conv0"}) {
+        EXPECT_EQ(density(p, "any", first, TensorName::x, Phase::fw), 1.0) << first;
+    }
+}
+
 }  // namespace
 }  // namespace trainloop
