@@ -50,6 +50,8 @@ nlohmann::json map_to_json(const MapRun& run) {
                 entry["imbalance_cycles"] = best.imbalance_cycles;
                 entry["imbalance_pct"] = best.imbalance_pct;
                 entry["workload_stddev"] = best.workload_stddev;
+                entry["workload_stddev_coarse"] = best.workload_stddev_coarse;
+                entry["workload_stddev_two_level"] = best.workload_stddev_two_level;
             }
             if (o.objective == "pareto") {
                 nlohmann::json front = nlohmann::json::array();

@@ -9,12 +9,14 @@
 //    "total_cycles", "total_energy_pj", "total_seconds", "dense_total_cycles",
 //    "dense_total_energy_pj", "dense_total_seconds", "dense_step": {"cycles",
 //    "energy_pj", "offchip_words"}, "total_offchip_words",
-//    "dense_total_offchip_words", "workload_stddev", "speedup", "energy_ratio",
+//    "dense_total_offchip_words", "workload_stddev", "workload_stddev_coarse",
+//    "workload_stddev_two_level", "speedup", "energy_ratio",
 //    "total_macs", "effectual_macs",
 //    "macs_removed_fraction", "distinct_states", "problems_mapped",
 //    "evaluations", "samples": [{"iteration", "begin", "end", "weight",
 //    "exact", "step_cycles", "step_energy_pj", "step_effectual_macs",
-//    "step_offchip_words", "step_workload_stddev", "new_states"}, ...]}
+//    "step_offchip_words", "step_workload_stddev", "step_workload_stddev_coarse",
+//    "step_workload_stddev_two_level", "new_states"}, ...]}
 // Progress (distinct states mapped) on standard error; `--quiet` silences it.
 // `--db FILE` also writes the run to a results database, as a sweep's
 // `iterations:` point (mappers/sweep/map_run_record.hpp).

@@ -47,9 +47,12 @@ std::string train_cost_to_text(const TrainCostRun& run) {
         microjoules(c.dense_total_energy_pj), seconds(run.arch, double(c.dense_total_cycles)));
     out +=
         fmt::format("speed-up {:.3f}x, energy {:.3f}x of dense\n", c.speedup(), c.energy_ratio());
-    out += fmt::format("off-chip traffic: {} words sparse, {} dense; PE workload spread {:.3f}\n",
-                       si_count(c.total_offchip_words), si_count(c.dense_total_offchip_words),
-                       c.workload_stddev);
+    out += fmt::format("off-chip traffic: {} words sparse, {} dense\n",
+                       si_count(c.total_offchip_words), si_count(c.dense_total_offchip_words));
+    out += fmt::format(
+        "PE workload spread (sd / mean): {:.3f} as partitioned, {:.3f} after a coarse "
+        "repartition, {:.3f} after work stealing too (Chen et al. 2024, Fig. 18)\n",
+        c.workload_stddev, c.workload_stddev_coarse, c.workload_stddev_two_level);
     out += fmt::format("MACs removed over the run: {} ({} of {} MACs effectual)\n",
                        percent(c.macs_removed_fraction()), si_count(c.effectual_macs),
                        si_count(c.total_macs));
@@ -75,6 +78,8 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
                            {"step_effectual_macs", s.step_effectual_macs},
                            {"step_offchip_words", s.step_offchip_words},
                            {"step_workload_stddev", s.step_workload_stddev},
+                           {"step_workload_stddev_coarse", s.step_workload_stddev_coarse},
+                           {"step_workload_stddev_two_level", s.step_workload_stddev_two_level},
                            {"new_states", s.new_states}});
     }
     return {{"network", run.network.name()},
@@ -103,6 +108,8 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
             {"total_offchip_words", c.total_offchip_words},
             {"dense_total_offchip_words", c.dense_total_offchip_words},
             {"workload_stddev", c.workload_stddev},
+            {"workload_stddev_coarse", c.workload_stddev_coarse},
+            {"workload_stddev_two_level", c.workload_stddev_two_level},
             {"speedup", c.speedup()},
             {"energy_ratio", c.energy_ratio()},
             {"total_macs", c.total_macs},

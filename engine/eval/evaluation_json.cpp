@@ -28,6 +28,8 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
             {"balancing_words", li.balancing_words},
             {"balancing_word_hops", li.balancing_word_hops},
             {"workload_stddev", li.workload_stddev},
+            {"workload_stddev_coarse", li.workload_stddev_coarse},
+            {"workload_stddev_two_level", li.workload_stddev_two_level},
             {"histogram", histogram}};
 }
 

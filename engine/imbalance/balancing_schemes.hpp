@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 
 namespace trainloop::balancing {
 
@@ -66,6 +67,37 @@ inline double two_level_slowest_work(double mean, double slowest) {
 }
 inline bool two_level_steals(double mean, double slowest) {
     return std::min(slowest, mean * (1.0 + kCoarseTolerance)) - mean > kStealBreakEvenMacs;
+}
+
+// What the two balancing steps leave of the PEs' spread (Chen et al. 2024,
+// Fig. 18), by the rules above applied to every PE, not only the slowest:
+// the coarse step (Procedure 1) moves work until no PE's estimated work is
+// further than the tolerance from the mean, so each PE's deviation from the
+// mean is clipped to ±kCoarseTolerance of it; stealing (Procedure 2) then
+// shares each PE's remaining deviation with its torus neighbourhood, as it
+// shares the slowest PE's excess, when the slowest PE's excess pays for it.
+inline double coarse_deviation(double deviation, double mean) {
+    return std::clamp(deviation, -kCoarseTolerance * mean, kCoarseTolerance * mean);
+}
+inline double stealing_spread(double coarse_spread, double mean, double slowest) {
+    return two_level_steals(mean, slowest) ? coarse_spread / kStealNeighbourhood : coarse_spread;
+}
+
+// The normalized spread after the coarse step: the PEs' work taken as
+// normal around the mean with the normalized spread `stddev`, each
+// deviation clipped to ±t (t = kCoarseTolerance, in units of the mean).
+// With a = t/σ, the clipped normal's second moment is
+// σ²(2Φ(a) − 1 − 2aφ(a)) + 2t²(1 − Φ(a)) (integrate x² over |x| < t, add the
+// clipped tails; any probability text).
+inline double coarse_workload_stddev(double stddev) {
+    if (stddev <= 0) return 0.0;
+    const double t = balancing::kCoarseTolerance;
+    const double a = t / stddev;
+    const double phi = std::exp(-0.5 * a * a) / std::sqrt(2.0 * std::numbers::pi);
+    const double inside = std::erf(a / std::sqrt(2.0));       // 2Φ(a) − 1
+    const double tail = 0.5 * std::erfc(a / std::sqrt(2.0));  // 1 − Φ(a)
+    const double var = stddev * stddev * (inside - 2.0 * a * phi) + 2.0 * t * t * tail;
+    return std::sqrt(std::max(0.0, var));
 }
 
 // Flexible allocation: the adder tree's depth over `pes` PEs (Eager Pruning

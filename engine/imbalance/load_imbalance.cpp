@@ -283,6 +283,9 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_word_hops = r.balancing_words * wave_hops;
     r.balancing_axis = balancing_axis;
     r.workload_stddev = normalized_workload_stddev(pw, distinct, groups);
+    r.workload_stddev_coarse = balancing::coarse_workload_stddev(r.workload_stddev);
+    r.workload_stddev_two_level =
+        balancing::stealing_spread(r.workload_stddev_coarse, pw.mean, slowest);
     imbalance_detail::finish(r);
     return r;
 }

@@ -72,6 +72,12 @@ struct LoadImbalance {
     // partition of the work before any balancing scheme moves it (their
     // "dimension-based matrix partition"): expected over waves.
     double workload_stddev = 0;
+    // The same after Chen et al.'s coarse step, and after both of its steps
+    // (balancing_schemes.hpp coarse_deviation, stealing_spread): what their
+    // two-level balancing would leave of this mapping's spread, whatever
+    // scheme the architecture has (Fig. 18 compares the three on one design).
+    double workload_stddev_coarse = 0;
+    double workload_stddev_two_level = 0;
     std::vector<OverheadBin> histogram;  // only with ImbalanceOptions::histogram
 };
 

@@ -230,6 +230,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     double sum_words = 0;
     double sum_word_hops = 0;
     double sum_stddev = 0;
+    double sum_stddev_coarse = 0;
+    double sum_stddev_two_level = 0;
     std::vector<double> bins(kHistogramBins, 0.0);
     for (std::int64_t s = 0; s < sampled; ++s) {
         for (OperandSampler& sampler : samplers) sampler.draw(rng);
@@ -255,6 +257,14 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
             for (std::size_t i = 0; i < std::size_t(dx * dy); ++i)
                 squares += (work[i] - mean) * (work[i] - mean);
             sum_stddev += std::sqrt(squares / double(dx * dy)) / mean;
+            double coarse_squares = 0;  // after Chen et al.'s coarse step
+            for (std::size_t i = 0; i < std::size_t(dx * dy); ++i) {
+                const double d = balancing::coarse_deviation(work[i] - mean, mean);
+                coarse_squares += d * d;
+            }
+            const double coarse = std::sqrt(coarse_squares / double(dx * dy)) / mean;
+            sum_stddev_coarse += coarse;
+            sum_stddev_two_level += balancing::stealing_spread(coarse, mean, slowest);
         }
         double cycles = balancing::pe_cycles(slowest, units);
         double balancing_cycles = 0;
@@ -323,6 +333,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_word_hops = sum_word_hops * per_wave;
     r.balancing_axis = pairing ? axis : -1;
     r.workload_stddev = sum_stddev / double(sampled);
+    r.workload_stddev_coarse = sum_stddev_coarse / double(sampled);
+    r.workload_stddev_two_level = sum_stddev_two_level / double(sampled);
     if (lb.scheme == LoadBalancingScheme::flexible_allocation) {
         // The adder tree's pipeline fills once per layer and phase.
         r.balancing_cycles = balancing::flexible_tree_cycles(w.pes());

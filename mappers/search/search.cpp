@@ -80,6 +80,8 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           e.imbalance.imbalance_cycles,
                           e.imbalance.imbalance_pct,
                           e.imbalance.workload_stddev,
+                          e.imbalance.workload_stddev_coarse,
+                          e.imbalance.workload_stddev_two_level,
                           e.utilization,
                           offchip_words(e)};
         if (better) {

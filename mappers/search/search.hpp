@@ -96,9 +96,11 @@ struct Candidate {
     double effectual_macs = 0;
     double imbalance_cycles = 0;
     double imbalance_pct = 0;
-    double workload_stddev = 0;  // the PEs' work spread over its mean (load_imbalance.hpp)
-    double utilization = 0;      // as evaluate() computes it
-    double offchip_words = 0;    // eval/evaluation.hpp offchip_words()
+    double workload_stddev = 0;         // the PEs' work spread over its mean (load_imbalance.hpp)
+    double workload_stddev_coarse = 0;  // what Chen et al.'s coarse step leaves of it
+    double workload_stddev_two_level = 0;  // what both of their steps leave
+    double utilization = 0;                // as evaluate() computes it
+    double offchip_words = 0;              // eval/evaluation.hpp offchip_words()
     double edp() const { return energy_pj * double(cycles); }
 };
 

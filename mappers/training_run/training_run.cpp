@@ -154,7 +154,8 @@ std::optional<std::vector<ProblemCost>> problem_costs(const NetworkMapResult& re
     for (const ProblemSearch& s : result.searches) {
         if (!s.result.best) return std::nullopt;
         const Candidate& best = *s.result.best;
-        out.push_back({best.cycles, best.energy_pj, best.offchip_words, best.workload_stddev});
+        out.push_back({best.cycles, best.energy_pj, best.offchip_words, best.workload_stddev,
+                       best.workload_stddev_coarse, best.workload_stddev_two_level});
     }
     return out;
 }
@@ -183,6 +184,8 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
 
     std::vector<bool> seen(plan.problems.size(), false);
     double stddev_weighted = 0;  // Σ weight × effectual MACs × stddev
+    double coarse_weighted = 0;
+    double two_level_weighted = 0;
     for (std::size_t s = 0; s < plan.samples.size(); ++s) {
         SampleCost sc;
         sc.sample = plan.samples[s];
@@ -196,13 +199,21 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
             sc.step_effectual_macs += effectual;
             sc.step_offchip_words += costs[p].offchip_words;
             sc.step_workload_stddev += effectual * costs[p].workload_stddev;
+            sc.step_workload_stddev_coarse += effectual * costs[p].workload_stddev_coarse;
+            sc.step_workload_stddev_two_level += effectual * costs[p].workload_stddev_two_level;
             if (!seen[p]) {
                 seen[p] = true;
                 ++sc.new_states;
             }
         }
         stddev_weighted += sc.step_workload_stddev * double(sc.sample.weight());
-        if (sc.step_effectual_macs > 0) sc.step_workload_stddev /= sc.step_effectual_macs;
+        coarse_weighted += sc.step_workload_stddev_coarse * double(sc.sample.weight());
+        two_level_weighted += sc.step_workload_stddev_two_level * double(sc.sample.weight());
+        if (sc.step_effectual_macs > 0) {
+            sc.step_workload_stddev /= sc.step_effectual_macs;
+            sc.step_workload_stddev_coarse /= sc.step_effectual_macs;
+            sc.step_workload_stddev_two_level /= sc.step_effectual_macs;
+        }
         const auto weight = sc.sample.weight();
         const std::int64_t sample_cycles = cycles_or_throw(checked_mul(sc.step_cycles, weight));
         out.total_cycles = cycles_or_throw(checked_add(out.total_cycles, sample_cycles));
@@ -211,7 +222,11 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
         out.total_offchip_words += sc.step_offchip_words * double(weight);
         out.samples.push_back(sc);
     }
-    if (out.effectual_macs > 0) out.workload_stddev = stddev_weighted / out.effectual_macs;
+    if (out.effectual_macs > 0) {
+        out.workload_stddev = stddev_weighted / out.effectual_macs;
+        out.workload_stddev_coarse = coarse_weighted / out.effectual_macs;
+        out.workload_stddev_two_level = two_level_weighted / out.effectual_macs;
+    }
     return out;
 }
 

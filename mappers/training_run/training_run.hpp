@@ -76,8 +76,10 @@ NetworkMapPlan sample_network_plan(const TrainingRunPlan& plan, std::optional<st
 struct ProblemCost {
     std::int64_t cycles = 0;
     double energy_pj = 0;
-    double offchip_words = 0;    // eval/evaluation.hpp offchip_words()
-    double workload_stddev = 0;  // imbalance/load_imbalance.hpp: the PEs' work spread
+    double offchip_words = 0;              // eval/evaluation.hpp offchip_words()
+    double workload_stddev = 0;            // imbalance/load_imbalance.hpp: the PEs' work spread
+    double workload_stddev_coarse = 0;     // after Chen et al.'s coarse step
+    double workload_stddev_two_level = 0;  // after both of their steps
 };
 
 // The best mapping of every searched problem; nullopt when some search
@@ -93,6 +95,8 @@ struct SampleCost {
     double step_offchip_words = 0;
     // The layer-phases' workload_stddev, weighted by their effectual MACs.
     double step_workload_stddev = 0;
+    double step_workload_stddev_coarse = 0;
+    double step_workload_stddev_two_level = 0;
     std::size_t new_states = 0;  // problems first met at this sample
 };
 
@@ -110,8 +114,10 @@ struct TrainingRunCost {
     double dense_total_offchip_words = 0;
     // The run's workload_stddev: its samples', weighted by their effectual MACs.
     double workload_stddev = 0;
-    double total_macs = 0;      // iterations × MACs of one iteration
-    double effectual_macs = 0;  // Σ weight × step effectual MACs
+    double workload_stddev_coarse = 0;     // the same after Chen et al.'s coarse step
+    double workload_stddev_two_level = 0;  // and after both of their steps
+    double total_macs = 0;                 // iterations × MACs of one iteration
+    double effectual_macs = 0;             // Σ weight × step effectual MACs
     std::size_t sparse_states = 0;
     std::size_t problems = 0;  // distinct problems mapped (baseline included)
 

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
+#include "imbalance/balancing_schemes.hpp"
 #include "imbalance_fixtures.hpp"
 
 namespace trainloop {
@@ -51,6 +53,61 @@ TEST(WorkloadStddev, BalancingDoesNotChangeThePartitionsSpread) {
     EXPECT_GT(none.run(ImbalanceMethod::closed_form).workload_stddev, 0.0);
     EXPECT_EQ(none.run(ImbalanceMethod::closed_form).workload_stddev,
               stealing.run(ImbalanceMethod::closed_form).workload_stddev);
+}
+
+// What Chen et al.'s two balancing steps leave (Fig. 18): the coarse step
+// clips every PE's deviation to ±10 % of the mean, stealing divides what is
+// left by the torus neighbourhood (5) when the slowest PE's excess pays for it.
+TEST(WorkloadStddev, TheCoarseStepClipsDeviationsAtTheTolerance) {
+    // A spread well inside ±10 %: nothing to clip.
+    const auto narrow = weight_sparse_case(Dataflow::CK, 16, 16, 64, 64, 20, UniformModel{}, 0.5);
+    const LoadImbalance n = narrow.run(ImbalanceMethod::closed_form);
+    ASSERT_LT(n.workload_stddev, 0.02);
+    EXPECT_NEAR(n.workload_stddev_coarse, n.workload_stddev, 1e-6 * n.workload_stddev);
+    // A wide one (binomial(16, 0.3): 0.38): what is left cannot exceed the tolerance.
+    const auto wide = weight_sparse_case(Dataflow::CK, 16, 16, 4, 4, 50, UniformModel{}, 0.3);
+    const LoadImbalance w = wide.run(ImbalanceMethod::closed_form);
+    EXPECT_GT(w.workload_stddev, 0.3);
+    EXPECT_LT(w.workload_stddev_coarse, 0.1);
+    EXPECT_GT(w.workload_stddev_coarse, 0.08) << "most PEs are beyond ±10 %: near the clip";
+    // The clipped normal's second moment at a = t/σ = 1: σ²(erf(1/√2) − 2φ(1)) + 2t²(1 − Φ(1)).
+    const double sigma = 0.1;
+    const double expected = std::sqrt(
+        sigma * sigma *
+            (std::erf(1 / std::sqrt(2.0)) - 2 * std::exp(-0.5) / std::sqrt(2 * std::numbers::pi)) +
+        2 * 0.01 * 0.5 * std::erfc(1 / std::sqrt(2.0)));
+    EXPECT_NEAR(balancing::coarse_workload_stddev(sigma), expected, 1e-12);
+    EXPECT_EQ(balancing::coarse_workload_stddev(0.0), 0.0);
+}
+
+TEST(WorkloadStddev, StealingSharesWhatTheCoarseStepLeavesWithFiveNeighbours) {
+    // Each nonzero weight used 50 times: a PE's mean work is 16 · 0.3 · 50 =
+    // 240 MACs, the slowest PE's excess after the coarse step 24 MACs, well
+    // past the 3 that pay for the NoC round trip.
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 4, 50, UniformModel{}, 0.3,
+                                      LoadBalancingScheme::none, 1, 50);
+    for (ImbalanceMethod method : {ImbalanceMethod::closed_form, ImbalanceMethod::monte_carlo}) {
+        const LoadImbalance r = c.run(method, 200);
+        EXPECT_NEAR(r.workload_stddev_two_level, r.workload_stddev_coarse / 5.0, 1e-12)
+            << int(method);
+        EXPECT_LT(r.workload_stddev_coarse, r.workload_stddev);
+    }
+    // Used twice: a mean of 9.6 MACs, an excess below 1 MAC does not pay
+    // for the round trip, nothing is stolen.
+    const auto small = weight_sparse_case(Dataflow::CK, 16, 16, 4, 4, 50, UniformModel{}, 0.3);
+    const LoadImbalance t = small.run(ImbalanceMethod::closed_form);
+    EXPECT_GT(t.workload_stddev_coarse, 0.0);
+    EXPECT_EQ(t.workload_stddev_two_level, t.workload_stddev_coarse);
+}
+
+TEST(WorkloadStddev, TheBalancedSpreadsAgreeWithMonteCarlo) {
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 4, 50, kPerFilter, 0.2);
+    const LoadImbalance cf = c.run(ImbalanceMethod::closed_form);
+    const LoadImbalance mc = c.run(ImbalanceMethod::monte_carlo, 200);
+    EXPECT_NEAR(cf.workload_stddev_coarse, mc.workload_stddev_coarse,
+                0.1 * mc.workload_stddev_coarse);
+    EXPECT_NEAR(cf.workload_stddev_two_level, mc.workload_stddev_two_level,
+                0.1 * mc.workload_stddev_two_level);
 }
 
 }  // namespace

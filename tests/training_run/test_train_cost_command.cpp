@@ -43,7 +43,7 @@ TEST(TrainCostCommand, JsonHasTheRunTotalsAndThePerSampleTable) {
     for (const char* key :
          {"total_cycles", "total_energy_pj", "dense_total_cycles", "dense_total_energy_pj",
           "macs_removed_fraction", "samples", "total_offchip_words", "dense_total_offchip_words",
-          "workload_stddev"}) {
+          "workload_stddev", "workload_stddev_coarse", "workload_stddev_two_level"}) {
         EXPECT_TRUE(j.contains(key)) << key;
     }
     ASSERT_EQ(j["samples"].size(), 2u);
