@@ -88,14 +88,15 @@ struct Evaluation {
 
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping);
 
-// Off-chip traffic: the words read from and written to the outermost level
-// (level 0), format metadata included, over all its instances. Compressed
-// formats move fewer words; the formats' whole point (Chen et al. 2024, Fig. 11).
-double offchip_words(const Evaluation& evaluation);
 // The same with the densities of the phase's tensors (sparse evaluation:
 // action_counts.hpp, load_imbalance.hpp). With every density 1 and no
 // compressed format it equals the dense evaluation.
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
                     const PhaseDensities& densities, const ImbalanceOptions& imbalance = {});
+
+// Off-chip traffic: the words read from and written to the outermost level
+// (level 0), format metadata included, over all its instances. Compressed
+// formats move fewer words; the formats' whole point (Chen et al. 2024, Fig. 11).
+double offchip_words(const Evaluation& evaluation);
 
 }  // namespace trainloop
