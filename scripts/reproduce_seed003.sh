@@ -4,7 +4,7 @@
 # of each network on Chen et al. 2024's design and its three baselines
 # (arch_specs/chen2024_*_8x8.yaml), and one network again per assumption where
 # the paper is silent (scripts/reproduce_seed003.py), and writes each claim
-# next to trainloop's figure. About 40 minutes on two cores.
+# next to trainloop's figure. About 80 minutes on two cores.
 #
 #   scripts/reproduce_seed003.sh                      # AlexNet, VGG-16, ResNet-152
 #   scripts/reproduce_seed003.sh --networks vgg11,vgg19,resnet101
