@@ -15,7 +15,7 @@ nlohmann::json run_on(const std::string& arch) {
     const auto r = trainloop::testing::run_trainloop(
         "train-cost --arch " + arch +
             " --workload alexnet --batch 128 --phase fw --sparsity chen2024"
-            " --iterations 10009000 --samples 1 --budget 5000 --format json --quiet",
+            " --iterations 10009000 --samples 1 --budget 2000 --format json --quiet",
         trainloop::testing::Capture::stdout_only);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return nlohmann::json::parse(r.output);
