@@ -449,7 +449,7 @@ def write_report(stored):
     w("Two things move trainloop's figure away from that bound, in opposite directions:")
     w("")
     w("- **The mapping.** Each design runs at its own best mapping (lowest energy-delay "
-      "product). DRAM is a few per cent of the energy (the breakdown under Fig. 20), so "
+      "product). DRAM is a small share of the energy (the breakdown under Fig. 20), so "
       "mappings of nearly equal cost can move very different amounts of data off chip, and "
       "the search's choice, not the format, decides much of the own-mapping column. The "
       "same-mapping rows remove that: every design runs the proposed design's mappings.")
