@@ -9,7 +9,10 @@
 //                "cycles", "energy_pj", "macs", "pj_per_mac", "utilization",
 //                "evaluations", "valid", "reused", "converged"[, "search_rounds"]
 //                [, "search_units", "search_units_near_best"][, "lower_bound",
-//                "optimality_gap"][, "pareto"]}, ...}}, ...],
+//                "optimality_gap"], "offchip_words"[, with --sparsity:
+//                "effectual_macs", "imbalance_cycles", "imbalance_pct",
+//                "workload_stddev", "workload_stddev_coarse",
+//                "workload_stddev_two_level"][, "pareto"]}, ...}}, ...],
 //    "totals": {"fw": {"cycles", "energy_pj", "macs"}, "bw", "wu",
 //               "step" (only when all three phases are mapped)},
 //    "searched_problems", "layer_phases", "evaluations"}
