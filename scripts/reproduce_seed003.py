@@ -401,7 +401,7 @@ def write_report(stored):
               "`trainloop map` on the proposed design, then `trainloop eval` of each "
               "layer-phase's mapping on every design): the formats alone differ. A "
               "layer-phase state whose mapping does not fit a baseline's partitioned SRAM "
-              "(its data part is 80 %% of the SRAM) is left out of every design's total: "
+              "(its data part is 80 % of the SRAM) is left out of every design's total: "
               "there the proposed design uses the SRAM a partition wastes (§III-A), and on "
               "its own mapping the baseline tiles differently instead.")
             w("")
@@ -425,7 +425,7 @@ def write_report(stored):
                                       for n in networks for b, _ in BASELINES)
                                else "not right for every network and baseline"))
 
-    w("### Why the traffic saving is smaller: the formats' own sizes")
+    w("### Why trainloop's traffic differs from the paper's")
     w("")
     w("The dual format can save no more per stored element than its eqs. (5)–(9) allow: "
       "bits per element of a 32-bit matrix 500 wide (Fig. 3's), CSR with 8-bit indices, BF "
