@@ -52,7 +52,7 @@ std::string train_cost_to_text(const TrainCostRun& run) {
     out += fmt::format(
         "PE workload spread (sd / mean): {:.3f} as partitioned, {:.3f} after a coarse "
         "repartition, {:.3f} after work stealing too (Chen et al. 2024, Fig. 18)\n",
-        c.workload_stddev, c.workload_stddev_coarse, c.workload_stddev_two_level);
+        c.spread.partitioned, c.spread.coarse, c.spread.two_level);
     out += fmt::format("MACs removed over the run: {} ({} of {} MACs effectual)\n",
                        percent(c.macs_removed_fraction()), si_count(c.effectual_macs),
                        si_count(c.total_macs));
@@ -77,9 +77,9 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
                            {"step_energy_pj", s.step_energy_pj},
                            {"step_effectual_macs", s.step_effectual_macs},
                            {"step_offchip_words", s.step_offchip_words},
-                           {"step_workload_stddev", s.step_workload_stddev},
-                           {"step_workload_stddev_coarse", s.step_workload_stddev_coarse},
-                           {"step_workload_stddev_two_level", s.step_workload_stddev_two_level},
+                           {"step_workload_stddev", s.step_spread.partitioned},
+                           {"step_workload_stddev_coarse", s.step_spread.coarse},
+                           {"step_workload_stddev_two_level", s.step_spread.two_level},
                            {"new_states", s.new_states}});
     }
     return {{"network", run.network.name()},
@@ -107,9 +107,9 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
               {"offchip_words", c.dense_step_offchip_words}}},
             {"total_offchip_words", c.total_offchip_words},
             {"dense_total_offchip_words", c.dense_total_offchip_words},
-            {"workload_stddev", c.workload_stddev},
-            {"workload_stddev_coarse", c.workload_stddev_coarse},
-            {"workload_stddev_two_level", c.workload_stddev_two_level},
+            {"workload_stddev", c.spread.partitioned},
+            {"workload_stddev_coarse", c.spread.coarse},
+            {"workload_stddev_two_level", c.spread.two_level},
             {"speedup", c.speedup()},
             {"energy_ratio", c.energy_ratio()},
             {"total_macs", c.total_macs},

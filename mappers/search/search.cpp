@@ -73,17 +73,17 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
     const double value = objective_value(ctx.options.objective, e.cycles, e.energy_pj);
     const bool better = value < r.best_value;
     if (better || ctx.options.objective == Objective::pareto) {
-        const Candidate c{mapping,
-                          e.cycles,
-                          e.energy_pj,
-                          e.counts.effectual_macs,
-                          e.imbalance.imbalance_cycles,
-                          e.imbalance.imbalance_pct,
-                          e.imbalance.workload_stddev,
-                          e.imbalance.workload_stddev_coarse,
-                          e.imbalance.workload_stddev_two_level,
-                          e.utilization,
-                          offchip_words(e)};
+        const Candidate c{.mapping = mapping,
+                          .cycles = e.cycles,
+                          .energy_pj = e.energy_pj,
+                          .effectual_macs = e.counts.effectual_macs,
+                          .imbalance_cycles = e.imbalance.imbalance_cycles,
+                          .imbalance_pct = e.imbalance.imbalance_pct,
+                          .workload_stddev = e.imbalance.workload_stddev,
+                          .workload_stddev_coarse = e.imbalance.workload_stddev_coarse,
+                          .workload_stddev_two_level = e.imbalance.workload_stddev_two_level,
+                          .utilization = e.utilization,
+                          .offchip_words = offchip_words(e)};
         if (better) {
             r.best = c;
             r.best_value = value;

@@ -154,8 +154,11 @@ std::optional<std::vector<ProblemCost>> problem_costs(const NetworkMapResult& re
     for (const ProblemSearch& s : result.searches) {
         if (!s.result.best) return std::nullopt;
         const Candidate& best = *s.result.best;
-        out.push_back({best.cycles, best.energy_pj, best.offchip_words, best.workload_stddev,
-                       best.workload_stddev_coarse, best.workload_stddev_two_level});
+        out.push_back(
+            {best.cycles,
+             best.energy_pj,
+             best.offchip_words,
+             {best.workload_stddev, best.workload_stddev_coarse, best.workload_stddev_two_level}});
     }
     return out;
 }
@@ -183,12 +186,11 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
     out.total_macs = step_macs * double(plan.iterations);
 
     std::vector<bool> seen(plan.problems.size(), false);
-    double stddev_weighted = 0;  // Σ weight × effectual MACs × stddev
-    double coarse_weighted = 0;
-    double two_level_weighted = 0;
+    WorkloadSpread spread_sum;  // Σ weight × effectual MACs × spread
     for (std::size_t s = 0; s < plan.samples.size(); ++s) {
         SampleCost sc;
         sc.sample = plan.samples[s];
+        WorkloadSpread step_spread_sum;  // Σ effectual MACs × spread
         for (std::size_t i = 0; i < plan.layer_phases.size(); ++i) {
             const std::size_t p = plan.sample_problems[s][i];
             sc.step_cycles = cycles_or_throw(checked_add(sc.step_cycles, costs[p].cycles));
@@ -198,22 +200,14 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
                 double(plan.layer_phase_macs[i]) * (d ? effectual_fraction(*d) : 1.0);
             sc.step_effectual_macs += effectual;
             sc.step_offchip_words += costs[p].offchip_words;
-            sc.step_workload_stddev += effectual * costs[p].workload_stddev;
-            sc.step_workload_stddev_coarse += effectual * costs[p].workload_stddev_coarse;
-            sc.step_workload_stddev_two_level += effectual * costs[p].workload_stddev_two_level;
+            step_spread_sum.add(costs[p].spread, effectual);
             if (!seen[p]) {
                 seen[p] = true;
                 ++sc.new_states;
             }
         }
-        stddev_weighted += sc.step_workload_stddev * double(sc.sample.weight());
-        coarse_weighted += sc.step_workload_stddev_coarse * double(sc.sample.weight());
-        two_level_weighted += sc.step_workload_stddev_two_level * double(sc.sample.weight());
-        if (sc.step_effectual_macs > 0) {
-            sc.step_workload_stddev /= sc.step_effectual_macs;
-            sc.step_workload_stddev_coarse /= sc.step_effectual_macs;
-            sc.step_workload_stddev_two_level /= sc.step_effectual_macs;
-        }
+        spread_sum.add(step_spread_sum, double(sc.sample.weight()));
+        sc.step_spread = step_spread_sum.mean_over(sc.step_effectual_macs);
         const auto weight = sc.sample.weight();
         const std::int64_t sample_cycles = cycles_or_throw(checked_mul(sc.step_cycles, weight));
         out.total_cycles = cycles_or_throw(checked_add(out.total_cycles, sample_cycles));
@@ -222,11 +216,7 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
         out.total_offchip_words += sc.step_offchip_words * double(weight);
         out.samples.push_back(sc);
     }
-    if (out.effectual_macs > 0) {
-        out.workload_stddev = stddev_weighted / out.effectual_macs;
-        out.workload_stddev_coarse = coarse_weighted / out.effectual_macs;
-        out.workload_stddev_two_level = two_level_weighted / out.effectual_macs;
-    }
+    out.spread = spread_sum.mean_over(out.effectual_macs);
     return out;
 }
 

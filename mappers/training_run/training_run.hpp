@@ -72,14 +72,33 @@ NetworkMapPlan as_network_plan(const TrainingRunPlan& plan);
 // from the run's searches. Without mapspaces: it is not for searching.
 NetworkMapPlan sample_network_plan(const TrainingRunPlan& plan, std::optional<std::size_t> sample);
 
+// The PEs' work spread over its mean (imbalance/load_imbalance.hpp,
+// Chen et al. 2024 Fig. 18): as the mapping partitions the work, after
+// Chen et al.'s coarse step, and after both of their steps.
+struct WorkloadSpread {
+    double partitioned = 0;
+    double coarse = 0;
+    double two_level = 0;
+
+    // Accumulates `weight` × `s` (for a weighted mean).
+    void add(const WorkloadSpread& s, double weight) {
+        partitioned += weight * s.partitioned;
+        coarse += weight * s.coarse;
+        two_level += weight * s.two_level;
+    }
+    // This sum of weighted spreads over their total weight (none: zero).
+    WorkloadSpread mean_over(double total_weight) const {
+        if (total_weight <= 0) return {};
+        return {partitioned / total_weight, coarse / total_weight, two_level / total_weight};
+    }
+};
+
 // What one distinct problem costs per training iteration (its best mapping).
 struct ProblemCost {
     std::int64_t cycles = 0;
     double energy_pj = 0;
-    double offchip_words = 0;              // eval/evaluation.hpp offchip_words()
-    double workload_stddev = 0;            // imbalance/load_imbalance.hpp: the PEs' work spread
-    double workload_stddev_coarse = 0;     // after Chen et al.'s coarse step
-    double workload_stddev_two_level = 0;  // after both of their steps
+    double offchip_words = 0;  // eval/evaluation.hpp offchip_words()
+    WorkloadSpread spread;
 };
 
 // The best mapping of every searched problem; nullopt when some search
@@ -93,10 +112,7 @@ struct SampleCost {
     double step_energy_pj = 0;
     double step_effectual_macs = 0;  // sparse/effectual_macs.hpp: from the densities
     double step_offchip_words = 0;
-    // The layer-phases' workload_stddev, weighted by their effectual MACs.
-    double step_workload_stddev = 0;
-    double step_workload_stddev_coarse = 0;
-    double step_workload_stddev_two_level = 0;
+    WorkloadSpread step_spread;  // the layer-phases', weighted by their effectual MACs
     std::size_t new_states = 0;  // problems first met at this sample
 };
 
@@ -112,12 +128,9 @@ struct TrainingRunCost {
     double total_offchip_words = 0;  // Σ weight × step off-chip words
     double dense_step_offchip_words = 0;
     double dense_total_offchip_words = 0;
-    // The run's workload_stddev: its samples', weighted by their effectual MACs.
-    double workload_stddev = 0;
-    double workload_stddev_coarse = 0;     // the same after Chen et al.'s coarse step
-    double workload_stddev_two_level = 0;  // and after both of their steps
-    double total_macs = 0;                 // iterations × MACs of one iteration
-    double effectual_macs = 0;             // Σ weight × step effectual MACs
+    WorkloadSpread spread;      // the samples', weighted by their effectual MACs
+    double total_macs = 0;      // iterations × MACs of one iteration
+    double effectual_macs = 0;  // Σ weight × step effectual MACs
     std::size_t sparse_states = 0;
     std::size_t problems = 0;  // distinct problems mapped (baseline included)
 

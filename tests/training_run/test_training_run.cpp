@@ -177,7 +177,7 @@ TEST(TrainingRun, IntegrationIsTheWeightedSumOfTheGivenCosts) {
     plan.sample_problems = {{0, 1}, {2, 1}};
     // Off-chip words 100, 200, 50 and 990; workload spreads 0, 0, 0.3 and 0.9.
     const std::vector<ProblemCost> costs = {
-        {10, 1.0, 100, 0.0}, {20, 2.0, 200, 0.0}, {5, 0.5, 50, 0.3}, {99, 9.0, 990, 0.9}};
+        {10, 1.0, 100, {0.0}}, {20, 2.0, 200, {0.0}}, {5, 0.5, 50, {0.3}}, {99, 9.0, 990, {0.9}}};
     const TrainingRunCost c = integrate_training_run(plan, costs);
     EXPECT_EQ(c.total_cycles, 4 * (10 + 20) + 6 * (5 + 20));
     EXPECT_DOUBLE_EQ(c.total_energy_pj, 4 * 3.0 + 6 * 2.5);
@@ -188,8 +188,8 @@ TEST(TrainingRun, IntegrationIsTheWeightedSumOfTheGivenCosts) {
     EXPECT_DOUBLE_EQ(c.dense_total_offchip_words, 10 * 300.0);
     // The spread is weighted by effectual MACs: sample 1's fw (40 MACs at 0.3)
     // and wu (200 at 0); sample 0 has none.
-    EXPECT_DOUBLE_EQ(c.samples[1].step_workload_stddev, 40 * 0.3 / 240.0);
-    EXPECT_DOUBLE_EQ(c.workload_stddev, 6 * 40 * 0.3 / (4 * 300.0 + 6 * 240.0));
+    EXPECT_DOUBLE_EQ(c.samples[1].step_spread.partitioned, 40 * 0.3 / 240.0);
+    EXPECT_DOUBLE_EQ(c.spread.partitioned, 6 * 40 * 0.3 / (4 * 300.0 + 6 * 240.0));
     EXPECT_DOUBLE_EQ(c.macs_removed_fraction(), 1.0 - (4 * 300.0 + 6 * 240.0) / 3000.0);
     EXPECT_EQ(c.sparse_states, 3u);
     EXPECT_EQ(c.samples[0].new_states, 2u);
@@ -205,7 +205,7 @@ TEST(TrainingRun, CycleOverflowIsReportedNotWrapped) {
     plan.problems.resize(1);
     plan.samples = {{0, 0, plan.iterations, true}};
     plan.sample_problems = {{0}};
-    const std::vector<ProblemCost> costs = {{std::int64_t(1) << 30, 1.0}};
+    const std::vector<ProblemCost> costs = {{std::int64_t(1) << 30, 1.0, 0.0, {}}};
     EXPECT_THROW(integrate_training_run(plan, costs), std::overflow_error);
 }
 
