@@ -165,7 +165,7 @@ double normalized_workload_stddev(const PeWork& pw, std::int64_t distinct, std::
 }
 
 LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
-                          const PhaseDensities& densities) {
+                          const PhaseDensities& densities, bool balanced_spreads) {
     const bool single = w.num_operands == 1;
     const OperandSpread& op0 = w.operands[0];
     const PeWork pw = single ? single_operand_work(w, op0, densities.of(op0.space), op0.tile)
@@ -283,9 +283,11 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_word_hops = r.balancing_words * wave_hops;
     r.balancing_axis = balancing_axis;
     r.workload_stddev = normalized_workload_stddev(pw, distinct, groups);
-    r.workload_stddev_coarse = balancing::coarse_workload_stddev(r.workload_stddev);
-    r.workload_stddev_two_level =
-        balancing::stealing_spread(r.workload_stddev_coarse, pw.mean, slowest);
+    if (balanced_spreads) {
+        r.workload_stddev_coarse = balancing::coarse_workload_stddev(r.workload_stddev);
+        r.workload_stddev_two_level =
+            balancing::stealing_spread(r.workload_stddev_coarse, pw.mean, slowest);
+    }
     imbalance_detail::finish(r);
     return r;
 }
@@ -342,7 +344,7 @@ LoadImbalance estimate_load_imbalance(const ArchModel& arch, const PhaseProblem&
     if (options.method == ImbalanceMethod::monte_carlo) {
         return imbalance_detail::monte_carlo(arch, problem, w, densities, options);
     }
-    LoadImbalance r = closed_form(arch, problem, w, densities);
+    LoadImbalance r = closed_form(arch, problem, w, densities, options.balanced_spreads);
     if (options.histogram) {
         r.histogram = imbalance_detail::monte_carlo(arch, problem, w, densities, options).histogram;
     }

@@ -35,6 +35,10 @@ struct ImbalanceOptions {
     std::uint64_t seed = 1;            // monte_carlo
     std::int64_t sampled_waves = 256;  // monte_carlo: waves sampled (all of them when fewer)
     bool histogram = false;            // fill LoadImbalance::histogram
+    // closed_form: fill workload_stddev_coarse and workload_stddev_two_level.
+    // They are reported, never searched on: the mapper's inner loop leaves
+    // them out and asks for them only for the mappings it keeps.
+    bool balanced_spreads = true;
 };
 
 // The per-wave overhead histogram of Procrustes figs. 5 and 13: the share of

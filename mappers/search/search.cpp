@@ -57,10 +57,15 @@ struct Context {
 
 // Evaluates one mapping into the unit's result; returns its objective value
 // (infinity when invalid).
+// The search ranks mappings on their cycles and energy; the spreads the
+// balancing steps would leave are only reported, so the inner loop leaves them
+// out and consider() computes them for the mappings it keeps.
+const ImbalanceOptions kSearchImbalance{.balanced_spreads = false};
+
 double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
-    const Evaluation e = ctx.options.densities
-                             ? evaluate(ctx.arch, ctx.problem, mapping, *ctx.options.densities)
-                             : evaluate(ctx.arch, ctx.problem, mapping);
+    const Evaluation e = ctx.options.densities ? evaluate(ctx.arch, ctx.problem, mapping,
+                                                          *ctx.options.densities, kSearchImbalance)
+                                               : evaluate(ctx.arch, ctx.problem, mapping);
     ++r.evaluations;
     if (!e.valid()) {
         ++r.rejected[std::size_t(e.violation->kind)];
@@ -73,6 +78,10 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
     const double value = objective_value(ctx.options.objective, e.cycles, e.energy_pj);
     const bool better = value < r.best_value;
     if (better || ctx.options.objective == Objective::pareto) {
+        const LoadImbalance spread = ctx.options.densities
+                                         ? estimate_load_imbalance(ctx.arch, ctx.problem, mapping,
+                                                                   e.nest, *ctx.options.densities)
+                                         : e.imbalance;
         const Candidate c{.mapping = mapping,
                           .cycles = e.cycles,
                           .energy_pj = e.energy_pj,
@@ -80,8 +89,8 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           .imbalance_cycles = e.imbalance.imbalance_cycles,
                           .imbalance_pct = e.imbalance.imbalance_pct,
                           .workload_stddev = e.imbalance.workload_stddev,
-                          .workload_stddev_coarse = e.imbalance.workload_stddev_coarse,
-                          .workload_stddev_two_level = e.imbalance.workload_stddev_two_level,
+                          .workload_stddev_coarse = spread.workload_stddev_coarse,
+                          .workload_stddev_two_level = spread.workload_stddev_two_level,
                           .utilization = e.utilization,
                           .offchip_words = offchip_words(e)};
         if (better) {

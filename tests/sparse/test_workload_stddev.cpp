@@ -110,5 +110,22 @@ TEST(WorkloadStddev, TheBalancedSpreadsAgreeWithMonteCarlo) {
                 0.1 * mc.workload_stddev_two_level);
 }
 
+TEST(WorkloadStddev, TheMappersInnerLoopLeavesTheBalancedSpreadsOut) {
+    // ImbalanceOptions::balanced_spreads = false: the same cycles and spread
+    // as partitioned, the two reported-only spreads not computed.
+    const auto c = weight_sparse_case(Dataflow::CK, 16, 16, 4, 4, 50, UniformModel{}, 0.3,
+                                      LoadBalancingScheme::two_level_work_stealing, 1, 50);
+    const LoadImbalance full = c.run(ImbalanceMethod::closed_form);
+    ImbalanceOptions lean;
+    lean.balanced_spreads = false;
+    const LoadImbalance inner =
+        estimate_load_imbalance(c.arch, c.problem, c.mapping, c.nest, c.densities, lean);
+    EXPECT_EQ(inner.cycles, full.cycles);
+    EXPECT_EQ(inner.workload_stddev, full.workload_stddev);
+    EXPECT_GT(full.workload_stddev_coarse, 0.0);
+    EXPECT_EQ(inner.workload_stddev_coarse, 0.0);
+    EXPECT_EQ(inner.workload_stddev_two_level, 0.0);
+}
+
 }  // namespace
 }  // namespace trainloop
