@@ -263,6 +263,9 @@ def main():
     args = ap.parse_args()
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
+        if not os.path.exists(stored):
+            sys.exit("--report-only: no stored runs at %s (run without --report-only first, or "
+                     "give the --work directory of an earlier run)" % stored)
         with open(stored) as f:
             results = json.load(f)
         if "energy_split" not in results:
