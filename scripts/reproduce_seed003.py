@@ -264,8 +264,9 @@ def main():
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
         if not os.path.exists(stored):
-            sys.exit("--report-only: no stored runs at %s (run without --report-only first, or "
-                     "give the --work directory of an earlier run)" % stored)
+            print("--report-only: no stored runs at %s (run without --report-only first, or "
+                  "give the --work directory of an earlier run)" % stored, file=sys.stderr)
+            sys.exit(2)
         with open(stored) as f:
             results = json.load(f)
         if "energy_split" not in results:
