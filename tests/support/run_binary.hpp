@@ -40,7 +40,12 @@ inline CommandResult run_command(const std::string& command_line,
 
 inline CommandResult run_trainloop(const std::string& arguments,
                                    Capture capture = Capture::stdout_and_stderr) {
-    return run_command(std::string(TRAINLOOP_BINARY) + " " + arguments, capture);
+    // Appended, not `std::string(...) + " " + ...`: GCC 12 at -O3 warns falsely
+    // (-Warray-bounds) inside libstdc++ on that rvalue concatenation.
+    std::string command_line = TRAINLOOP_BINARY;
+    command_line += ' ';
+    command_line += arguments;
+    return run_command(command_line, capture);
 }
 
 // A path under the test temp dir, unique to the running test.
