@@ -15,6 +15,8 @@ std::string best_text(Objective objective, double value) {
             return microjoules(value) + " µJ";
         case Objective::latency:
             return si_count(value) + " cycles";
+        case Objective::offchip:
+            return si_count(value) + " off-chip words";
         case Objective::edp:
         case Objective::pareto:
             return fmt::format("EDP {:.3g} pJ·cycles", value);

@@ -19,7 +19,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 // The objective value of a finished search's best mapping (0: none).
 double searched_best_value(const SearchResult& r, Objective objective) {
-    return r.best ? objective_value(objective, r.best->cycles, r.best->energy_pj) : 0;
+    return r.best ? objective_value(objective, r.best->cycles, r.best->energy_pj,
+                                    r.best->offchip_words)
+                  : 0;
 }
 
 }  // namespace

@@ -75,8 +75,9 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
         return std::numeric_limits<double>::infinity();
     }
     ++r.valid;
-    const double value = objective_value(ctx.options.objective, e.cycles, e.energy_pj);
-    const bool better = value < r.best_value;
+    const double value =
+        objective_value(ctx.options.objective, e.cycles, e.energy_pj, offchip_words(e));
+    const bool better = improves(ctx.options.objective, value, e.energy_pj, r.best_value, r.best);
     if (better || ctx.options.objective == Objective::pareto) {
         const LoadImbalance spread = ctx.options.densities
                                          ? estimate_load_imbalance(ctx.arch, ctx.problem, mapping,
@@ -102,14 +103,15 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
     return value;
 }
 
-void merge(SearchResult& out, double& best_value, ParetoFront& front, const UnitResult& r) {
+void merge(Objective objective, SearchResult& out, double& best_value, ParetoFront& front,
+           const UnitResult& r) {
     out.evaluations += r.evaluations;
     out.valid += r.valid;
     for (std::size_t k = 0; k < kNumViolationKinds; ++k) out.rejected[k] += r.rejected[k];
     for (std::size_t l = 0; l < kMaxLevels; ++l) {
         out.rejected_capacity_by_level[l] += r.rejected_capacity_by_level[l];
     }
-    if (r.best && r.best_value < best_value) {
+    if (r.best && improves(objective, r.best_value, r.best->energy_pj, best_value, out.best)) {
         out.best = r.best;
         best_value = r.best_value;
     }
@@ -587,7 +589,8 @@ class Exhaustive {
         parallel_units(arena_, 0, batch_.size(),
                        [&](std::size_t u) { orders(batch_[u].point, batch_[u].cap, units[u]); });
         batch_.clear();
-        for (const UnitResult& r : units) merge(out_, best_value_, front_, r);
+        for (const UnitResult& r : units)
+            merge(ctx_.options.objective, out_, best_value_, front_, r);
         if (ctx_.options.progress) {
             SearchProgress progress{out_.evaluations, out_.valid,
                                     std::isfinite(best_value_) ? best_value_ : 0, 0};
@@ -661,10 +664,13 @@ class Exhaustive {
 
 }  // namespace
 
-double objective_value(Objective objective, std::int64_t cycles, double energy_pj) {
+double objective_value(Objective objective, std::int64_t cycles, double energy_pj,
+                       double offchip_words) {
     switch (objective) {
         case Objective::energy:
             return energy_pj;
+        case Objective::offchip:
+            return offchip_words;
         case Objective::latency:
             return double(cycles);
         case Objective::edp:
@@ -672,6 +678,12 @@ double objective_value(Objective objective, std::int64_t cycles, double energy_p
             return energy_pj * double(cycles);
     }
     return energy_pj;
+}
+
+bool improves(Objective objective, double value, double energy_pj, double best_value,
+              const std::optional<Candidate>& best) {
+    if (value != best_value) return value < best_value;
+    return objective == Objective::offchip && best && energy_pj < best->energy_pj;
 }
 
 int search_parallelism(SearchStrategy strategy, bool stop_when_converged) {
@@ -751,7 +763,7 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
         const std::int64_t fallback = std::int64_t(units_per_round) * (random ? 1000 : 5000);
         run_round(Round{evaluation_budget(options.budget, fallback), units_per_round});
     }
-    for (const UnitResult& r : units) merge(out, best_value, front, r);
+    for (const UnitResult& r : units) merge(options.objective, out, best_value, front, r);
     out.rounds = outcome.rounds;
     if (strategy == SearchStrategy::exhaustive) {
         out.converged = out.exhausted;

@@ -23,14 +23,16 @@
 
 namespace trainloop {
 
-enum class Objective : std::uint8_t { energy, latency, edp, pareto };
+// offchip: the fewest words moved to and from the outermost level (metadata
+// included, eval/evaluation.hpp offchip_words()), ties broken by energy.
+enum class Objective : std::uint8_t { energy, latency, edp, pareto, offchip };
 enum class SearchStrategy : std::uint8_t { exhaustive, random, anneal };
 
 // The one table of each: names (in the CLI's choices, sweep files and the
 // database), in enum order. search() dispatches on the enum with a switch,
 // so a new strategy is an enum value, a row here and a case there.
-inline constexpr std::array<std::string_view, 4> kObjectiveNames = {"energy", "latency", "edp",
-                                                                    "pareto"};
+inline constexpr std::array<std::string_view, 5> kObjectiveNames = {"energy", "latency", "edp",
+                                                                    "pareto", "offchip"};
 inline constexpr std::array<std::string_view, 3> kSearchStrategyNames = {"exhaustive", "random",
                                                                          "anneal"};
 
@@ -146,6 +148,14 @@ SearchResult search(const ArchModel& arch, const PhaseProblem& problem, const Ma
 int search_parallelism(SearchStrategy strategy, bool stop_when_converged);
 
 // The value a candidate is ranked by (lower is better); pareto ranks by EDP.
-double objective_value(Objective objective, std::int64_t cycles, double energy_pj);
+double objective_value(Objective objective, std::int64_t cycles, double energy_pj,
+                       double offchip_words);
+
+// Whether a mapping of objective value `value` and energy `energy_pj` beats
+// `best` (of value `best_value`). Off-chip traffic ties often (many tilings
+// move every tensor once), so there the lower energy wins a tie; the other
+// objectives tie almost never and keep the first found.
+bool improves(Objective objective, double value, double energy_pj, double best_value,
+              const std::optional<Candidate>& best);
 
 }  // namespace trainloop

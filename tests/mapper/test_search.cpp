@@ -3,6 +3,7 @@
 // the rejection histogram when nothing fits.
 #include <gtest/gtest.h>
 
+#include "eval/lower_bound.hpp"
 #include "eval/mapping_check.hpp"
 #include "search/search.hpp"
 #include "support/eval_fixtures.hpp"
@@ -239,7 +240,7 @@ TEST(Search, ATimeBudgetAloneRunsUntilTheTimeIsUp) {
 TEST(Search, TheParetoFrontHoldsOnlyMutuallyNonDominatedMappings) {
     const ArchModel arch = small_arch();
     const PhaseProblem bw = make_phase_problem("l", Phase::bw, kSmall);
-    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
     const SearchResult r =
         search(arch, bw, space, options(SearchStrategy::random, Objective::pareto, 2, 5000));
     ASSERT_GE(r.pareto.size(), 1u);
@@ -267,10 +268,53 @@ TEST(Search, NothingFitsYieldsAHistogramOfReasons) {
     }
 }
 
+TEST(Search, OffchipTrafficTiesGoToTheLowerEnergy) {
+    Candidate best;
+    best.energy_pj = 10;
+    EXPECT_TRUE(improves(Objective::offchip, 99, 50, 100, best));   // fewer words
+    EXPECT_FALSE(improves(Objective::offchip, 101, 1, 100, best));  // more words, less energy
+    EXPECT_TRUE(improves(Objective::offchip, 100, 9, 100, best));   // a tie: less energy wins
+    EXPECT_FALSE(improves(Objective::offchip, 100, 11, 100, best));
+    EXPECT_FALSE(improves(Objective::latency, 100, 9, 100, best));  // others keep the first
+    EXPECT_TRUE(improves(Objective::offchip, 100, 9, 200, std::nullopt));
+}
+
+TEST(Search, TheOffchipObjectiveFindsTheFewestOffchipWordsAndNoOtherStrategyBeatsIt) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem bw = make_phase_problem("l", Phase::bw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
+    const SearchResult fewest =
+        search(arch, bw, space, options(SearchStrategy::exhaustive, Objective::offchip, 2, 0));
+    const SearchResult edp_best =
+        search(arch, bw, space, options(SearchStrategy::exhaustive, Objective::edp, 2, 0));
+    ASSERT_TRUE(fewest.exhausted && fewest.best && edp_best.best);
+    EXPECT_LE(fewest.best->offchip_words, edp_best.best->offchip_words);
+    // Every tensor word crosses the outermost level at least once.
+    double compulsory = 0;
+    for (const DataSpace s : kAllDataSpaces) {
+        compulsory += double(distinct_words(bw.projection(s), bw.space.bounds));
+    }
+    EXPECT_GE(fewest.best->offchip_words, compulsory);
+    // What the search reports is what the mapping evaluates to.
+    EXPECT_DOUBLE_EQ(offchip_words(evaluate(arch, bw, fewest.best->mapping)),
+                     fewest.best->offchip_words);
+    // Among the mappings that move as few words, the lower energy was kept.
+    if (edp_best.best->offchip_words == fewest.best->offchip_words) {
+        EXPECT_LE(fewest.best->energy_pj, edp_best.best->energy_pj);
+    }
+    for (SearchStrategy s : {SearchStrategy::random, SearchStrategy::anneal}) {
+        const SearchResult other = search(arch, bw, space, options(s, Objective::offchip, 2, 4000));
+        ASSERT_TRUE(other.best) << strategy_name(s);
+        EXPECT_LE(fewest.best->offchip_words, other.best->offchip_words) << strategy_name(s);
+    }
+    EXPECT_EQ(objective_from_name("offchip"), Objective::offchip);
+}
+
 TEST(Search, ObjectivesRankByWhatTheyName) {
-    EXPECT_EQ(objective_value(Objective::energy, 10, 5.0), 5.0);
-    EXPECT_EQ(objective_value(Objective::latency, 10, 5.0), 10.0);
-    EXPECT_EQ(objective_value(Objective::edp, 10, 5.0), 50.0);
+    EXPECT_EQ(objective_value(Objective::energy, 10, 5.0, 7.0), 5.0);
+    EXPECT_EQ(objective_value(Objective::latency, 10, 5.0, 7.0), 10.0);
+    EXPECT_EQ(objective_value(Objective::edp, 10, 5.0, 7.0), 50.0);
+    EXPECT_EQ(objective_value(Objective::offchip, 10, 5.0, 7.0), 7.0);
     EXPECT_EQ(objective_from_name("edp"), Objective::edp);
     EXPECT_EQ(strategy_from_name("anneal"), SearchStrategy::anneal);
     EXPECT_EQ(strategy_from_name("genetic"), std::nullopt);
