@@ -28,7 +28,7 @@ echo
 echo "Procrustes (Yang et al., MICRO 2020, §VI-C) reports 3.26x less energy for ResNet-18 and"
 echo "2.39x for MobileNet v2. Every claim of the paper next to trainloop's figure, with the"
 echo "assumptions and how far each moves the result: docs/reproductions/procrustes.md"
-echo "(regenerate: scripts/reproduce_procrustes.sh)."
+echo "(regenerate: scripts/reproduce.sh procrustes)."
 echo
 echo "More: build/trainloop query --db $db summary | best --arch procrustes_sparse_16x16 --network resnet18 --dataflow K,N | ... (docs/results_db.md)"
 echo
