@@ -36,11 +36,10 @@ DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace 
 }
 
 void apply_format(const LevelModel& level, const PhaseProblem& problem, const DimBounds& box,
-                  DataSpace s, const OperandDensity& operand, SpaceCounts& c) {
-    const TensorTile tile = tile_of(problem.projection(s), box);
-    const CompressedSize size = compressed_size(level.format_in(s, problem.phase), tile, s,
-                                                operand.density, operand.model, level.word_bits);
-    const TransferRatio ratio = transfer_ratio(size, tile.elements(), level.word_bits);
+                  DataSpace s, const PhaseDensities& densities, SpaceCounts& c) {
+    const CompressedSize size = stored_tile(level, problem, s, box, &densities);
+    const TransferRatio ratio =
+        transfer_ratio(size, tile_of(problem.projection(s), box).elements(), level.word_bits);
     const double data = ratio.data;
     const double metadata = ratio.metadata;
     c.metadata_reads = c.reads * metadata;
@@ -59,17 +58,15 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
 
 }  // namespace
 
-StoredTile stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
-                       const DimBounds& box, const PhaseDensities* densities) {
+CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                           const DimBounds& box, const PhaseDensities* densities) {
     const CompressedFormat format = level.format_in(space, problem.phase);
     if (densities == nullptr || format == CompressedFormat::uncompressed) {
         return {double(footprint(problem.projection(space), box)), 0.0};
     }
     const OperandDensity& operand = densities->of(space);
-    const CompressedSize size =
-        compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
-                        operand.model, level.word_bits);
-    return {size.data_words, size.metadata_bits / double(level.word_bits)};
+    return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
+                           operand.model, level.word_bits);
 }
 
 void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
@@ -84,7 +81,7 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             SpaceCounts& c = out.levels[i].spaces[s];
             const bool compressed =
                 level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
-            if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities.of(s), c);
+            if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities, c);
             // Skipping removes the access and its cycle; gating only its energy.
             // The innermost keeper serves the MACs: a skipped (gated) MAC does
             // not read its operands there nor update its output.

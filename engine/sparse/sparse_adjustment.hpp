@@ -34,22 +34,18 @@
 #include "arch/arch_model.hpp"
 #include "nest/action_counts.hpp"
 #include "nest/nest_analysis.hpp"
+#include "sparse/compressed_format.hpp"
 #include "sparse/phase_densities.hpp"
 
 namespace trainloop {
 
-// The words `level` needs for the tile of `space` over the iteration-space
-// box `box`: its format's expected compressed size when `densities` is given
-// and the format is not `uncompressed` (data words, and metadata packed into
-// words), else the dense footprint (no metadata). The capacity check and the
-// mapper's pruning both use it.
-struct StoredTile {
-    double data_words = 0;
-    double metadata_words = 0;
-    double words() const { return data_words + metadata_words; }
-};
-StoredTile stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
-                       const DimBounds& box, const PhaseDensities* densities);
+// What `level` stores of the tile of `space` over the iteration-space box
+// `box`: its format's expected compressed size when `densities` is given and
+// the format is not `uncompressed`, else the dense footprint (no metadata).
+// The sparse counts (footprint, words per transfer), the capacity check and
+// the mapper's pruning all use it.
+CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
+                           const DimBounds& box, const PhaseDensities* densities);
 
 // The sparse adjustment. Precondition: `nest` analyzes `problem` under a
 // mapping that passed check_mapping_structure.

@@ -563,11 +563,11 @@ class Exhaustive {
         double metadata = 0;
         for (DataSpace space : kAllDataSpaces) {
             if (!p.keep[level].contains(space)) continue;
-            const StoredTile stored =
+            const CompressedSize stored =
                 stored_tile(model, ctx_.problem, space, tile,
                             ctx_.options.densities ? &*ctx_.options.densities : nullptr);
-            words += partitioned ? stored.data_words : stored.words();
-            metadata += stored.metadata_words;
+            words += partitioned ? stored.data_words : stored.words(model.word_bits);
+            metadata += stored.metadata_bits / double(model.word_bits);
         }
         const bool metadata_fits =
             !partitioned || std::ceil(metadata) <= double(model.metadata_capacity_words);
