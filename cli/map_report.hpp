@@ -47,6 +47,9 @@ std::string convergence_line(const MapRun& run);
 
 std::string map_to_text(const MapRun& run);
 nlohmann::json map_to_json(const MapRun& run);
+// The search's settings, keys of `map` and `train-cost` JSON alike: dataflow,
+// objective, search, budget, until_converged, seed.
+nlohmann::json search_settings_json(const MapOptions& o, const std::optional<Dataflow>& dataflow);
 
 // The located error when some layer-phase has no valid mapping: why the
 // mappings were rejected, or the constraint that left the mapspace empty.

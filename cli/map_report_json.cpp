@@ -12,6 +12,15 @@ nlohmann::json cost_json(const CostTotal& t) {
 
 }  // namespace
 
+nlohmann::json search_settings_json(const MapOptions& o, const std::optional<Dataflow>& dataflow) {
+    return {{"dataflow", dataflow ? to_string(*dataflow) : "any"},
+            {"objective", o.objective},
+            {"search", o.search},
+            {"budget", o.budget},
+            {"until_converged", !o.fixed_budget},
+            {"seed", o.seed}};
+}
+
 nlohmann::json map_to_json(const MapRun& run) {
     const MapOptions& o = run.options;
     nlohmann::json layers = nlohmann::json::array();
@@ -83,31 +92,27 @@ nlohmann::json map_to_json(const MapRun& run) {
     nlohmann::json phase_names = nlohmann::json::array();
     for (Phase phase : selected_phases(o.phase))
         phase_names.push_back(std::string(phase_name(phase)));
-    return {{"network", run.network.name()},
-            {"arch", run.arch.name},
-            {"batch", o.batch},
-            {"phases", phase_names},
-            {"dataflow", run.dataflow ? to_string(*run.dataflow) : "any"},
-            {"objective", o.objective},
-            {"search", o.search},
-            {"budget", o.budget},
-            {"until_converged", !o.fixed_budget},
-            {"seed", o.seed},
-            {"bypass", !o.no_bypass},
-            {"constraints", constraints_summary(run.constraints)},
-            {"mapspace",
-             {{"layer", largest.problem.layer},
-              {"phase", std::string(phase_name(largest.problem.phase))},
-              {"spatial", size.spatial},
-              {"tilings", size.tilings},
-              {"orders", size.orders},
-              {"keeps", size.keeps},
-              {"total", size.total()}}},
-            {"layers", layers},
-            {"totals", totals},
-            {"searched_problems", run.result.searches.size()},
-            {"layer_phases", run.plan.layer_phases.size()},
-            {"evaluations", run.result.evaluations}};
+    nlohmann::json out = {{"network", run.network.name()},
+                          {"arch", run.arch.name},
+                          {"batch", o.batch},
+                          {"phases", phase_names},
+                          {"bypass", !o.no_bypass},
+                          {"constraints", constraints_summary(run.constraints)},
+                          {"mapspace",
+                           {{"layer", largest.problem.layer},
+                            {"phase", std::string(phase_name(largest.problem.phase))},
+                            {"spatial", size.spatial},
+                            {"tilings", size.tilings},
+                            {"orders", size.orders},
+                            {"keeps", size.keeps},
+                            {"total", size.total()}}},
+                          {"layers", layers},
+                          {"totals", totals},
+                          {"searched_problems", run.result.searches.size()},
+                          {"layer_phases", run.plan.layer_phases.size()},
+                          {"evaluations", run.result.evaluations}};
+    out.update(search_settings_json(o, run.dataflow));
+    return out;
 }
 
 }  // namespace trainloop::cli
