@@ -37,7 +37,11 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
                      "grouped or depthwise layer's groups G join their axis unless G is named), or "
                      "`any` to let the mapper choose")
         ->default_val("any");
-    command->add_option("--objective", o.objective, "What the best mapping minimizes")
+    command
+        ->add_option("--objective", o.objective,
+                     "What the best mapping minimizes: energy, latency (cycles), edp (energy × "
+                     "cycles), pareto (keep the energy-cycles front), offchip (words moved to "
+                     "and from the outermost level, metadata included; ties to the lower energy)")
         ->default_val("edp")
         ->check(CLI::IsMember(objective_names()));
     command->add_option("--search", o.search, "Search strategy")
