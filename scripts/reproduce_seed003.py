@@ -551,7 +551,9 @@ def write_report(stored):
       "product). DRAM is a small share of the energy (the breakdown under Fig. 20), so "
       "mappings of nearly equal cost can move very different amounts of data off chip, and "
       "the search's choice, not the format, decides much of the own-mapping column. The "
-      "same-mapping rows remove that: every design runs the proposed design's mappings.")
+      "same-mapping rows remove that (every design runs the proposed design's mappings), "
+      "and so do the fewest-words rows (every design runs the mappings that move the "
+      "fewest words off chip).")
     w("- **What a row is.** trainloop's compressed formats index a tile row by row along "
       "the tensor's innermost axis longer than one (a 3 × 3 kernel's rows have 3 elements; "
       "`docs/sparse_formats.md`), and CSR's row pointers are wide enough to address the "
