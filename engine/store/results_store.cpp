@@ -153,8 +153,9 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
         "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
         "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
         "energy_breakdown, reused, performed_macs, energy_by_class, converged, "
-        "lower_bound_cycles, lower_bound_energy_pj, workload_stddev) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "lower_bound_cycles, lower_bound_energy_pj, workload_stddev, workload_stddev_coarse, "
+        "workload_stddev_two_level, offchip_words) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const LayerPhaseRecord& r : p.results) {
         const std::int64_t mapping = mapping_id(r.mapping);
         result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
@@ -176,6 +177,8 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
             result.bind_null(20);
         }
         result.bind(21, r.workload_stddev);
+        result.bind(22, r.workload_stddev_coarse).bind(23, r.workload_stddev_two_level);
+        result.bind(24, r.offchip_words);
         result.run();
     }
     Statement& total = cached(

@@ -15,7 +15,7 @@ namespace {
 
 // Migration i takes the schema from version i to i + 1. Never edit one that
 // has shipped: add the next.
-constexpr std::array<std::string_view, 6> kMigrations = {
+constexpr std::array<std::string_view, 7> kMigrations = {
     // 1: specs, sweeps, points, results, totals and Pareto flags.
     R"sql(
 CREATE TABLE meta (
@@ -194,6 +194,15 @@ CREATE VIEW training_run_times AS
     // are not a search's, such as a dataflow a layer cannot take).
     R"sql(
 ALTER TABLE points ADD COLUMN rejections TEXT;
+)sql",
+    // 7: each result's off-chip words (read from and written to the outermost
+    // level, metadata included: eval/evaluation.hpp offchip_words()) and the
+    // PEs' work spreads Chen et al. 2024's balancing steps would leave
+    // (imbalance/balancing_schemes.hpp); NULL for rows written before.
+    R"sql(
+ALTER TABLE results ADD COLUMN offchip_words REAL;
+ALTER TABLE results ADD COLUMN workload_stddev_coarse REAL;
+ALTER TABLE results ADD COLUMN workload_stddev_two_level REAL;
 )sql",
 };
 

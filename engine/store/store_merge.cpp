@@ -75,11 +75,13 @@ INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_i
                           energy_pj, utilization, effectual_macs, imbalance_cycles,
                           imbalance_pct, energy_breakdown, reused, performed_macs,
                           energy_by_class, converged, lower_bound_cycles, lower_bound_energy_pj,
-                          workload_stddev)
+                          workload_stddev, workload_stddev_coarse, workload_stddev_two_level,
+                          offchip_words)
   SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
          r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
          r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class, r.converged,
-         r.lower_bound_cycles, r.lower_bound_energy_pj, r.workload_stddev
+         r.lower_bound_cycles, r.lower_bound_energy_pj, r.workload_stddev,
+         r.workload_stddev_coarse, r.workload_stddev_two_level, r.offchip_words
   FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
   JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
   ORDER BY n.new_id, r.id;

@@ -56,6 +56,14 @@ struct LayerPhaseRecord {
     // The PEs' work spread: standard deviation over mean (0 when dense;
     // imbalance/load_imbalance.hpp, LoadImbalance::workload_stddev).
     double workload_stddev = 0;
+    // What Chen et al. 2024's coarse step, and it followed by work stealing,
+    // would leave of that spread (LoadImbalance::workload_stddev_coarse,
+    // workload_stddev_two_level; 0 when dense).
+    double workload_stddev_coarse = 0;
+    double workload_stddev_two_level = 0;
+    // Words read from and written to the outermost level, metadata included
+    // (eval/evaluation.hpp offchip_words()).
+    double offchip_words = 0;
     double performed_macs = 0;     // MACs the datapath does (skipped and gated ones removed)
     std::string energy_breakdown;  // JSON object: component -> pJ
     std::string energy_by_class;   // JSON object: class -> pJ (eval/energy_classes.hpp)

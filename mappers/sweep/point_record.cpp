@@ -45,6 +45,9 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.imbalance_cycles = candidate.imbalance_cycles;
     r.imbalance_pct = candidate.imbalance_pct;
     r.workload_stddev = candidate.workload_stddev;
+    r.workload_stddev_coarse = candidate.workload_stddev_coarse;
+    r.workload_stddev_two_level = candidate.workload_stddev_two_level;
+    r.offchip_words = candidate.offchip_words;
     r.performed_macs = e.counts.macs_performed;
     // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

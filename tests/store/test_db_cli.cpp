@@ -220,6 +220,15 @@ search: {budget: 200}
         "p.id = r.point_id JOIN sparsity_profiles s ON s.id = p.sparsity_id GROUP BY 1 "
         "ORDER BY 1\"");
     EXPECT_EQ(spread.output, "name,spread,every_row\ndense,0,1\nprocrustes,1,1\n");
+    // And its off-chip words, and what the balancing steps would leave of the
+    // spread (never more than as partitioned).
+    const auto traffic = run_trainloop(
+        "query --db " + db +
+        " -f csv --sql \"SELECT min(r.offchip_words) > 0 AS moved, "
+        "max(r.workload_stddev_coarse - r.workload_stddev) <= 1e-12 AS coarse_no_more, "
+        "max(r.workload_stddev_two_level - r.workload_stddev_coarse) <= 1e-12 AS "
+        "two_level_no_more, count(r.offchip_words) = count(*) AS every_row FROM results r\"");
+    EXPECT_EQ(traffic.output, "moved,coarse_no_more,two_level_no_more,every_row\n1,1,1,1\n");
 }
 
 TEST(DbCli, MapDbRecordsARunOnceAndTheSameRunAgainReplacesIt) {

@@ -68,9 +68,12 @@ TEST(ResultsStore, SchemaOneMigratesWithClocksAndIterationsReadFromTheStoredText
         fast.arch.spec.yaml = "architecture: fast\nclock_ghz: 0.7\n";
         store.write_point(sweep, fast);
         store.write_point(sweep, synthetic_point(1, "plain", 1.0, 10, 5.0));
-        // What a version-1 file looks like: none of version 2's (3's, 4's, 5's, 6's) columns,
+        // What a version-1 file looks like: none of version 2's (3's, ..., 7's) columns,
         // tables or views.
         store.database().execute(
+            "ALTER TABLE results DROP COLUMN offchip_words; "
+            "ALTER TABLE results DROP COLUMN workload_stddev_coarse; "
+            "ALTER TABLE results DROP COLUMN workload_stddev_two_level; "
             "ALTER TABLE points DROP COLUMN rejections; "
             "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
             "DROP TABLE training_runs; "
@@ -114,8 +117,12 @@ TEST(ResultsStore, SchemaFourMigratesToTrainingRunsKeepingItsPoints) {
         ResultsStore store = ResultsStore::open_for_writing(path);
         const auto sweep = store.ensure_sweep(sweep_record("s"));
         store.write_point(sweep, synthetic_point(0, "a", 1.0, 10, 5.0));
-        // What a version-4 file looks like: no training-run tables (nor version 6's column).
+        // What a version-4 file looks like: no training-run tables (nor version 6's and 7's
+        // columns).
         store.database().execute(
+            "ALTER TABLE results DROP COLUMN offchip_words; "
+            "ALTER TABLE results DROP COLUMN workload_stddev_coarse; "
+            "ALTER TABLE results DROP COLUMN workload_stddev_two_level; "
             "ALTER TABLE points DROP COLUMN rejections; "
             "DROP VIEW training_run_times; DROP TABLE training_run_samples; "
             "DROP TABLE training_runs; PRAGMA user_version = 4");
@@ -132,6 +139,11 @@ TEST(ResultsStore, SchemaFourMigratesToTrainingRunsKeepingItsPoints) {
     EXPECT_EQ(count(db, "SELECT count(*) FROM points WHERE rejections IS NULL"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM phase_totals"), 1);
     EXPECT_EQ(count(db, "SELECT count(*) FROM training_runs"), 0) << "an old point ran no run";
+    // Version 7's columns are NULL for rows written before it.
+    EXPECT_EQ(count(db,
+                    "SELECT count(*) FROM results WHERE offchip_words IS NULL AND "
+                    "workload_stddev_coarse IS NULL AND workload_stddev_two_level IS NULL"),
+              count(db, "SELECT count(*) FROM results"));
     check_readable(db);
 }
 

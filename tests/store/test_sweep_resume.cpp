@@ -216,7 +216,7 @@ TEST(SweepResume, KilledAtRandomMomentsAndResumedEqualsAnUninterruptedRun) {
     expect_same(expected, contents(merged));
     const auto check = run_trainloop("db check " + merged);
     EXPECT_EQ(check.exit_code, 0) << check.output;
-    EXPECT_NE(check.output.find("ok (schema version 6, 40 points)"), std::string::npos)
+    EXPECT_NE(check.output.find("ok (schema version 7, 40 points)"), std::string::npos)
         << check.output;
 }
 
