@@ -12,7 +12,7 @@ import sqlite3
 from .data import Architecture, Database, LayerResult, PhaseTotal, Point, Sweep
 from .errors import ReportError
 
-SCHEMA_VERSION = 6  # the schema this report reads (engine/store/schema.cpp)
+SCHEMA_VERSION = 7  # the schema this report reads (engine/store/schema.cpp)
 
 _WRITERS = "a database written by `trainloop sweep` or `trainloop map --db`"
 
