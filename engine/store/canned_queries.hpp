@@ -43,7 +43,7 @@ struct QueryArgs {
     std::optional<std::string> layer;
     std::optional<std::string> phase;
     std::optional<std::string> baseline;
-    std::string by = "edp";  // best: edp | energy | latency
+    std::string by = "edp";  // best: edp | energy | latency | offchip
 };
 
 // The one table of canned queries: `trainloop query`'s choices, its --help

@@ -431,8 +431,12 @@ TEST(CannedQueries, BestPicksTheLowestEdpPerLayerPhase) {
     {
         ResultsStore store = ResultsStore::open_for_writing(path);
         const auto s = store.ensure_sweep(sweep_record("s"));
-        store.write_point(s, synthetic_point(0, "a", 1.0, 10, 5.0));  // EDP 50
-        store.write_point(s, synthetic_point(1, "a", 1.0, 4, 10.0));  // EDP 40
+        PointRecord fewer_words = synthetic_point(0, "a", 1.0, 10, 5.0);  // EDP 50
+        fewer_words.results[0].offchip_words = 300;
+        PointRecord lower_edp = synthetic_point(1, "a", 1.0, 4, 10.0);  // EDP 40
+        lower_edp.results[0].offchip_words = 700;
+        store.write_point(s, fewer_words);
+        store.write_point(s, lower_edp);
     }
     ResultsStore reader = ResultsStore::open_for_reading(path);
     QueryArgs args;
@@ -446,6 +450,11 @@ TEST(CannedQueries, BestPicksTheLowestEdpPerLayerPhase) {
     args.by = "energy";
     const QueryTable by_energy = run_canned_query(reader.database(), "best", args);
     EXPECT_EQ(std::get<std::int64_t>(by_energy.rows[0][2]), 10);
+    args.by = "offchip";
+    const QueryTable by_words = run_canned_query(reader.database(), "best", args);
+    EXPECT_EQ(std::get<std::int64_t>(by_words.rows[0][2]), 10);
+    EXPECT_EQ(by_words.columns[6], "offchip");
+    EXPECT_DOUBLE_EQ(std::get<double>(by_words.rows[0][6]), 300.0);
 }
 
 }  // namespace
