@@ -670,18 +670,10 @@ def write_report(stored):
     w("")
     w("| variant | traffic | time | energy | spread: as partitioned / coarse / both |")
     w("|---|---:|---:|---:|---:|")
-    for name, text in VARIANTS:
-        runs = variants[name]
-        p = runs["proposed"]
-        w("| %s | %s | %s | %s | %s |" % (
-            text, pct(average_change([runs], "traffic")), pct(average_change([runs], "time")),
-            pct(average_change([runs], "energy")),
-            " / ".join("%.3f" % p[k] if k in p else "—" for k in (
-                "workload_stddev", "workload_stddev_coarse", "workload_stddev_two_level"))))
-    for name, text in ARCH_VARIANTS:
-        runs = stored.get("arch_variants", {}).get(name)
-        if not runs:
-            continue
+    rows = [(text, variants[name]) for name, text in VARIANTS]
+    rows += [(text, stored["arch_variants"][name]) for name, text in ARCH_VARIANTS
+             if name in stored.get("arch_variants", {})]
+    for text, runs in rows:
         p = runs["proposed"]
         w("| %s | %s | %s | %s | %s |" % (
             text, pct(average_change([runs], "traffic")), pct(average_change([runs], "time")),
