@@ -47,11 +47,13 @@ nlohmann::json map_to_json(const MapRun& run) {
             if (const auto& bound = run.result.searches[lp.problem].bound) {
                 entry["lower_bound"] = {{"cycles", bound->cycles},
                                         {"energy_pj", bound->energy_pj},
-                                        {"edp", bound->edp()}};
+                                        {"edp", bound->edp()},
+                                        {"offchip_words", bound->offchip_words}};
                 entry["optimality_gap"] = {
                     {"cycles", optimality_gap(double(best.cycles), double(bound->cycles))},
                     {"energy", optimality_gap(best.energy_pj, bound->energy_pj)},
-                    {"edp", optimality_gap(best.edp(), bound->edp())}};
+                    {"edp", optimality_gap(best.edp(), bound->edp())},
+                    {"offchip_words", optimality_gap(best.offchip_words, bound->offchip_words)}};
             }
             entry["offchip_words"] = best.offchip_words;
             if (!o.sparsity.profile.empty()) {

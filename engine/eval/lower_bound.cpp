@@ -41,6 +41,7 @@ CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& probl
     double energy = double(macs) * arch.mac_pj;
     for (DataSpace s : kAllDataSpaces) {
         const double words = double(distinct_words(problem.projection(s), problem.space.bounds));
+        bound.offchip_words += words;
         energy += s == problem.output() ? words * std::min(outermost.write_pj, outermost.update_pj)
                                         : words * outermost.read_pj;
     }

@@ -7,7 +7,8 @@
 //   energy ≥ MACs × MAC energy
 //          + Σ over the operands: distinct words touched × outermost read energy
 //          + distinct output words × min(outermost write, update energy)
-//          + leakage of every instance over the cycle bound.
+//          + leakage of every instance over the cycle bound;
+//   off-chip words ≥ Σ over the data spaces: distinct words touched.
 // Every operand word the MACs use leaves the outermost level (which holds
 // every tensor) at least once, and every output word returns to it at least
 // once; nothing else is counted, so any mapping's energy (which adds inner
@@ -31,6 +32,9 @@ namespace trainloop {
 struct CostLowerBound {
     std::int64_t cycles = 0;
     double energy_pj = 0;
+    // Off-chip words (evaluation.hpp offchip_words()) ≥ every operand's and
+    // the output's distinct words: each crosses the outermost level once.
+    double offchip_words = 0;
     double edp() const { return energy_pj * double(cycles); }
 };
 

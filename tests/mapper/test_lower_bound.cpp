@@ -64,6 +64,7 @@ TEST(LowerBound, IsTheCompulsoryWorkOfAHandBuiltArchitecture) {
     EXPECT_EQ(b.cycles, 5);  // ⌈80 MACs / 16 units⌉
     // 80 MACs × 1 pJ + (40 weights + 10 inputs + 16 outputs) × 200 pJ; no leakage.
     EXPECT_DOUBLE_EQ(b.energy_pj, 80.0 + 66.0 * 200.0);
+    EXPECT_DOUBLE_EQ(b.offchip_words, 66.0);
 }
 
 // Property: on every layer, phase and architecture, random points of the
@@ -90,6 +91,8 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
                     EXPECT_GE(e.cycles, bound.cycles) << "arch " << a << " " << to_string(space);
                     EXPECT_GE(e.energy_pj, bound.energy_pj * (1 - 1e-12))
                         << "arch " << a << " " << to_string(space);
+                    EXPECT_GE(offchip_words(e), bound.offchip_words)
+                        << "arch " << a << " " << to_string(space);
                 }
                 SearchOptions options;
                 options.budget.max_evaluations = 2000;
@@ -98,6 +101,7 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
                 ASSERT_TRUE(best.best) << to_string(space);
                 EXPECT_GE(best.best->cycles, bound.cycles);
                 EXPECT_GE(best.best->energy_pj, bound.energy_pj * (1 - 1e-12));
+                EXPECT_GE(best.best->offchip_words, bound.offchip_words);
                 EXPECT_GT(valid, 0) << "arch " << a << " " << to_string(space);
                 // Not vacuous: the bound is a sizeable part of what the mapper finds.
                 EXPECT_GT(bound.energy_pj, 0.02 * best.best->energy_pj) << to_string(space);
