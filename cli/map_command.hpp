@@ -13,7 +13,7 @@
 //                "effectual_macs", "imbalance_cycles", "imbalance_pct",
 //                "workload_stddev", "workload_stddev_coarse",
 //                "workload_stddev_two_level"][, "pareto"]}, ...}}, ...],
-//    "totals": {"fw": {"cycles", "energy_pj", "macs"}, "bw", "wu",
+//    "totals": {"fw": {"cycles", "energy_pj", "macs", "offchip_words"}, "bw", "wu",
 //               "step" (only when all three phases are mapped)},
 //    "searched_problems", "layer_phases", "evaluations"}
 // No timings in the JSON: the same command gives the same JSON whatever the

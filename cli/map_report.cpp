@@ -111,13 +111,13 @@ std::string map_to_text(const MapRun& run) {
                 lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
         }
     }
-    out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18}\n", "totals", "cycles", "energy (µJ)",
-                       "pJ/MAC", "MACs");
+    out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18} {:>16}\n", "totals", "cycles",
+                       "energy (µJ)", "pJ/MAC", "MACs", "off-chip words");
     auto total_line = [&](std::string_view name, const CostTotal& t) {
-        return fmt::format("{:<6} {:>15} {:>13} {:>8.2f} {:>18}\n", name, group_thousands(t.cycles),
-                           microjoules(t.energy_pj),
-                           t.macs > 0 ? t.energy_pj / double(t.macs) : 0.0,
-                           group_thousands(t.macs));
+        return fmt::format("{:<6} {:>15} {:>13} {:>8.2f} {:>18} {:>16}\n", name,
+                           group_thousands(t.cycles), microjoules(t.energy_pj),
+                           t.macs > 0 ? t.energy_pj / double(t.macs) : 0.0, group_thousands(t.macs),
+                           si_count(t.offchip_words));
     };
     bool all_phases = true;
     for (Phase phase : kAllPhases) {

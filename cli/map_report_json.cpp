@@ -7,7 +7,10 @@ namespace trainloop::cli {
 namespace {
 
 nlohmann::json cost_json(const CostTotal& t) {
-    return {{"cycles", t.cycles}, {"energy_pj", t.energy_pj}, {"macs", t.macs}};
+    return {{"cycles", t.cycles},
+            {"energy_pj", t.energy_pj},
+            {"macs", t.macs},
+            {"offchip_words", t.offchip_words}};
 }
 
 }  // namespace

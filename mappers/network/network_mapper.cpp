@@ -127,6 +127,7 @@ void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan
         if (r.best) {
             total->cycles = add_to_total(total->cycles, r.best->cycles, "cycles");
             total->energy_pj += r.best->energy_pj;
+            total->offchip_words += r.best->offchip_words;
         }
         total->macs = add_to_total(total->macs, r.macs, "MACs");
     }
@@ -134,6 +135,7 @@ void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan
         if (!total) continue;
         result.step.cycles = add_to_total(result.step.cycles, total->cycles, "cycles");
         result.step.energy_pj += total->energy_pj;
+        result.step.offchip_words += total->offchip_words;
         result.step.macs = add_to_total(result.step.macs, total->macs, "MACs");
     }
 }

@@ -124,6 +124,7 @@ struct CostTotal {
     std::int64_t cycles = 0;  // layers run one after another
     double energy_pj = 0;
     std::int64_t macs = 0;
+    double offchip_words = 0;  // eval/evaluation.hpp offchip_words()
 };
 
 struct ProblemSearch {

@@ -80,24 +80,30 @@ TEST(MapCommand, TotalsArePerPhaseSumsAndTheStepIsTheirSum) {
     const nlohmann::json json = run_json(kMlpRandom);
     std::map<std::string, std::int64_t> cycles;
     std::map<std::string, double> energy;
+    std::map<std::string, double> words;
     for (const auto& layer : json["layers"]) {
         for (const auto& [phase, entry] : layer["phases"].items()) {
             cycles[phase] += entry["cycles"].get<std::int64_t>();
             energy[phase] += entry["energy_pj"].get<double>();
+            words[phase] += entry["offchip_words"].get<double>();
         }
     }
     const auto& totals = json["totals"];
     std::int64_t step_cycles = 0;
     double step_energy = 0;
+    double step_words = 0;
     for (const char* phase : {"fw", "bw", "wu"}) {
         EXPECT_EQ(totals[phase]["cycles"].get<std::int64_t>(), cycles[phase]) << phase;
         EXPECT_NEAR(totals[phase]["energy_pj"].get<double>(), energy[phase], 1e-9 * energy[phase])
             << phase;
+        EXPECT_DOUBLE_EQ(totals[phase]["offchip_words"].get<double>(), words[phase]) << phase;
         step_cycles += totals[phase]["cycles"].get<std::int64_t>();
         step_energy += totals[phase]["energy_pj"].get<double>();
+        step_words += totals[phase]["offchip_words"].get<double>();
     }
     EXPECT_EQ(totals["step"]["cycles"].get<std::int64_t>(), step_cycles);
     EXPECT_DOUBLE_EQ(totals["step"]["energy_pj"].get<double>(), step_energy);
+    EXPECT_DOUBLE_EQ(totals["step"]["offchip_words"].get<double>(), step_words);
 }
 
 TEST(MapCommand, EveryMappingReadsBackAndEvaluatesToThePrintedNumbers) {
