@@ -79,8 +79,9 @@ inline bool two_level_steals(double mean, double slowest) {
 inline double coarse_deviation(double deviation, double mean) {
     return std::clamp(deviation, -kCoarseTolerance * mean, kCoarseTolerance * mean);
 }
-inline double stealing_spread(double coarse_spread, double mean, double slowest) {
-    return two_level_steals(mean, slowest) ? coarse_spread / kStealNeighbourhood : coarse_spread;
+// `steals`: two_level_steals(mean, slowest) of the wave.
+inline double stealing_spread(double coarse_spread, bool steals) {
+    return steals ? coarse_spread / kStealNeighbourhood : coarse_spread;
 }
 
 // The normalized spread after the coarse step: the PEs' work taken as

@@ -283,10 +283,11 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_word_hops = r.balancing_words * wave_hops;
     r.balancing_axis = balancing_axis;
     r.workload_stddev = normalized_workload_stddev(pw, distinct, groups);
+    r.stealing_pays = balancing::two_level_steals(pw.mean, slowest);
     if (balanced_spreads) {
-        r.workload_stddev_coarse = balancing::coarse_workload_stddev(r.workload_stddev);
-        r.workload_stddev_two_level =
-            balancing::stealing_spread(r.workload_stddev_coarse, pw.mean, slowest);
+        const BalancedSpreads b = trainloop::balanced_spreads(r);
+        r.workload_stddev_coarse = b.coarse;
+        r.workload_stddev_two_level = b.two_level;
     }
     imbalance_detail::finish(r);
     return r;
@@ -328,6 +329,11 @@ void finish(LoadImbalance& r) {
 }
 
 }  // namespace imbalance_detail
+
+BalancedSpreads balanced_spreads(const LoadImbalance& imbalance) {
+    const double coarse = balancing::coarse_workload_stddev(imbalance.workload_stddev);
+    return {coarse, balancing::stealing_spread(coarse, imbalance.stealing_pays)};
+}
 
 LoadImbalance estimate_load_imbalance(const ArchModel& arch, const PhaseProblem& problem,
                                       const Mapping& mapping, const NestAnalysis& nest,

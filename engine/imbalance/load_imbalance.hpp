@@ -37,7 +37,7 @@ struct ImbalanceOptions {
     bool histogram = false;            // fill LoadImbalance::histogram
     // closed_form: fill workload_stddev_coarse and workload_stddev_two_level.
     // They are reported, never searched on: the mapper's inner loop leaves
-    // them out and asks for them only for the mappings it keeps.
+    // them out and derives them (balanced_spreads()) for the mappings it keeps.
     bool balanced_spreads = true;
 };
 
@@ -82,6 +82,10 @@ struct LoadImbalance {
     // scheme the architecture has (Fig. 18 compares the three on one design).
     double workload_stddev_coarse = 0;
     double workload_stddev_two_level = 0;
+    // Whether the slowest PE's excess passes stealing's break-even
+    // (balancing_schemes.hpp two_level_steals): with workload_stddev, all
+    // balanced_spreads() needs.
+    bool stealing_pays = false;
     std::vector<OverheadBin> histogram;  // only with ImbalanceOptions::histogram
 };
 
@@ -89,6 +93,15 @@ struct LoadImbalance {
 // its analysis. The skipping conditions and the balancing scheme are read
 // from `arch` (ArchModel::compute_skip in the problem's phase,
 // ArchModel::load_balancing).
+// What Chen et al.'s coarse step, and it followed by stealing, leave of a
+// closed-form estimate's workload_stddev (balancing_schemes.hpp): the
+// spreads `balanced_spreads = false` left out, derived without re-estimating.
+struct BalancedSpreads {
+    double coarse = 0;
+    double two_level = 0;
+};
+BalancedSpreads balanced_spreads(const LoadImbalance& imbalance);
+
 LoadImbalance estimate_load_imbalance(const ArchModel& arch, const PhaseProblem& problem,
                                       const Mapping& mapping, const NestAnalysis& nest,
                                       const PhaseDensities& densities,

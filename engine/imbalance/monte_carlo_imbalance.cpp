@@ -264,7 +264,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
             }
             const double coarse = std::sqrt(coarse_squares / double(dx * dy)) / mean;
             sum_stddev_coarse += coarse;
-            sum_stddev_two_level += balancing::stealing_spread(coarse, mean, slowest);
+            sum_stddev_two_level +=
+                balancing::stealing_spread(coarse, balancing::two_level_steals(mean, slowest));
         }
         double cycles = balancing::pe_cycles(slowest, units);
         double balancing_cycles = 0;

@@ -59,7 +59,7 @@ struct Context {
 // (infinity when invalid).
 // The search ranks mappings on their cycles and energy; the spreads the
 // balancing steps would leave are only reported, so the inner loop leaves them
-// out and consider() computes them for the mappings it keeps.
+// out and consider() derives them (balanced_spreads()) for the mappings it keeps.
 const ImbalanceOptions kSearchImbalance{.balanced_spreads = false};
 
 double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
@@ -79,10 +79,7 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
         objective_value(ctx.options.objective, e.cycles, e.energy_pj, offchip_words(e));
     const bool better = improves(ctx.options.objective, value, e.energy_pj, r.best_value, r.best);
     if (better || ctx.options.objective == Objective::pareto) {
-        const LoadImbalance spread = ctx.options.densities
-                                         ? estimate_load_imbalance(ctx.arch, ctx.problem, mapping,
-                                                                   e.nest, *ctx.options.densities)
-                                         : e.imbalance;
+        const BalancedSpreads spread = balanced_spreads(e.imbalance);
         const Candidate c{.mapping = mapping,
                           .cycles = e.cycles,
                           .energy_pj = e.energy_pj,
@@ -90,8 +87,8 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
                           .imbalance_cycles = e.imbalance.imbalance_cycles,
                           .imbalance_pct = e.imbalance.imbalance_pct,
                           .workload_stddev = e.imbalance.workload_stddev,
-                          .workload_stddev_coarse = spread.workload_stddev_coarse,
-                          .workload_stddev_two_level = spread.workload_stddev_two_level,
+                          .workload_stddev_coarse = spread.coarse,
+                          .workload_stddev_two_level = spread.two_level,
                           .utilization = e.utilization,
                           .offchip_words = offchip_words(e)};
         if (better) {

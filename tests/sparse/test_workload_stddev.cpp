@@ -125,6 +125,10 @@ TEST(WorkloadStddev, TheMappersInnerLoopLeavesTheBalancedSpreadsOut) {
     EXPECT_GT(full.workload_stddev_coarse, 0.0);
     EXPECT_EQ(inner.workload_stddev_coarse, 0.0);
     EXPECT_EQ(inner.workload_stddev_two_level, 0.0);
+    // What the mapper derives for the mappings it keeps is what the full estimate reports.
+    const BalancedSpreads derived = balanced_spreads(inner);
+    EXPECT_EQ(derived.coarse, full.workload_stddev_coarse);
+    EXPECT_EQ(derived.two_level, full.workload_stddev_two_level);
 }
 
 }  // namespace
