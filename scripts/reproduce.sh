@@ -13,8 +13,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 papers=$(cd scripts && ls reproduce_*.py | sed -e 's/^reproduce_//' -e 's/\.py$//' | tr '\n' ' ')
-if [ $# -lt 1 ] || [ ! -f "scripts/reproduce_$1.py" ]; then
+if [ $# -lt 1 ]; then
   echo "usage: scripts/reproduce.sh PAPER [options]   (PAPER: ${papers% })" >&2
+  exit 2
+fi
+if [ ! -f "scripts/reproduce_$1.py" ]; then
+  echo "error: scripts/reproduce.sh: unknown paper \`$1\`" >&2
+  echo "  expected: one of ${papers% }" >&2
   exit 2
 fi
 paper=$1
