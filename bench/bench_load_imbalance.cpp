@@ -5,6 +5,7 @@
 // Run: build/bench/bench_load_imbalance   (record results in bench/RESULTS.md)
 #include <benchmark/benchmark.h>
 
+#include "imbalance/expected_ceiling.hpp"
 #include "imbalance/load_imbalance.hpp"
 #include "nest/nest_analysis.hpp"
 #include "support/allocation_counter.hpp"
@@ -77,6 +78,22 @@ void BM_ClosedFormUncached(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ClosedFormUncached)->Arg(0)->Arg(2);
+
+// Flexible allocation's expected cycles E[⌈W/c⌉] (expected_ceiling.hpp) for a
+// heavily reused weight on 2,048 PEs (AlexNet conv1 fw on eager_pruning_2048):
+// the term-by-term threshold sum, about 10^5 terms (arg 0: what every
+// evaluation paid before), against the dispatch, which sums the few hundred
+// lattice points instead (arg 1). Side by side in one run.
+void BM_ExpectedCeiling(benchmark::State& state) {
+    const CeilingWork w{.mean = 4.2e9, .sd = 8.1e6, .integral = true, .lattice = 774400};
+    const bool by_thresholds = state.range(0) == 0;
+    for (auto _ : state) {
+        const double cycles =
+            by_thresholds ? expected_ceiling_by_thresholds(w, 2048) : expected_ceiling(w, 2048);
+        benchmark::DoNotOptimize(cycles);
+    }
+}
+BENCHMARK(BM_ExpectedCeiling)->Arg(0)->Arg(1);
 
 // Half-tile pairing on K,N with tiles of a few weights (the shape of the
 // example mapping resnet18_3x3_CK_fw: 18-weight tiles at density 0.21, 16

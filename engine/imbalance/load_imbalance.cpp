@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "imbalance/balancing_schemes.hpp"
+#include "imbalance/expected_ceiling.hpp"
 #include "imbalance/expected_maximum.hpp"
 #include "imbalance/imbalance_detail.hpp"
 #include "imbalance/small_count_maximum.hpp"
@@ -128,9 +129,9 @@ double cycles_of(double work, const PeWork& pw, std::int64_t units) {
 }
 
 // E[ceil(W / (D · units))] for the wave's total work W over its D distinct
-// tiles spread evenly (flexible allocation): Σ_k P(W > k·D·units), W normal
+// tiles spread evenly (flexible allocation; expected_ceiling.hpp), W normal
 // with the tiles' moments (groups sharing clusters add their shared
-// variance), with a continuity correction when W counts whole nonzeros.
+// variance), on the lattice of whole nonzeros when the work counts them.
 double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::int64_t groups,
                                   std::int64_t units) {
     const double D = double(distinct);
@@ -139,16 +140,9 @@ double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::
     const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
     const double var = D * own + D * D / double(std::max<std::int64_t>(groups, 1)) * pw.shared_var;
     if (var <= 0) return balancing::pe_cycles(pw.mean, units);
-    const double sd = std::sqrt(var);
-    // P(W > x), W in steps of `reuse` MACs when integral.
-    const auto above = [&](double x) {
-        const double edge = pw.integral ? (std::floor(x / pw.reuse + 1e-9) + 0.5) * pw.reuse : x;
-        return 0.5 * std::erfc((edge - mean) / (sd * std::sqrt(2.0)));
-    };
-    const double lo = std::max(0.0, std::floor((mean - 9 * sd) / per_cycle));
-    double cycles = lo;  // P(W > k·D·units) ≈ 1 below lo
-    for (double k = lo; k * per_cycle <= mean + 9 * sd; k += 1) cycles += above(k * per_cycle);
-    return cycles;
+    return expected_ceiling(
+        {.mean = mean, .sd = std::sqrt(var), .integral = pw.integral, .lattice = pw.reuse},
+        per_cycle);
 }
 
 // The expected population standard deviation of the work of `distinct` PEs

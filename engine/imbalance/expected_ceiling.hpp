@@ -1,0 +1,46 @@
+// E[⌈W / c⌉]: the expected cycles of work W shared evenly by c MAC units
+// (flexible allocation, load_imbalance.cpp), for W normal with mean μ and
+// standard deviation σ; when W counts whole nonzeros it lives on the lattice
+// of multiples of r (MACs per nonzero), P(W ≥ m·r) = Q(((m − ½)·r − μ)/σ)
+// (a continuity correction).
+//
+// Three ways to the same number, the cheapest that is exact enough:
+//   - by thresholds: Σ_{k≥0} P(W > k·c), one term per cycle within μ ± 9σ;
+//   - by lattice points: Σ_m P(W = m·r)·⌈m·r / c⌉, one term per lattice point
+//     within μ ± 9σ (the same sum, reordered: fewer terms when r > c);
+//   - when both would take more than kMaxExpectedCeilingTerms terms, σ spans
+//     many cycles and many lattice points, so W/c's fractional part is near
+//     uniform over its possible values and E[⌈W/c⌉] = μ/c + ρ: ρ = ½ for
+//     continuous W (the error is below e^(−2π²σ²/c²), Poisson summation), and
+//     for W on the lattice of integer r with integer c, the fractional parts
+//     are the multiples of g = gcd(r, c) over c, so ρ = (c − g)/(2c) (the
+//     rounding cycles_of() already adds for a single PE, where r = 1). That
+//     limit is within half a cycle of the sum in every case.
+// Before the limit, a wave of 2,048 PEs with a heavily reused weight (AlexNet
+// conv1, r ≈ 7.7·10^5 MACs per weight) took about 10^5 terms per evaluation,
+// about 1 ms, most of the mapper's time.
+#pragma once
+
+#include <cstdint>
+
+namespace trainloop {
+
+inline constexpr std::int64_t kMaxExpectedCeilingTerms = 2048;
+
+struct CeilingWork {
+    double mean = 0;        // μ, MACs
+    double sd = 0;          // σ > 0
+    bool integral = false;  // W is a whole multiple of `lattice`
+    double lattice = 1;     // r, MACs per nonzero (integral only)
+};
+
+// E[⌈W / per_cycle⌉] by the cheapest of the three ways above.
+double expected_ceiling(const CeilingWork& w, double per_cycle);
+
+// The two sums term by term, whatever their length (the reference for tests).
+double expected_ceiling_by_thresholds(const CeilingWork& w, double per_cycle);
+double expected_ceiling_by_lattice(const CeilingWork& w, double per_cycle);
+// The uniform-fraction limit.
+double expected_ceiling_limit(const CeilingWork& w, double per_cycle);
+
+}  // namespace trainloop
