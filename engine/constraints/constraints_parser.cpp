@@ -184,8 +184,33 @@ LevelConstraints read_level(const SpecNode& node, std::size_t index,
     return c;
 }
 
+// Which body is read: the top level, which may hold `phases:`, or one phase's.
+enum class BodyKind { general, one_phase };
+
 MappingConstraints read_body(MapReader& reader, const std::vector<StorageLevel>& levels,
-                             const PeArray& array) {
+                             const PeArray& array, BodyKind kind = BodyKind::general);
+
+// `phases: {fw: BODY, bw: BODY, wu: BODY}`: each phase's entries override the
+// general ones for that phase's problems.
+std::vector<PhaseConstraints> read_phases(const SpecNode& section,
+                                          const std::vector<StorageLevel>& levels,
+                                          const PeArray& array) {
+    std::vector<std::string> names;
+    for (Phase p : kAllPhases) names.emplace_back(phase_name(p));
+    std::vector<PhaseConstraints> phases;
+    for (const auto& [key, value] : entries(section)) {
+        const Phase phase = *phase_from_name(key.as_choice(names));
+        MapReader body(value);
+        PhaseConstraints entry{phase, read_body(body, levels, array, BodyKind::one_phase),
+                               origin_of(key)};
+        body.finish();
+        phases.push_back(std::move(entry));
+    }
+    return phases;
+}
+
+MappingConstraints read_body(MapReader& reader, const std::vector<StorageLevel>& levels,
+                             const PeArray& array, BodyKind kind) {
     MappingConstraints c;
     for (const StorageLevel& level : levels) c.level_names.push_back(level.name);
     if (const auto spatial = reader.optional("spatial")) {
@@ -209,6 +234,10 @@ MappingConstraints read_body(MapReader& reader, const std::vector<StorageLevel>&
             c.levels[index] = read_level(value, index, levels);
         }
     }
+    if (kind == BodyKind::general) {
+        if (const auto section = reader.optional("phases"))
+            c.phases = read_phases(*section, levels, array);
+    }
     check_constraints_consistent(c);
     return c;
 }
@@ -216,6 +245,10 @@ MappingConstraints read_body(MapReader& reader, const std::vector<StorageLevel>&
 }  // namespace
 
 void check_constraints_consistent(const MappingConstraints& c) {
+    // Each phase's resolution must hold together as well.
+    for (const PhaseConstraints& phase : c.phases) {
+        check_constraints_consistent(constraints_for_phase(c, phase.phase));
+    }
     const auto& x = c.axis(ArrayAxis::x);
     const auto& y = c.axis(ArrayAxis::y);
     if (x && y) {

@@ -26,7 +26,7 @@ bool LevelConstraints::empty() const {
 }
 
 bool MappingConstraints::empty() const {
-    if (spatial[0] || spatial[1]) return false;
+    if (spatial[0] || spatial[1] || !phases.empty()) return false;
     return std::all_of(levels.begin(), levels.end(),
                        [](const LevelConstraints& l) { return l.empty(); });
 }
@@ -36,8 +36,11 @@ const LevelConstraints& MappingConstraints::level(std::size_t i) const {
     return i < levels.size() ? levels[i] : none;
 }
 
-MappingConstraints merge_constraints(const MappingConstraints& base,
-                                     const MappingConstraints& overrides) {
+namespace {
+
+// `base` with every general entry of `overrides` applied (phases untouched).
+MappingConstraints merge_general(const MappingConstraints& base,
+                                 const MappingConstraints& overrides) {
     MappingConstraints out = base;
     if (out.level_names.empty()) out.level_names = overrides.level_names;
     for (std::size_t a = 0; a < out.spatial.size(); ++a) {
@@ -56,6 +59,66 @@ MappingConstraints merge_constraints(const MappingConstraints& base,
         }
     }
     return out;
+}
+
+// `constraints` without the entries that `overrides` sets in general.
+MappingConstraints without_overridden(MappingConstraints constraints,
+                                      const MappingConstraints& overrides) {
+    for (std::size_t a = 0; a < constraints.spatial.size(); ++a) {
+        if (overrides.spatial[a]) constraints.spatial[a].reset();
+    }
+    const std::size_t shared = std::min(constraints.levels.size(), overrides.levels.size());
+    for (std::size_t i = 0; i < shared; ++i) {
+        const LevelConstraints& from = overrides.levels[i];
+        LevelConstraints& to = constraints.levels[i];
+        for (Dim d : kAllDims) {
+            if (from.factors[d]) to.factors[d].reset();
+        }
+        if (from.order) to.order.reset();
+        for (DataSpace s : kAllDataSpaces) {
+            if (from.keep[s]) to.keep[s].reset();
+        }
+    }
+    return constraints;
+}
+
+const PhaseConstraints* find_phase(const MappingConstraints& c, Phase phase) {
+    for (const PhaseConstraints& p : c.phases) {
+        if (p.phase == phase) return &p;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+MappingConstraints merge_constraints(const MappingConstraints& base,
+                                     const MappingConstraints& overrides) {
+    MappingConstraints out = merge_general(base, overrides);
+    out.phases.clear();
+    for (Phase phase : kAllPhases) {
+        const PhaseConstraints* from_base = find_phase(base, phase);
+        const PhaseConstraints* from_overrides = find_phase(overrides, phase);
+        if (from_base == nullptr && from_overrides == nullptr) continue;
+        PhaseConstraints merged{phase, {}, {}};
+        merged.overrides.level_names = out.level_names;
+        if (from_base != nullptr) {
+            merged.overrides = without_overridden(from_base->overrides, overrides);
+            merged.origin = from_base->origin;
+        }
+        if (from_overrides != nullptr) {
+            merged.overrides = merge_general(merged.overrides, from_overrides->overrides);
+            merged.origin = from_overrides->origin;
+        }
+        if (!merged.overrides.empty()) out.phases.push_back(std::move(merged));
+    }
+    return out;
+}
+
+MappingConstraints constraints_for_phase(const MappingConstraints& constraints, Phase phase) {
+    MappingConstraints general = constraints;
+    general.phases.clear();
+    const PhaseConstraints* own = find_phase(constraints, phase);
+    return own == nullptr ? general : merge_general(general, own->overrides);
 }
 
 std::string constraints_summary(const MappingConstraints& c) {
@@ -85,6 +148,10 @@ std::string constraints_summary(const MappingConstraints& c) {
     if (bounds > 0) parts.push_back(fmt::format("factor bounds {}", bounds));
     if (orders > 0) parts.push_back(fmt::format("loop orders {}", orders));
     if (keeps > 0) parts.push_back(fmt::format("keep/bypass {}", keeps));
+    for (const PhaseConstraints& phase : c.phases) {
+        parts.push_back(
+            fmt::format("{}: {}", phase_name(phase.phase), constraints_summary(phase.overrides)));
+    }
     if (parts.empty()) return "none";
     return fmt::format("{}", fmt::join(parts, "; "));
 }

@@ -15,6 +15,10 @@
 //             has factor 1 there) or a partial one (only the relative order of
 //             the listed dimensions is fixed);
 //   keep      per level and data space: it must be kept or must bypass.
+// Any of them may also be given per training phase (`phases: {bw: {...}}`):
+// a phase's entries override the general ones entry by entry for the
+// problems of that phase only (constraints_for_phase), as a dataflow that
+// puts a different dimension on the rows in each phase needs.
 // Factors larger than a layer's dimension apply as the whole dimension (an
 // exact `R: 3` on a layer with R = 1 means R: 1 there), so one set of
 // constraints serves every layer of a network.
@@ -37,6 +41,7 @@
 #include "vocabulary/data_space_set.hpp"
 #include "vocabulary/dims.hpp"
 #include "vocabulary/per_space.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 
@@ -81,11 +86,16 @@ struct LevelConstraints {
     bool empty() const;
 };
 
+struct PhaseConstraints;
+
 struct MappingConstraints {
     std::array<std::optional<SpatialAxisConstraint>, 2> spatial;  // by ArrayAxis x, y
     std::vector<LevelConstraints> levels;  // by level index; may be shorter than the levels
     std::vector<std::string> level_names;  // of the architecture read against
+    // Per-phase overrides, at most one per phase, each without phases of its own.
+    std::vector<PhaseConstraints> phases;
 
+    // No entry at all, general or per phase.
     bool empty() const;
     // The constraints of level i (none when not given).
     const LevelConstraints& level(std::size_t i) const;
@@ -94,11 +104,26 @@ struct MappingConstraints {
     }
 };
 
+// The entries of one phase that override the general ones.
+struct PhaseConstraints {
+    Phase phase = Phase::fw;
+    MappingConstraints overrides;
+    ConstraintOrigin origin;  // the `phases.<phase>` key
+};
+
 // `overrides`' entries replace `base`'s of the same axis, (level, dimension)
 // factor, level order, or (level, data space) keep; all others are kept.
-// Both must have been read against the same architecture.
+// Both must have been read against the same architecture. Per phase the
+// result resolves as the two sources' resolutions merged: for every phase p,
+// constraints_for_phase(merge(b, o), p) ==
+// merge(constraints_for_phase(b, p), constraints_for_phase(o, p)), so an
+// override's general entry also beats the base's entry for one phase.
 MappingConstraints merge_constraints(const MappingConstraints& base,
                                      const MappingConstraints& overrides);
+
+// What holds for the problems of `phase`: the general entries, overridden by
+// that phase's (the result has no per-phase entries).
+MappingConstraints constraints_for_phase(const MappingConstraints& constraints, Phase phase);
 
 // A factor bound applied to a dimension of `bound` in one layer: bounds above
 // the dimension become the whole dimension (see the contract above).
@@ -107,7 +132,7 @@ inline std::int64_t effective_factor(std::int64_t factor, std::int64_t bound) {
 }
 
 // One line: "spatial x: K, y: N (N16); factor bounds 2; orders 1; keep/bypass 1",
-// or "none".
+// then per phase "; bw: spatial y: C", or "none".
 std::string constraints_summary(const MappingConstraints& constraints);
 
 // Whether the relative order in `order` (a permutation of the level's loops

@@ -133,6 +133,9 @@ std::string bound_text(std::int64_t lo, std::int64_t hi) {
 
 void check_dataflow_against_constraints(const MapspaceConstraints& constraints) {
     if (!constraints.dataflow) return;
+    for (const PhaseConstraints& phase : constraints.user.phases) {
+        check_dataflow_against_constraints(constraints.for_phase(phase.phase));
+    }
     for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
         const auto& c = constraints.user.axis(axis);
         if (!c) continue;

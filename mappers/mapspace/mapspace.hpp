@@ -40,6 +40,17 @@ struct MapspaceConstraints {
     bool explore_bypass = true;
     // The architecture's constraints merged with a constraints file's.
     MappingConstraints user = {};
+
+    // What a problem of `phase` is mapped under (user's per-phase entries resolved).
+    MapspaceConstraints for_phase(Phase phase) const {
+        return {dataflow, explore_bypass, constraints_for_phase(user, phase)};
+    }
+    // The phase a mapspace depends on: none unless some entry is per phase
+    // (then problems of one iteration space but different phases need their
+    // own mapspaces).
+    std::optional<Phase> mapspace_phase(Phase phase) const {
+        return user.phases.empty() ? std::nullopt : std::optional<Phase>(phase);
+    }
 };
 
 // Throws SpecError (at the constraint, key `--dataflow`) when a named

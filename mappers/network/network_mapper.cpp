@@ -57,7 +57,8 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
                                     const SparsityProfile* sparsity, std::string_view network,
                                     std::int64_t iteration) {
     NetworkMapPlan plan;
-    std::vector<IterationSpace> spaces;  // per mapspace
+    // Per mapspace: its iteration space, and its phase when constraints differ by phase.
+    std::vector<std::pair<IterationSpace, std::optional<Phase>>> spaces;
     for (std::size_t l = 0; l < training.layers.size(); ++l) {
         const LayerTraining& layer = training.layers[l];
         for (const PhaseProblem& problem : layer.phases) {
@@ -73,16 +74,18 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
                 std::find_if(plan.problems.begin(), plan.problems.end(),
                              [&](const PlannedProblem& p) { return p.is(problem, densities); });
             if (same == plan.problems.end()) {
-                auto space = std::find(spaces.begin(), spaces.end(), problem.space);
+                const std::pair key{problem.space, constraints.mapspace_phase(problem.phase)};
+                auto space = std::find(spaces.begin(), spaces.end(), key);
                 if (space == spaces.end()) {
                     try {
-                        plan.mapspaces.push_back(Mapspace::build(arch, problem.space, constraints));
+                        plan.mapspaces.push_back(Mapspace::build(
+                            arch, problem.space, constraints.for_phase(problem.phase)));
                     } catch (const SpecError& e) {
                         throw SpecError(e.where(), e.key_path(),
                                         "layer " + layer_name(layer) + ": " + e.message(),
                                         e.expected(), e.hint());
                     }
-                    spaces.push_back(problem.space);
+                    spaces.push_back(key);
                     plan.mapspace_problem.push_back(plan.problems.size());
                     space = spaces.end() - 1;
                 }

@@ -36,16 +36,18 @@ class ProblemTable {
 
   private:
     std::size_t mapspace_of(const LayerTraining& layer, const PhaseProblem& problem) {
-        auto space = std::find(spaces_.begin(), spaces_.end(), problem.space);
+        const std::pair key{problem.space, constraints_.mapspace_phase(problem.phase)};
+        auto space = std::find(spaces_.begin(), spaces_.end(), key);
         if (space != spaces_.end()) return std::size_t(space - spaces_.begin());
         try {
-            plan_.mapspaces.push_back(Mapspace::build(arch_, problem.space, constraints_));
+            plan_.mapspaces.push_back(
+                Mapspace::build(arch_, problem.space, constraints_.for_phase(problem.phase)));
         } catch (const SpecError& e) {
             throw SpecError(e.where(), e.key_path(),
                             "layer " + layer_name(layer) + ": " + e.message(), e.expected(),
                             e.hint());
         }
-        spaces_.push_back(problem.space);
+        spaces_.push_back(key);
         plan_.mapspace_problem.push_back(plan_.problems.size());
         return spaces_.size() - 1;
     }
@@ -53,7 +55,8 @@ class ProblemTable {
     const ArchModel& arch_;
     const MapspaceConstraints& constraints_;
     TrainingRunPlan& plan_;
-    std::vector<IterationSpace> spaces_;  // per mapspace
+    // Per mapspace: its iteration space, and its phase when constraints differ by phase.
+    std::vector<std::pair<IterationSpace, std::optional<Phase>>> spaces_;
 };
 
 // The schedules that decide some density of the mapped layer-phases.

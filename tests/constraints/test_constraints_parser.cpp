@@ -192,6 +192,72 @@ TEST(ConstraintsParser, AFilesEntriesOverrideTheArchitecturesOneByOne) {
     EXPECT_TRUE(contains(e.message(), "leaves out `K`"));
 }
 
+std::vector<Dim> y_dims(const MappingConstraints& c) {
+    const auto& y = c.axis(ArrayAxis::y);
+    return y ? y->dims : std::vector<Dim>{Dim::G};  // G: "no constraint" in these tests
+}
+
+TEST(ConstraintsParser, APhasesEntriesOverrideTheGeneralOnesForThatPhaseOnly) {
+    const MappingConstraints c = parse(
+        "spatial: {x: [C], y: [K]}\n"
+        "levels:\n"
+        "  RF: {bypass: [weights]}\n"
+        "phases:\n"
+        "  bw: {spatial: {y: [C], x: [K]}}\n"
+        "  wu:\n"
+        "    levels:\n"
+        "      RF: {keep: [weights]}\n");
+    ASSERT_EQ(c.phases.size(), 2U);
+    const MappingConstraints fw = constraints_for_phase(c, Phase::fw);
+    const MappingConstraints bw = constraints_for_phase(c, Phase::bw);
+    const MappingConstraints wu = constraints_for_phase(c, Phase::wu);
+    EXPECT_EQ(y_dims(fw), std::vector<Dim>{Dim::K});
+    EXPECT_EQ(y_dims(bw), std::vector<Dim>{Dim::C});
+    EXPECT_EQ(bw.axis(ArrayAxis::x)->dims, std::vector<Dim>{Dim::K});
+    EXPECT_EQ(y_dims(wu), std::vector<Dim>{Dim::K}) << "wu sets no spatial entry";
+    EXPECT_FALSE(bw.level(2).keep[DataSpace::weights]->keep) << "the general bypass holds in bw";
+    EXPECT_TRUE(wu.level(2).keep[DataSpace::weights]->keep) << "wu's keep replaces it";
+    EXPECT_TRUE(fw.phases.empty() && bw.phases.empty());
+    EXPECT_TRUE(contains(constraints_summary(c), "bw: spatial x: K, y: C"));
+}
+
+TEST(ConstraintsParser, PhaseErrorsAreLocated) {
+    SpecError e = parse_error("phases:\n  bwd: {spatial: {y: [C]}}\n");
+    EXPECT_TRUE(contains(e.hint(), "`bw`"));
+    EXPECT_EQ(e.where().line, 3);
+    e = parse_error("phases:\n  bw: {phases: {fw: {}}}\n");
+    EXPECT_TRUE(contains(e.message(), "unknown key `phases`")) << "phases do not nest";
+    // A phase's entries must hold together with the general ones.
+    e = parse_error("spatial: {x: [K]}\nphases:\n  wu: {spatial: {y: [N, K]}}\n");
+    EXPECT_TRUE(contains(e.message(), "`K` is across both x"));
+    EXPECT_EQ(e.key_path(), "phases.wu.spatial.y");
+}
+
+TEST(ConstraintsParser, AMergeResolvesPerPhaseAsTheTwoSourcesResolutionsMerged) {
+    // The architecture puts C on the rows in bw; a file's general y beats it,
+    // and a file's own bw entry beats both.
+    const MappingConstraints arch =
+        parse("spatial: {y: [K]}\nphases:\n  bw: {spatial: {y: [C]}}\n  wu: {spatial: {x: [R]}}\n");
+    const MappingConstraints general_file = parse("spatial: {y: [N]}\n");
+    const MappingConstraints phase_file = parse("phases:\n  bw: {spatial: {y: [P]}}\n");
+    for (const MappingConstraints* file : {&general_file, &phase_file}) {
+        const MappingConstraints merged = merge_constraints(arch, *file);
+        for (Phase p : kAllPhases) {
+            const MappingConstraints expected =
+                merge_constraints(constraints_for_phase(arch, p), constraints_for_phase(*file, p));
+            const MappingConstraints got = constraints_for_phase(merged, p);
+            EXPECT_EQ(y_dims(got), y_dims(expected)) << phase_name(p);
+            EXPECT_EQ(got.axis(ArrayAxis::x).has_value(), expected.axis(ArrayAxis::x).has_value());
+        }
+    }
+    EXPECT_EQ(y_dims(constraints_for_phase(merge_constraints(arch, general_file), Phase::bw)),
+              std::vector<Dim>{Dim::N});
+    EXPECT_EQ(y_dims(constraints_for_phase(merge_constraints(arch, phase_file), Phase::bw)),
+              std::vector<Dim>{Dim::P});
+    EXPECT_EQ(y_dims(constraints_for_phase(merge_constraints(arch, phase_file), Phase::fw)),
+              std::vector<Dim>{Dim::K});
+}
+
 TEST(ConstraintsParser, OrdersAreCheckedAsFullOrRelative) {
     const LoopOrderConstraint partial{{Dim::K, Dim::C}, false, {}};
     EXPECT_TRUE(order_satisfies(partial, {Dim::P, Dim::K, Dim::Q, Dim::C}));

@@ -61,6 +61,47 @@ TEST(MapConstraintsCommand, EveryLayerPhasesMappingHonoursTheConstraintsFile) {
     EXPECT_EQ(checked, 5);
 }
 
+TEST(MapConstraintsCommand, EachPhaseIsMappedUnderItsOwnEntries) {
+    // One output channel per row in each phase: K in fw, C (dx's channels) in
+    // bw; wu keeps the general entry. fw and bw of a layer share an iteration
+    // space, so this also checks that they do not share a mapspace.
+    const std::string file = temp_file("per_phase.yaml",
+                                       "mapping_constraints: per_phase\n"
+                                       "spatial: {y: [K]}\n"
+                                       "phases:\n"
+                                       "  bw: {spatial: {y: [C]}}\n");
+    const CommandResult r = run(kMlp + " --constraints " + file + " --format json", false);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json json = nlohmann::json::parse(r.output);
+    EXPECT_EQ(json["constraints"], "spatial y: K; bw: spatial y: C");
+
+    const trainloop::Architecture arch = trainloop::load_architecture(kArch);
+    const trainloop::MappingConstraints constraints =
+        trainloop::load_constraints_file(file, arch.levels, arch.pe_array).constraints;
+    const trainloop::NetworkTraining training = trainloop::derive_training_problems(
+        trainloop::load_network("mlp_mnist"), trainloop::kDefaultBatch);
+    int bw_checked = 0;
+    for (std::size_t l = 0; l < training.layers.size(); ++l) {
+        for (const auto& [name, entry] : json["layers"][l]["phases"].items()) {
+            const trainloop::Phase phase = *trainloop::phase_from_name(name);
+            const trainloop::PhaseProblem* problem = training.layers[l].find(phase);
+            ASSERT_NE(problem, nullptr);
+            const trainloop::Mapping mapping = trainloop::mapping_from_json(entry["mapping"], arch);
+            const auto violation = trainloop::find_constraint_violation(
+                trainloop::constraints_for_phase(constraints, phase), problem->space, mapping);
+            EXPECT_EQ(violation, std::nullopt) << name << ": " << *violation;
+            std::string rows;
+            for (const auto& level : entry["mapping"]["levels"]) {
+                for (const auto& loop : level["spatial_y"])
+                    rows += loop.get<std::string>().substr(0, 1);
+            }
+            EXPECT_EQ(rows, phase == trainloop::Phase::bw ? "C" : "K") << name << " " << l;
+            bw_checked += phase == trainloop::Phase::bw ? 1 : 0;
+        }
+    }
+    EXPECT_GT(bw_checked, 0);
+}
+
 TEST(MapConstraintsCommand, TheMapspaceReportedBeforeSearchingReflectsTheConstraints) {
     const auto free = nlohmann::json::parse(run(kMlp + " --format json", false).output);
     const auto constrained =
