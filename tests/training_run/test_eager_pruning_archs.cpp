@@ -37,10 +37,70 @@ TEST(EagerPruningArchitectures, ThePrunedRunIsFasterAndCheaperThanOnTheBaseline)
     EXPECT_LT(ep_cycles, cx["dense_total_cycles"].get<std::int64_t>())
         << "§5.4: EP's pruned run is faster than dense training on the baseline";
     EXPECT_LT(ep["total_energy_pj"].get<double>(), cx["total_energy_pj"].get<double>());
-    // Not asserted: Fig. 20(b)'s "CX gains nothing from the sparsity". With
-    // the fewest-cycles mappings CX gains from pruning too (LeNet 1.07x,
-    // AlexNet 1.70x: docs/reproductions/eager_pruning.md says why); this
-    // small search happened to leave CX's pruned and dense runs equal.
+}
+
+// One iteration of LeNet's conv layers at 40 % of their weights: with the
+// pruning spread unevenly over the filters (§4.1: one output's work "differs
+// significantly from another"), CX's rows, one output channel each, wait for
+// the filter that kept the most; EP's flexible allocation does not.
+nlohmann::json lenet_conv_iteration(const std::string& arch, const std::string& model,
+                                    const std::string& phase) {
+    const std::string profile = trainloop::testing::temp_file(
+        "ep_spread_" + arch + "_" + phase + ".yaml",
+        "sparsity_profile: ep_spread\n"
+        "model: " +
+            model +
+            "\n"
+            "rules:\n"
+            "  - {layers: [conv1, conv2], tensors: [w, dw], density: 0.4}\n");
+    const CommandResult r = trainloop::testing::run_trainloop(
+        "map --arch " + arch + " --workload lenet --batch 64 --phase " + phase + " --sparsity " +
+            profile + " --search anneal --budget 3000 --objective latency --quiet --format json",
+        Capture::stdout_only);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return nlohmann::json::parse(r.output);
+}
+
+double conv_cycles(const nlohmann::json& map, const std::string& phase) {
+    double cycles = 0;
+    for (const auto& layer : map["layers"]) {
+        const std::string name = layer["name"];
+        if (name.rfind("conv", 0) == 0 && layer["phases"].contains(phase)) {
+            cycles += layer["phases"][phase]["cycles"].get<double>();
+        }
+    }
+    return cycles;
+}
+
+std::string rows_of(const nlohmann::json& map, const std::string& layer_name,
+                    const std::string& phase) {
+    std::string rows;
+    for (const auto& layer : map["layers"]) {
+        if (layer["name"] != layer_name) continue;
+        for (const auto& level : layer["phases"][phase]["mapping"]["levels"]) {
+            for (const auto& loop : level["spatial_y"])
+                rows += loop.get<std::string>().substr(0, 1);
+        }
+    }
+    return rows;
+}
+
+TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiffer) {
+    const std::string uniform = "uniform";
+    const std::string spread = "{name: clustered, distribution: beta, cv: 0.6, unit: filter}";
+    const nlohmann::json cx_even = lenet_conv_iteration("eager_pruning_cx_baseline", uniform, "fw");
+    const nlohmann::json cx_uneven =
+        lenet_conv_iteration("eager_pruning_cx_baseline", spread, "fw");
+    const nlohmann::json ep_even = lenet_conv_iteration("eager_pruning_2048", uniform, "fw");
+    const nlohmann::json ep_uneven = lenet_conv_iteration("eager_pruning_2048", spread, "fw");
+    EXPECT_EQ(rows_of(cx_even, "conv2", "fw"), "K") << "fw: the output channels on the rows";
+    EXPECT_EQ(
+        rows_of(lenet_conv_iteration("eager_pruning_cx_baseline", uniform, "bw"), "conv2", "bw"),
+        "C")
+        << "bw: dx's channels on the rows";
+    EXPECT_GT(conv_cycles(cx_uneven, "fw"), 1.2 * conv_cycles(cx_even, "fw"));
+    EXPECT_NEAR(conv_cycles(ep_uneven, "fw"), conv_cycles(ep_even, "fw"),
+                0.05 * conv_cycles(ep_even, "fw"));
 }
 
 }  // namespace
