@@ -102,6 +102,21 @@ TEST(MapConstraintsCommand, EachPhaseIsMappedUnderItsOwnEntries) {
     EXPECT_GT(bw_checked, 0);
 }
 
+TEST(MapConstraintsCommand, ADataflowAgainstOnePhasesEntryExitsTwoAtThatEntry) {
+    const std::string file = temp_file("per_phase_dataflow.yaml",
+                                       "mapping_constraints: per_phase_dataflow\n"
+                                       "spatial: {y: [K]}\n"
+                                       "phases:\n"
+                                       "  bw: {spatial: {y: [C]}}\n");
+    // --dataflow C,K agrees with fw and wu (K on the rows), not with bw.
+    const CommandResult r = run(kMlp + " --dataflow C,K --constraints " + file);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(file + ":4:21: phases.bw.spatial.y"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("conflicts with the spatial constraint across y, which allows C"),
+              std::string::npos)
+        << r.output;
+}
+
 TEST(MapConstraintsCommand, TheMapspaceReportedBeforeSearchingReflectsTheConstraints) {
     const auto free = nlohmann::json::parse(run(kMlp + " --format json", false).output);
     const auto constrained =
