@@ -104,21 +104,26 @@ def write_profile(work, variant, options):
     return path
 
 
-def train_cost(trainloop, arch, network, batch, profile, iterations, search, log, extra=()):
-    command = [trainloop, "train-cost", "--arch", arch, "--workload", network, "--batch",
-               str(batch), "--sparsity", profile, "--iterations", str(iterations)
-               ] + search.options() + ["--seed", "1", "--format", "json", "--quiet"] + list(extra)
+def run_json(command, log, what):
+    """Runs a trainloop command that prints JSON; a failure raises RunFailed with its
+    message (reported in the document, not hidden: the network's rows are left out)."""
     log.write(" ".join(command) + "\n")
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        # Reported in the document, not hidden: the network's rows are left out.
         try:
             error = json.loads(done.stdout).get("error", {})
             message = error.get("message", "") if isinstance(error, dict) else str(error)
         except ValueError:
-            message = (done.stdout + done.stderr).strip().splitlines()[0]
-        raise RunFailed("%s: %s" % (search, message or "exit %d" % done.returncode))
+            message = ((done.stdout + done.stderr).strip().splitlines() or [""])[0]
+        raise RunFailed("%s: %s" % (what, message or "exit %d" % done.returncode))
     return json.loads(done.stdout)
+
+
+def train_cost(trainloop, arch, network, batch, profile, iterations, search, log, extra=()):
+    command = [trainloop, "train-cost", "--arch", arch, "--workload", network, "--batch",
+               str(batch), "--sparsity", profile, "--iterations", str(iterations)
+               ] + search.options() + ["--seed", "1", "--format", "json", "--quiet"] + list(extra)
+    return run_json(command, log, search)
 
 
 class RunFailed(Exception):
@@ -132,11 +137,7 @@ def map_iteration(trainloop, arch, network, batch, profile, iteration, search, l
     if profile is not None:
         command += ["--sparsity", profile, "--iteration", str(iteration)]
     command += search.options() + ["--seed", "1", "--format", "json", "--quiet"]
-    log.write(" ".join(command) + "\n")
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RunFailed("map: " + ((done.stdout + done.stderr).strip().splitlines() or ["?"])[0])
-    return json.loads(done.stdout)
+    return run_json(command, log, "map, %s" % search)
 
 
 def run_fig20(args, net, iterations, batch, spread_profiles, fig20, log):
