@@ -225,6 +225,11 @@ TEST(ConstraintsParser, PhaseErrorsAreLocated) {
     SpecError e = parse_error("phases:\n  bwd: {spatial: {y: [C]}}\n");
     EXPECT_TRUE(contains(e.hint(), "`bw`"));
     EXPECT_EQ(e.where().line, 3);
+    e = parse_error("phases: [bw]\n");
+    EXPECT_TRUE(contains(e.message(), "expected a mapping"));
+    EXPECT_EQ(e.key_path(), "phases");
+    e = parse_error("phases:\n  bw: {spatial: {y: [C]}}\n  bw: {spatial: {y: [N]}}\n");
+    EXPECT_TRUE(contains(e.message(), "`bw` given twice"));
     e = parse_error("phases:\n  bw: {phases: {fw: {}}}\n");
     EXPECT_TRUE(contains(e.message(), "unknown key `phases`")) << "phases do not nest";
     // A phase's entries must hold together with the general ones.
