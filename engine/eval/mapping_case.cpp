@@ -52,7 +52,7 @@ std::string fix_for(ViolationKind kind) {
     switch (kind) {
         case ViolationKind::factor_product:
             return "over all levels, temporal and spatial, a dimension's factors must multiply "
-                   "to its size";
+                   "to its size (N, K, C and G: or pad it to less than twice its size)";
         case ViolationKind::fanout_x:
         case ViolationKind::fanout_y:
             return "spread fewer or smaller factors over the array at this level";

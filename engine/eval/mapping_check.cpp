@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "nest/padding.hpp"
+
 namespace trainloop {
 
 std::string_view violation_kind_name(ViolationKind kind) {
@@ -32,7 +34,11 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
     }
     for (Dim d : kAllDims) {
         const std::int64_t product = totals[d];
-        if (product != space.bounds[d]) {
+        // Imperfect factors pad a one-term dimension by less than its bound
+        // (nest/padding.hpp); more is taken for a mistake.
+        const bool padded = product > space.bounds[d] && product / 2 < space.bounds[d] &&
+                            paddable_dims(space).contains(d);
+        if (product != space.bounds[d] && !padded) {
             return MappingViolation{ViolationKind::factor_product,
                                     -1,
                                     d,
@@ -174,10 +180,22 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
         case ViolationKind::level_count:
             return fmt::format("the mapping has {} levels but architecture `{}` has {}", v.actual,
                                arch.name, v.limit);
-        case ViolationKind::factor_product:
-            return fmt::format("the factors of {} multiply to {}, but {} = {} in layer `{}`",
-                               dim_name(v.dim), product_text(v.actual), dim_name(v.dim), v.limit,
-                               problem.layer);
+        case ViolationKind::factor_product: {
+            const std::string mismatch = fmt::format(
+                "the factors of {} multiply to {}, but {} = {} in layer `{}`", dim_name(v.dim),
+                product_text(v.actual), dim_name(v.dim), v.limit, problem.layer);
+            if (v.actual < v.limit) return mismatch;
+            if (!paddable_dims(problem.space).contains(v.dim)) {
+                return mismatch + fmt::format(
+                                      ": {} indexes a sliding window, so its factors must "
+                                      "multiply to exactly {} (only N, K, C and G may be padded)",
+                                      dim_name(v.dim), v.limit);
+            }
+            return mismatch + fmt::format(
+                                  ": imperfect factors may pad {} to at most {}, less than "
+                                  "twice its size",
+                                  dim_name(v.dim), 2 * v.limit - 1);
+        }
         case ViolationKind::fanout_x:
         case ViolationKind::fanout_y:
             return fmt::format(

@@ -19,7 +19,8 @@ namespace trainloop {
 
 enum class ViolationKind : std::uint8_t {
     level_count,       // the mapping has another number of levels than the architecture
-    factor_product,    // a dimension's factors do not multiply to its bound
+    factor_product,    // a dimension's factors do not multiply to its bound (or pad it,
+                       // nest/padding.hpp)
     fanout_x,          // spatial X factors exceed the array fanout below a level
     fanout_y,          // spatial Y factors exceed it
     keep_forbidden,    // a level keeps a data space the architecture does not let it hold

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "common/spec_error.hpp"
+#include "nest/padding.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {
@@ -298,6 +299,8 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
             parent = i;
         }
     }
+    // Imperfect factors: from the padded nest's counts to the real problem's.
+    remove_padding(problem, out);
     if (overflow.seen) {
         throw SpecError(
             {}, "",

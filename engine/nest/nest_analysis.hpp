@@ -76,17 +76,20 @@ struct LevelAccesses {
 struct NestAnalysis {
     std::array<LevelAccesses, kMaxLevels> levels{};
     // Per level: the extent of its tile along each dimension (Π of the factors
-    // at the level and inside it); tile_of(projection, box) gives its tensor tile.
+    // at the level and inside it, at most the bound); tile_of(projection, box)
+    // gives its tensor tile.
     std::array<DimBounds, kMaxLevels> tile_box{};
     std::size_t num_levels = 0;
-    std::int64_t macs = 0;            // Π of every factor
+    std::int64_t macs = 0;            // the problem's (Π of every factor, unless padded)
     std::int64_t compute_cycles = 0;  // Π of the temporal factors
     std::int64_t utilized_macs = 0;   // Π of the spatial factors
 };
 
 // Preconditions: the mapping has as many levels as the analysis expects,
-// level 0 keeps every data space, and all factors are positive (see
-// mapping_check.hpp). Capacity is not checked here.
+// level 0 keeps every data space, all factors are positive, and each
+// dimension's factors multiply to its bound or, for a dimension
+// paddable_dims() allows, to a padded extent in [bound, 2·bound) (see
+// mapping_check.hpp and padding.hpp). Capacity is not checked here.
 NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping);
 // The same, written into `out` (the evaluator's hot path avoids a copy).
 void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnalysis& out);

@@ -77,6 +77,17 @@ void check_exportable(const Architecture& arch, const PhaseProblem& problem, con
             }
         }
     }
+    for (Dim d : kAllDims) {
+        const std::int64_t product = mapping.total_factor(d);
+        if (product != problem.space.bounds[d]) {
+            throw SpecError(origin, "mapping",
+                            fmt::format("the mapping pads {} = {} to {} (imperfect factors): a "
+                                        "timeloop-model mapping's factors multiply to each "
+                                        "dimension's size",
+                                        dim_name(d), problem.space.bounds[d], product),
+                            "a mapping with perfect factors (map without --imperfect-factors)");
+        }
+    }
 }
 
 // ---- map.yaml ------------------------------------------------------------

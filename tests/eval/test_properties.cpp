@@ -9,6 +9,7 @@
 #include "eval/evaluation.hpp"
 #include "problem/projection.hpp"
 #include "support/eval_fixtures.hpp"
+#include "support/flat_loops.hpp"
 #include "support/random_mapping.hpp"
 
 namespace trainloop {
@@ -254,26 +255,8 @@ TEST(EvaluatorProperties, WeightFillsFollowTheInnermostRelevantLoopFormula) {
 // the set of input words the tile covers, and count the new ones.
 std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m,
                                      std::size_t level) {
-    struct L {
-        Dim d;
-        std::int64_t f, step;
-        bool temporal;
-        std::size_t level;
-    };
-    std::vector<L> nest;
-    for (std::size_t i = 0; i < m.num_levels; ++i) {
-        for (const Loop& l : m.level(i).temporal) nest.push_back({l.dim, l.factor, 1, true, i});
-        for (const Loop& l : m.level(i).spatial_x) nest.push_back({l.dim, l.factor, 1, false, i});
-        for (const Loop& l : m.level(i).spatial_y) nest.push_back({l.dim, l.factor, 1, false, i});
-    }
-    DimBounds inside;
-    for (Dim d : kAllDims) inside[d] = 1;
-    DimBounds tile = inside;
-    for (std::size_t k = nest.size(); k-- > 0;) {
-        nest[k].step = inside[nest[k].d];
-        inside[nest[k].d] *= nest[k].f;
-        if (nest[k].level >= level) tile = inside;
-    }
+    using L = testing::FlatLoop;
+    const auto [nest, tile] = testing::flat_loops(m, level);
     std::vector<L> above;
     for (const L& l : nest) {
         if (l.temporal && l.level < level) above.push_back(l);

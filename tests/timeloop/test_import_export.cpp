@@ -596,6 +596,30 @@ TEST(TimeloopExport, DimensionOnBothAxesIsRefused) {
     EXPECT_TRUE(contains(e.message(), "spreads K over both array axes"));
 }
 
+TEST(TimeloopExport, PaddedMappingIsRefused) {
+    // Imperfect factors (nest/padding.hpp): one more iteration of the first
+    // temporal K loop pads K; timeloop-model's factors multiply to the size.
+    const MappingCase c = load_mapping_case(kSource / "examples/mappings/resnet18_3x3_KN_fw.yaml");
+    Mapping m;
+    m.num_levels = c.mapping.num_levels;
+    bool padded = false;
+    for (std::size_t i = 0; i < c.mapping.num_levels; ++i) {
+        m.level(i) = c.mapping.level(i);
+        m.level(i).temporal.clear();
+        for (Loop l : c.mapping.level(i).temporal) {
+            if (!padded && l.dim == Dim::K && l.factor >= 2) {
+                ++l.factor;
+                padded = true;
+            }
+            m.level(i).temporal.push_back(l);
+        }
+    }
+    ASSERT_TRUE(padded);
+    const SpecError e = expect_spec_error([&] { native_to_timeloop_files(c.arch, *c.problem, m); });
+    EXPECT_EQ(e.key_path(), "mapping");
+    EXPECT_TRUE(contains(e.message(), "pads K = ")) << e.message();
+}
+
 TEST(TimeloopExportCli, BwPhaseNotesAndForce) {
     const fs::path dir = fresh_dir("export_cli");
     const std::string command = "export timeloop --mapping " +

@@ -1,0 +1,47 @@
+// Imperfect factors by padding: a mapping whose factors of a dimension
+// multiply to more than the dimension's bound B (to a padded extent E, with
+// B ≤ E < 2B) runs the loop nest of the padded problem, and the iterations
+// past B do no work.
+//
+// The model (docs/nest_analysis.md, "Imperfect factors"), in the spirit of
+// Timeloop's imperfect factorization (ruby mapspace) and ZigZag's uneven
+// mappings, stated for what the nest analysis can count in closed form:
+// - Only a dimension that every tensor indexes through a one-term axis
+//   (N, K, C, G; never a sliding-window P, Q, R, S) may be padded: then each
+//   padded index value is one whole slice of every tensor it indexes.
+// - A padded iteration runs: it takes its cycles (the PE columns holding
+//   K = 1000..1023 in the last step of a 32-column array idle, as in
+//   hardware), utilization counts them as lost, and its tiles take the place
+//   of the level's previous ones (holding no real words of the tensors the
+//   padding indexes). A machine that skips wholly padded tiles and keeps what
+//   it held can move fewer words: for it the counts are an upper bound.
+// - MACs are the problem's. A tensor a padded dimension indexes moves only
+//   its real words: in the padded nest every index value of that dimension
+//   is moved equally often (tiles step along a one-term axis in whole,
+//   aligned blocks), so the real counts are the padded counts times B/E,
+//   exactly (per instance to the nearest word: where the padded dimension is
+//   spread over the instances, the average can be a fraction). The tiles
+//   (capacity) are clipped to B.
+// - A tensor a padded dimension does not index is counted as the padded nest
+//   moves it: exact where the padding lies in spatial loops the tensor is
+//   multicast across (a systolic row still streams its inputs past idle
+//   columns); an upper bound where a padded temporal iteration re-reads it.
+// The sparse models (density, load imbalance) see the padded nest's tiles
+// and waves, so a padded slot counts as a slot with work: an upper bound.
+#pragma once
+
+#include "nest/nest_analysis.hpp"
+#include "problem/phase_problem.hpp"
+
+namespace trainloop {
+
+// The dimensions a mapping may pad: those that index every tensor they
+// index through a one-term axis (the same in every phase).
+DimSet paddable_dims(const IterationSpace& space);
+
+// Turns the analysis of the padded nest (`out`, from analyze_nest, whose
+// tile_box[0] holds each dimension's padded extent) into the real problem's
+// counts, as the header states. No-op when nothing is padded.
+void remove_padding(const PhaseProblem& problem, NestAnalysis& out);
+
+}  // namespace trainloop
