@@ -29,6 +29,7 @@ struct MapOptions {
     int threads = 0;
     std::uint64_t seed = 1;
     bool no_bypass = false;
+    bool imperfect_factors = false;
     std::string constraints;  // a constraints file; empty: the architecture's only
     std::string format = "text";
     std::vector<std::string> export_to;  // {"timeloop", DIR}

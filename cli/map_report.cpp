@@ -136,7 +136,9 @@ std::string map_to_text(const MapRun& run) {
         o.budget == 0    ? std::string("unlimited")
         : o.fixed_budget ? fmt::format("budget {}", group_thousands(o.budget))
                          : fmt::format("until converged, at most {}", group_thousands(o.budget)),
-        o.seed, o.no_bypass ? ", no bypass" : "",
+        o.seed,
+        std::string(o.no_bypass ? ", no bypass" : "") +
+            (o.imperfect_factors ? ", imperfect factors" : ""),
         sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
                              o.sparsity.iteration
                                  ? fmt::format(" at iteration {}", *o.sparsity.iteration)

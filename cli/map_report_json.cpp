@@ -102,6 +102,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                           {"batch", o.batch},
                           {"phases", phase_names},
                           {"bypass", !o.no_bypass},
+                          {"imperfect_factors", o.imperfect_factors},
                           {"constraints", constraints_summary(run.constraints)},
                           {"mapspace",
                            {{"layer", largest.problem.layer},

@@ -79,6 +79,11 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command->add_flag("--no-bypass", o.no_bypass,
                       "Every level keeps every tensor it may hold (do not explore bypass; a "
                       "constraint's required bypasses still apply)");
+    command->add_flag(
+        "--imperfect-factors", o.imperfect_factors,
+        "Also spread N, K, C or G over the array by a factor that does not divide it (K = 1000 "
+        "on all 32 columns in 32 steps, the last one padded), as Timeloop's imperfect "
+        "factorization does; docs/nest_analysis.md, \"Imperfect factors\"");
     command
         ->add_option("--constraints", o.constraints,
                      "Mapping constraints YAML (fixed spatial dimensions and factors, factor "
@@ -94,6 +99,7 @@ inline RunSettings run_settings(const MapOptions& o) {
     RunSettings settings;
     settings.dataflow = parse_dataflow(o.dataflow);
     settings.bypass = !o.no_bypass;
+    settings.imperfect_factors = o.imperfect_factors;
     if (!o.constraints.empty()) {
         settings.constraints_file =
             ConstraintsFileInput{o.constraints, read_file_text(o.constraints)};

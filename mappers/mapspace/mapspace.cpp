@@ -10,6 +10,7 @@
 
 #include "common/spec_error.hpp"
 #include "mapspace/divisors.hpp"
+#include "nest/padding.hpp"
 
 namespace trainloop {
 namespace {
@@ -38,10 +39,33 @@ void factorize(std::int64_t rest, std::size_t slots, const std::vector<std::int6
 // refused (about 100 MB) rather than exhausting memory.
 constexpr std::int64_t kMaxFactorizations = 1'000'000;
 
-// All (dims, factors) for one axis: each dimension a divisor of its bound,
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// The spatial factors of a dimension with bound `bound` where `room`
+// instances are left on the axis: the divisors of the bound that fit and,
+// with imperfect factors, the factor that takes the fewest steps through
+// the bound, ⌈bound/⌈bound/room⌉⌉ (the least padding among those that do),
+// when it does not divide the bound.
+std::vector<std::int64_t> spatial_factors(std::int64_t bound, std::int64_t room, bool imperfect) {
+    std::vector<std::int64_t> out;
+    for (std::int64_t d : divisors(bound)) {
+        if (d > room) break;
+        out.push_back(d);
+    }
+    if (imperfect && room > 1) {
+        const std::int64_t fewest_steps = ceil_div(bound, ceil_div(bound, std::min(room, bound)));
+        if (bound % fewest_steps != 0) {
+            out.insert(std::upper_bound(out.begin(), out.end(), fewest_steps), fewest_steps);
+        }
+    }
+    return out;
+}
+
+// All (dims, factors) for one axis: each dimension a divisor of its bound
+// (or, with imperfect factors, the fewest-steps factor; see spatial_factors),
 // the product within `fanout`.
 std::vector<LoopList> axis_choices(const std::vector<Dim>& dims, const DimBounds& bounds,
-                                   std::int64_t fanout) {
+                                   std::int64_t fanout, bool imperfect) {
     std::vector<LoopList> out;
     std::vector<std::int64_t> f(dims.size(), 1);
     std::function<void(std::size_t, std::int64_t)> go = [&](std::size_t k, std::int64_t used) {
@@ -53,8 +77,7 @@ std::vector<LoopList> axis_choices(const std::vector<Dim>& dims, const DimBounds
             out.push_back(list);
             return;
         }
-        for (std::int64_t d : divisors(bounds[dims[k]])) {
-            if (used * d > fanout) break;
+        for (std::int64_t d : spatial_factors(bounds[dims[k]], fanout / used, imperfect)) {
             f[k] = d;
             go(k + 1, used * d);
         }
@@ -212,6 +235,7 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
     const MappingConstraints& user = constraints.user;
     const std::vector<Dataflow> dataflows = candidate_dataflows(space.bounds, constraints);
     std::set<std::vector<std::int64_t>> seen;  // canonical form, to drop duplicates
+    const DimSet paddable = paddable_dims(space);
     std::optional<EmptyMapspaceReason> spatial_reason;
     for (const Dataflow& flow : dataflows) {
         std::vector<SpatialChoice> partial(1);
@@ -219,8 +243,11 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
             if (arch.fanout_x(i) == 1 && arch.fanout_y(i) == 1) continue;
             std::vector<SpatialChoice> next;
             for (const SpatialChoice& base : partial) {
-                for (const LoopList& x : axis_choices(flow.x, space.bounds, arch.fanout_x(i))) {
-                    for (const LoopList& y : axis_choices(flow.y, space.bounds, arch.fanout_y(i))) {
+                const bool imperfect = constraints.imperfect_factors;
+                for (const LoopList& x :
+                     axis_choices(flow.x, space.bounds, arch.fanout_x(i), imperfect)) {
+                    for (const LoopList& y :
+                         axis_choices(flow.y, space.bounds, arch.fanout_y(i), imperfect)) {
                         SpatialChoice c = base;
                         c.x[i] = x;
                         c.y[i] = y;
@@ -243,7 +270,14 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
                     }
                 }
             }
-            for (Dim d : kAllDims) fits = fits && space.bounds[d] % c.total[d] == 0;
+            // Imperfect factors pad a paddable dimension by less than the
+            // spatial product, which is at most the bound (nest/padding.hpp).
+            for (Dim d : kAllDims) {
+                const bool divides = space.bounds[d] % c.total[d] == 0;
+                const bool pads = constraints.imperfect_factors && c.total[d] <= space.bounds[d] &&
+                                  paddable.contains(d);
+                fits = fits && (divides || pads);
+            }
             // Fixed spatial factors: the product over the levels on the axis.
             for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
                 const auto& a = user.axis(axis);
@@ -342,7 +376,8 @@ void Mapspace::build_factorizations(const IterationSpace& space, const MappingCo
     for (const SpatialChoice& c : spatial_) {
         bool possible = true;
         for (Dim d : kAllDims) {
-            const std::int64_t bound = space.bounds[d] / c.total[d];
+            const std::int64_t bound =
+                ceil_div(space.bounds[d], c.total[d]);  // padded when imperfect
             auto [it, added] = factorizations_.try_emplace(std::pair{d, bound});
             if (added) {
                 const std::int64_t count =

@@ -2,9 +2,10 @@
 // one architecture, and the moves between them.
 //
 // Axes: spatial — which dimensions go on the array's X and Y axes,
-// with which factors (from a dataflow, or all dataflows for `any`); temporal
+// with which factors (from a dataflow, or all dataflows for `any`; with
+// imperfect factors also one that does not divide its dimension); temporal
 // — every ordered factorization of each dimension's remaining bound across
-// the levels (perfect factors); loop orders per level (only the relative order
+// the levels (perfect factors of it); loop orders per level (only the relative order
 // of loops with factor > 1 matters, and the innermost level's order changes
 // nothing, so it is not explored); keep/bypass of each data space at each
 // level below the outermost.
@@ -40,10 +41,14 @@ struct MapspaceConstraints {
     bool explore_bypass = true;
     // The architecture's constraints merged with a constraints file's.
     MappingConstraints user = {};
+    // Also spatial factors that do not divide their dimension (N, K, C, G):
+    // the one that takes the fewest steps through it, the temporal loops
+    // then factoring the padded bound ⌈bound/spatial⌉ (nest/padding.hpp).
+    bool imperfect_factors = false;
 
     // What a problem of `phase` is mapped under (user's per-phase entries resolved).
     MapspaceConstraints for_phase(Phase phase) const {
-        return {dataflow, explore_bypass, constraints_for_phase(user, phase)};
+        return {dataflow, explore_bypass, constraints_for_phase(user, phase), imperfect_factors};
     }
     // The phase a mapspace depends on: none unless some entry is per phase
     // (then problems of one iteration space but different phases need their
@@ -101,9 +106,11 @@ class Mapspace {
     std::size_t num_levels() const { return num_levels_; }
     const std::vector<SpatialChoice>& spatial_choices() const { return spatial_; }
     const std::vector<DataSpaceSet>& keep_choices(std::size_t level) const { return keeps_[level]; }
-    // The bound a dimension has left for the temporal loops under a spatial choice.
+    // The bound a dimension has left for the temporal loops under a spatial
+    // choice (rounded up: an imperfect spatial factor pads the dimension).
     std::int64_t temporal_bound(std::uint32_t spatial, Dim d) const {
-        return bounds_[d] / spatial_[spatial].total[d];
+        const std::int64_t across = spatial_[spatial].total[d];
+        return (bounds_[d] + across - 1) / across;
     }
     // Every way to split `bound` (what dimension `d` has left for the
     // temporal loops) into num_levels() ordered factors within the factor

@@ -52,6 +52,8 @@ struct TrainingRunLength {
 struct RunSettings {
     std::optional<Dataflow> dataflow;  // nullopt: any
     bool bypass = true;                // explore keep/bypass
+    // Also spatial factors that pad their dimension (MapspaceConstraints).
+    bool imperfect_factors = false;
     std::optional<ConstraintsFileInput> constraints_file;
     SearchSettings search;
     std::vector<Phase> phases;

@@ -243,6 +243,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
             spec.seed = static_cast<std::uint64_t>(seed);
         }
         if (auto v = s.optional("bypass")) spec.bypass = v->as_bool();
+        if (auto v = s.optional("imperfect_factors")) spec.imperfect_factors = v->as_bool();
         if (spec.budget == 0 && spec.strategy != SearchStrategy::exhaustive) {
             search->fail("budget 0 (no limit) never ends a random or anneal search",
                          "a positive `budget`, or `strategy: exhaustive`");

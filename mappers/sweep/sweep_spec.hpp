@@ -76,6 +76,7 @@ struct SweepSpec {
     std::int64_t patience = 0;
     std::uint64_t seed = 1;
     bool bypass = true;
+    bool imperfect_factors = false;  // `imperfect_factors:` (MapspaceConstraints)
     // A mapping constraints file (resolved path) applied at every point on
     // top of the architecture's own `constraints:`; empty: none.
     std::string constraints;

@@ -70,6 +70,50 @@ TEST(EvalForms, OneLineFormEvaluatesFromAFileAndInline) {
     expect_evaluates_to("--db " + db + " --point 1 --layer fc1 --phase fw", fc1_fw);
 }
 
+// A padded mapping (`map --imperfect-factors`: K = 1000 over all 16
+// columns) prints in every form and evaluates again to the same numbers.
+TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
+    const std::string network =
+        temp_file("classifier.yaml",
+                  "network: classifier\n"
+                  "inputs:\n"
+                  "  - {name: features, channels: 512, height: 1, width: 1}\n"
+                  "layers:\n"
+                  "  - {name: fc, type: fc, inputs: [features], "
+                  "out_features: 1000}\n");
+    const std::string map = "map --arch " + kArch + " --workload " + network +
+                            " --dataflow K,N --phase fw --objective latency --budget 3000 -q";
+    const nlohmann::json perfect = run_json(map);
+    const nlohmann::json padded = run_json(map + " --imperfect-factors");
+    ASSERT_TRUE(padded.is_object() && perfect.is_object());
+    EXPECT_EQ(padded["imperfect_factors"], true);
+    const nlohmann::json& fc = padded["layers"][0]["phases"]["fw"];
+    // 16 · 63 = 1,008 ≥ 1,000 channels in 63 steps, not 100 steps of 10.
+    EXPECT_EQ(fc["cycles"], 63 * 512);
+    EXPECT_EQ(perfect["layers"][0]["phases"]["fw"]["cycles"], 100 * 512);
+    EXPECT_EQ(fc["macs"], 16 * 1000 * 512);
+    const std::string target =
+        " --arch " + kArch + " --workload " + network + " --layer fc --phase fw";
+    expect_evaluates_to("--mapping " + temp_file("padded.json", fc["mapping"].dump(1)) + target,
+                        fc);
+    // The one-line form, from `map`'s table.
+    const auto table =
+        run_trainloop(map + " --imperfect-factors", trainloop::testing::Capture::stdout_only);
+    ASSERT_EQ(table.exit_code, 0) << table.output;
+    const std::size_t row = table.output.find("\nfc ");
+    ASSERT_NE(row, std::string::npos) << table.output;
+    const std::size_t from = table.output.find("DRAM[", row);
+    const std::string one_line = table.output.substr(from, table.output.find('\n', from) - from);
+    EXPECT_NE(one_line.find("X:K16"), std::string::npos) << one_line;
+    expect_evaluates_to("--mapping \"" + one_line + "\"" + target, fc);
+    // Padding a sliding-window dimension is refused, saying why.
+    const auto window = run_trainloop("eval --arch " + kArch +
+                                      " --workload resnet18 --layer conv1 --phase fw --mapping "
+                                      "\"DRAM[N16 K64 C3 P113 Q112 R7 S7]\"");
+    EXPECT_EQ(window.exit_code, 2) << window.output;
+    EXPECT_NE(window.output.find("sliding window"), std::string::npos) << window.output;
+}
+
 TEST(EvalForms, ErrorsNameTheFormsPlace) {
     const std::string target = " --arch " + kArch + " --workload mlp_mnist --layer fc1 --phase fw";
     // A level the architecture does not have, in each form.

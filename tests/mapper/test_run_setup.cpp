@@ -183,6 +183,20 @@ TEST(RunIdentity, TheDefaultSearchAndAnEqualFixedBudgetAreDifferentRuns) {
     EXPECT_EQ(b.description.find("until_converged"), std::string::npos) << b.description;
 }
 
+// Imperfect factors change the results, so they are part of a run's
+// identity; a run without them keeps the identity it had before the option.
+TEST(RunIdentity, ImperfectFactorsMakeAnotherRunAndTheDefaultIsUnchanged) {
+    const SpecText arch{"a", "a: 1"}, network{"n", "n: 1"}, sparsity{"dense", ""};
+    RunSettings perfect;
+    RunSettings padded = perfect;
+    padded.imperfect_factors = true;
+    const RunIdentity a = map_run_identity(arch, network, 16, sparsity, perfect);
+    const RunIdentity b = map_run_identity(arch, network, 16, sparsity, padded);
+    EXPECT_NE(a.hash, b.hash);
+    EXPECT_EQ(a.description.find("imperfect"), std::string::npos) << a.description;
+    EXPECT_NE(b.description.find("imperfect_factors: true"), std::string::npos) << b.description;
+}
+
 // `map` with no --budget searches until converged; with one, exactly that
 // many evaluations per problem. The JSON says which.
 TEST(RunSetup, MapSearchesUntilConvergedUnlessGivenABudget) {

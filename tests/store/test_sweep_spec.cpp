@@ -54,6 +54,16 @@ TEST(SweepSpec, WithoutABudgetTheSearchRunsUntilConverged) {
     EXPECT_EQ(fixed.budget, 300);
 }
 
+TEST(SweepSpec, ImperfectFactorsAreASearchOption) {
+    EXPECT_FALSE(parse(kHead + "  - procrustes_baseline_16x16\n").imperfect_factors);
+    const SweepSpec s =
+        parse(kHead + "  - procrustes_baseline_16x16\nsearch: {imperfect_factors: true}\n");
+    EXPECT_TRUE(s.imperfect_factors);
+    EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nsearch: {imperfect_factors: 3}\n")
+                  .find("imperfect_factors"),
+              std::string::npos);
+}
+
 TEST(SweepSpec, OverridesApplyToTheTreeBeforeParsing) {
     const SweepSpec s = parse(kHead +
                               "  - file: procrustes_baseline_16x16\n    name: small\n    set:\n"

@@ -1,0 +1,97 @@
+// Imperfect factors in the mapspace (MapspaceConstraints::imperfect_factors):
+// a dimension whose divisors leave array columns idle gets the spatial factor
+// that takes the fewest steps through it, and the temporal loops factor the
+// padded bound. Every point is structurally valid, the search reaches the
+// padded mapping's fewer cycles, and without the option nothing changes.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "eval/mapping_check.hpp"
+#include "search/search.hpp"
+#include "support/eval_fixtures.hpp"
+
+namespace trainloop {
+namespace {
+
+using testing::space_of;
+
+// ResNet-18's classifier at batch 16 on a 16×16 array: K = 1000's divisors
+// put at most 10 output channels on the 16 columns.
+const IterationSpace kFc = space_of({{Dim::N, 16}, {Dim::K, 1000}, {Dim::C, 512}});
+
+ArchModel arch16() { return testing::three_level(16, 16, 1 << 20, 1 << 12); }
+
+std::int64_t widest_k(const Mapspace& space) {
+    std::int64_t widest = 0;
+    for (const SpatialChoice& c : space.spatial_choices()) {
+        widest = std::max(widest, c.total[Dim::K]);
+    }
+    return widest;
+}
+
+TEST(ImperfectMapspace, AddsTheFewestStepsFactorAndPadsTheTemporalBound) {
+    const ArchModel arch = arch16();
+    const Mapspace perfect = Mapspace::build(arch, kFc, {parse_dataflow("K,N"), true});
+    EXPECT_EQ(widest_k(perfect), 10);
+    MapspaceConstraints imperfect{parse_dataflow("K,N"), true};
+    imperfect.imperfect_factors = true;
+    const Mapspace padded = Mapspace::build(arch, kFc, imperfect);
+    EXPECT_EQ(widest_k(padded), 16);
+    bool found = false;
+    for (std::uint32_t s = 0; s < padded.spatial_choices().size(); ++s) {
+        if (padded.spatial_choices()[s].total[Dim::K] != 16) continue;
+        EXPECT_EQ(padded.temporal_bound(s, Dim::K), 63);  // 16 · 63 = 1,008 ≥ 1,000
+        found = true;
+    }
+    EXPECT_TRUE(found);
+    // N = 16 divides the rows: no padded choice for it.
+    for (const SpatialChoice& c : padded.spatial_choices()) {
+        EXPECT_EQ(16 % c.total[Dim::N], 0);
+    }
+}
+
+TEST(ImperfectMapspace, RandomPointsAndNeighboursAreValidAndDoTheProblemsMacs) {
+    const ArchModel arch = arch16();
+    MapspaceConstraints constraints{std::nullopt, true};
+    constraints.imperfect_factors = true;
+    const Mapspace space = Mapspace::build(arch, kFc, constraints);
+    const PhaseProblem fw = make_phase_problem("fc", Phase::fw, kFc);
+    std::mt19937_64 rng(5);
+    MapPoint p = space.random_point(rng);
+    int padded = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const Mapping m = space.to_mapping(p);
+        ASSERT_EQ(check_mapping_structure(arch, kFc, m), std::nullopt);
+        const Evaluation e = evaluate(arch, fw, m);
+        if (e.valid()) {
+            EXPECT_EQ(e.nest.macs, kFc.macs());
+        }
+        bool pads = false;
+        for (Dim d : kAllDims) pads = pads || m.total_factor(d) != kFc.bounds[d];
+        padded += pads ? 1 : 0;
+        p = i % 10 == 0 ? space.random_point(rng) : space.neighbor(p, rng);
+    }
+    EXPECT_GT(padded, 100);
+}
+
+TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
+    const ArchModel arch = arch16();
+    const PhaseProblem fw = make_phase_problem("fc", Phase::fw, kFc);
+    SearchOptions o;
+    o.objective = Objective::latency;
+    o.budget.max_evaluations = 20000;
+    o.threads = 1;
+    MapspaceConstraints constraints{parse_dataflow("K,N"), true};
+    const SearchResult perfect = search(arch, fw, Mapspace::build(arch, kFc, constraints), o);
+    constraints.imperfect_factors = true;
+    const SearchResult padded = search(arch, fw, Mapspace::build(arch, kFc, constraints), o);
+    ASSERT_TRUE(perfect.best && padded.best);
+    // 10 columns: 100 K-steps of 512 C and one N-step of 16 rows; 16 columns: 63 K-steps.
+    EXPECT_EQ(perfect.best->cycles, 100 * 512);
+    EXPECT_EQ(padded.best->cycles, 63 * 512);
+    EXPECT_EQ(padded.best->mapping.total_factor(Dim::K), 1008);
+}
+
+}  // namespace
+}  // namespace trainloop
