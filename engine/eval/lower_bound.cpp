@@ -1,6 +1,7 @@
 #include "eval/lower_bound.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace trainloop {
@@ -21,6 +22,33 @@ std::int64_t distinct_axis_values(const TensorAxis& axis, const DimBounds& bound
     return std::int64_t(std::count(seen.begin(), seen.end(), true));
 }
 
+// The least energy, beyond the outermost level's compulsory traffic, of
+// serving every MAC's operand `s` (or taking every MAC's update of the
+// output): from the innermost level that keeps it, whichever that is. Each
+// instance of level i serves the num_macs / instances MAC units under it, so
+// it makes at least MACs / that many reads (updates) even with full multicast
+// (spatial reduction); an operand word reaches that level at least once.
+double mac_serving_pj(const ArchModel& arch, const PhaseProblem& problem, DataSpace s,
+                      double distinct) {
+    const double macs = double(problem.macs());
+    const bool output = s == problem.output();
+    const LevelModel& outermost = arch.levels[0];
+    // The outermost level serves the MACs itself: its accesses beyond the compulsory ones.
+    const double units = double(arch.num_macs());
+    double best =
+        output ? std::max(0.0, outermost.update_pj * macs / units -
+                                   std::min(outermost.write_pj, outermost.update_pj) * distinct)
+               : outermost.read_pj * std::max(0.0, macs / units - distinct);
+    for (std::size_t i = 1; i < arch.num_levels; ++i) {
+        const LevelModel& level = arch.levels[i];
+        if (!level.may_hold.contains(s)) continue;
+        const double served = macs / std::max(1.0, units / double(level.instances));
+        best = std::min(best, output ? level.update_pj * served
+                                     : level.read_pj * served + level.write_pj * distinct);
+    }
+    return best;
+}
+
 }  // namespace
 
 std::int64_t distinct_words(const Projection& projection, const DimBounds& bounds) {
@@ -31,20 +59,76 @@ std::int64_t distinct_words(const Projection& projection, const DimBounds& bound
     return words;
 }
 
+double on_chip_capacity_words(const ArchModel& arch) {
+    double words = 0;
+    for (std::size_t i = 1; i < arch.num_levels; ++i) {
+        const LevelModel& level = arch.levels[i];
+        if (level.capacity_words < 0) return -1;
+        words += double(level.capacity_words) * double(level.instances);
+    }
+    return words;
+}
+
+double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words) {
+    if (on_chip_words <= 0) return 0;
+    const DimBounds& b = problem.space.bounds;
+    // Loomis–Whitney over the MACs' three projections (weights, outputs, the
+    // input window's elements, each ≤ R·S per input word): MACs per segment
+    // ≤ √(R·S · |W|·|O|·|I|) with |W| + |I| + |O| ≤ 3S.
+    const double per_segment =
+        std::sqrt(double(b[Dim::R]) * double(b[Dim::S])) * std::pow(on_chip_words, 1.5);
+    const double segments = std::ceil(double(problem.macs()) / per_segment);
+    return on_chip_words * std::max(0.0, segments - 1);
+}
+
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem) {
     CostLowerBound bound;
     const std::int64_t macs = problem.macs();
     const std::int64_t units = arch.num_macs();
-    bound.cycles = (macs + units - 1) / units;
-
     const LevelModel& outermost = arch.levels[0];
+
+    // Compulsory off-chip traffic: every word once.
+    double operand_words = 0;
+    double output_words = 0;
     double energy = double(macs) * arch.mac_pj;
+    PerDataSpace<double> distinct{};
     for (DataSpace s : kAllDataSpaces) {
-        const double words = double(distinct_words(problem.projection(s), problem.space.bounds));
-        bound.offchip_words += words;
-        energy += s == problem.output() ? words * std::min(outermost.write_pj, outermost.update_pj)
-                                        : words * outermost.read_pj;
+        distinct[s] = double(distinct_words(problem.projection(s), problem.space.bounds));
+        if (s == problem.output()) {
+            output_words += distinct[s];
+            energy += distinct[s] * std::min(outermost.write_pj, outermost.update_pj);
+        } else {
+            operand_words += distinct[s];
+            energy += distinct[s] * outermost.read_pj;
+        }
     }
+    const double compulsory = operand_words + output_words;
+    // What the on-chip capacity forces beyond it, and what serving the MACs
+    // from the levels inside costs; either may be the DRAM's own extra reads,
+    // so only the larger of the two is added.
+    const double capacity_words = on_chip_capacity_words(arch);
+    bound.offchip_words = std::max(
+        compulsory, capacity_words < 0 ? 0.0 : capacity_traffic_words(problem, capacity_words));
+    const double extra_offchip_pj =
+        (bound.offchip_words - compulsory) *
+        std::min({outermost.read_pj, outermost.write_pj, outermost.update_pj});
+    double serving_pj = 0;
+    for (DataSpace s : kAllDataSpaces) serving_pj += mac_serving_pj(arch, problem, s, distinct[s]);
+    energy += std::max(extra_offchip_pj, serving_pj);
+
+    // Cycles: the array's peak, and the outermost level's bandwidth (per
+    // instance) for the words that must cross it.
+    double cycles = std::ceil(double(macs) / double(units));
+    const double instances = double(outermost.instances);
+    const double read_bw = outermost.read_bandwidth * instances;
+    const double write_bw = outermost.write_bandwidth * instances;
+    if (read_bw > 0) cycles = std::max(cycles, std::ceil(operand_words / read_bw));
+    if (write_bw > 0) cycles = std::max(cycles, std::ceil(output_words / write_bw));
+    if (read_bw > 0 && write_bw > 0) {
+        cycles = std::max(cycles, std::ceil(bound.offchip_words / (read_bw + write_bw)));
+    }
+    bound.cycles = std::int64_t(cycles);
+
     // Leakage (evaluation.cpp): mW × cycles / GHz is pJ; every instance leaks.
     double leakage_mw = arch.mac_leakage_mw * double(units);
     for (std::size_t i = 0; i < arch.num_levels; ++i) {

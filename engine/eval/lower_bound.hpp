@@ -2,17 +2,37 @@
 // the gap of a found mapping to it (`trainloop map`, its JSON and the results
 // database report both).
 //
-//   cycles ≥ ⌈MACs / MAC units⌉: every MAC runs once and the array performs
-//            at most one per MAC unit per cycle (the peak throughput);
+//   off-chip words ≥ max(Σ distinct words touched,
+//                        S·(⌈MACs / (√(R·S)·S^1.5)⌉ − 1))
+//            with S the on-chip capacity in words (every instance of every
+//            inner level; the second term only when all are bounded): the
+//            Hong & Kung segment argument (STOC 1981) with Loomis–Whitney
+//            (1949) over the MACs' three projections. Split the run where
+//            every S off-chip words have moved: a segment's MACs touch at
+//            most S words held at its start, S moved, and S held at its end,
+//            3S in all over weights W, outputs O and inputs I, and (each
+//            iteration index in exactly two of the three; an input word is
+//            at most R·S window elements) do at most √(R·S·|W|·|O|·|I|) ≤
+//            √(R·S)·S^1.5 MACs; grouped layers keep it (Cauchy–Schwarz per group).
+//   cycles ≥ max(⌈MACs / MAC units⌉ (the peak throughput),
+//                ⌈operand words / outermost read bandwidth⌉,
+//                ⌈output words / its write bandwidth⌉,
+//                ⌈off-chip words / (read + write bandwidth)⌉);
 //   energy ≥ MACs × MAC energy
-//          + Σ over the operands: distinct words touched × outermost read energy
+//          + Σ over the operands: distinct words × outermost read energy
 //          + distinct output words × min(outermost write, update energy)
-//          + leakage of every instance over the cycle bound;
-//   off-chip words ≥ Σ over the data spaces: distinct words touched.
+//          + max(the off-chip words beyond those × its cheapest access,
+//                Σ over the tensors: the cheapest way to serve the MACs,
+//                  over each level that may be the innermost keeper —
+//                  MACs / (MAC units under one instance) reads (updates)
+//                  there, plus an operand's words filled into it once)
+//          + leakage of every instance over the cycle bound.
 // Every operand word the MACs use leaves the outermost level (which holds
 // every tensor) at least once, and every output word returns to it at least
-// once; nothing else is counted, so any mapping's energy (which adds inner
-// levels, networks and repeated traffic, all non-negative) is at least this.
+// once; each term counts accesses the evaluator charges (its reads serving
+// the MACs are per distinct position, at least one per MAC unit's cycle), and
+// networks and the other levels' traffic only add. The two extra terms may
+// both be the outermost level's own reads, so only the larger is added.
 // "Distinct words touched" counts the input window's elements exactly (a
 // strided window skips some), not its bounding box, so a tiling whose tiles
 // read less than the bounding box still stays above the bound.
@@ -32,13 +52,19 @@ namespace trainloop {
 struct CostLowerBound {
     std::int64_t cycles = 0;
     double energy_pj = 0;
-    // Off-chip words (evaluation.hpp offchip_words()) ≥ every operand's and
-    // the output's distinct words: each crosses the outermost level once.
+    // Off-chip words (evaluation.hpp offchip_words()): see above.
     double offchip_words = 0;
     double edp() const { return energy_pj * double(cycles); }
 };
 
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem);
+
+// The words the inner levels hold at once (every instance's capacity); -1
+// when one of them is unbounded.
+double on_chip_capacity_words(const ArchModel& arch);
+// The off-chip traffic the on-chip capacity `on_chip_words` forces (the
+// segment term above); 0 when it forces none.
+double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words);
 
 // The distinct elements of a data space the whole iteration space touches.
 std::int64_t distinct_words(const Projection& projection, const DimBounds& bounds);

@@ -4,6 +4,7 @@
 // window's touched elements, not its bounding box.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "arch/arch_model.hpp"
@@ -67,14 +68,55 @@ TEST(LowerBound, IsTheCompulsoryWorkOfAHandBuiltArchitecture) {
     EXPECT_DOUBLE_EQ(b.offchip_words, 66.0);
 }
 
+// A small on-chip capacity forces more than the compulsory traffic (the
+// segment term), and a narrow DRAM bounds the cycles; the on-chip levels'
+// cheapest way to serve the MACs adds to the energy.
+TEST(LowerBound, CapacityBandwidthAndServingTermsBite) {
+    ArchModel arch = testing::three_level(2, 2, 16, 4);  // 16 + 4·4 = 32 words on chip
+    const IterationSpace s = space_of({{Dim::N, 8}, {Dim::K, 16}, {Dim::C, 16}});
+    const PhaseProblem fc = make_phase_problem("fc", Phase::fw, s);
+    EXPECT_DOUBLE_EQ(on_chip_capacity_words(arch), 32.0);
+    // 2,048 MACs; a segment does at most 32^1.5 = 181 of them: 12 segments.
+    EXPECT_DOUBLE_EQ(capacity_traffic_words(fc, 32.0), 32.0 * 11);
+    const double compulsory = 16 * 16 + 8 * 16 + 8 * 16;  // 512 words
+    CostLowerBound b = cost_lower_bound(arch, fc);
+    EXPECT_DOUBLE_EQ(b.offchip_words, compulsory);  // 352 < 512: the compulsory words rule
+    const IterationSpace big = space_of({{Dim::N, 64}, {Dim::K, 64}, {Dim::C, 64}});
+    const PhaseProblem gemm = make_phase_problem("gemm", Phase::fw, big);
+    b = cost_lower_bound(arch, gemm);
+    EXPECT_DOUBLE_EQ(b.offchip_words, capacity_traffic_words(gemm, 32.0));
+    EXPECT_GT(b.offchip_words, 3.0 * 64 * 64);
+    // The energy adds the larger of the extra DRAM words (200 pJ each) and
+    // serving the MACs (here: the RF, 1 pJ per MAC per tensor and 1 pJ per
+    // operand word filled, below the GLB's 6 pJ / 4 MACs under it).
+    const double macs = 64.0 * 64 * 64;
+    const double base = macs * 1 + 3.0 * 64 * 64 * 200;
+    const double extra = (b.offchip_words - 3.0 * 64 * 64) * 200;
+    const double serving = 2 * (macs + 64 * 64) + macs;
+    EXPECT_DOUBLE_EQ(b.energy_pj, base + std::max(extra, serving));
+    // A DRAM of ¼ word/cycle each way: the traffic takes longer than the MACs.
+    arch.levels[0].read_bandwidth = 0.25;
+    arch.levels[0].write_bandwidth = 0.25;
+    b = cost_lower_bound(arch, gemm);
+    EXPECT_EQ(b.cycles, std::int64_t(std::ceil(capacity_traffic_words(gemm, 32.0) / 0.5)));
+    EXPECT_GT(b.cycles, std::int64_t(macs / 4));
+}
+
 // Property: on every layer, phase and architecture, random points of the
 // mapspace that the evaluator accepts, and the mapper's best, are at or above
 // the bound in cycles and in energy.
 TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
-    const std::vector<ArchModel> archs = {shipped("procrustes_baseline_16x16"),
-                                          shipped("procrustes_baseline_32x32"),
-                                          testing::three_level(4, 4, 4096, 256)};
+    // The last two: so little on-chip storage that the capacity term rules,
+    // and a DRAM narrow enough that its bandwidth does.
+    ArchModel narrow = testing::three_level(4, 4, 4096, 256);
+    narrow.levels[0].read_bandwidth = 1;
+    narrow.levels[0].write_bandwidth = 0.5;
+    const std::vector<ArchModel> archs = {
+        shipped("procrustes_baseline_16x16"), shipped("procrustes_baseline_32x32"),
+        testing::three_level(4, 4, 4096, 256), testing::three_level(2, 2, 512, 64), narrow};
     std::mt19937_64 rng(13);
+    int capacity_ruled = 0;   // layer-phases where the capacity term exceeds the compulsory words
+    int bandwidth_ruled = 0;  // and where DRAM bandwidth, not the array, bounds the cycles
     for (std::size_t a = 0; a < archs.size(); ++a) {
         const ArchModel& arch = archs[a];
         for (const IterationSpace& space : layers()) {
@@ -82,6 +124,13 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
             for (Phase phase : kAllPhases) {
                 const PhaseProblem problem = make_phase_problem("layer", phase, space);
                 const CostLowerBound bound = cost_lower_bound(arch, problem);
+                double compulsory = 0;
+                for (DataSpace s : kAllDataSpaces) {
+                    compulsory += double(distinct_words(problem.projection(s), space.bounds));
+                }
+                capacity_ruled += bound.offchip_words > compulsory ? 1 : 0;
+                bandwidth_ruled +=
+                    bound.cycles * arch.num_macs() > space.macs() + arch.num_macs() ? 1 : 0;
                 int valid = 0;
                 for (int n = 0; n < 400; ++n) {
                     const Evaluation e =
@@ -108,6 +157,8 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
             }
         }
     }
+    EXPECT_GT(capacity_ruled, 5);
+    EXPECT_GT(bandwidth_ruled, 5);
 }
 
 }  // namespace
