@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "eval/mac_serving_bound.hpp"
+
 namespace trainloop {
 namespace {
 
@@ -20,33 +22,6 @@ std::int64_t distinct_axis_values(const TensorAxis& axis, const DimBounds& bound
         }
     }
     return std::int64_t(std::count(seen.begin(), seen.end(), true));
-}
-
-// The least energy, beyond the outermost level's compulsory traffic, of
-// serving every MAC's operand `s` (or taking every MAC's update of the
-// output): from the innermost level that keeps it, whichever that is. Each
-// instance of level i serves the num_macs / instances MAC units under it, so
-// it makes at least MACs / that many reads (updates) even with full multicast
-// (spatial reduction); an operand word reaches that level at least once.
-double mac_serving_pj(const ArchModel& arch, const PhaseProblem& problem, DataSpace s,
-                      double distinct) {
-    const double macs = double(problem.macs());
-    const bool output = s == problem.output();
-    const LevelModel& outermost = arch.levels[0];
-    // The outermost level serves the MACs itself: its accesses beyond the compulsory ones.
-    const double units = double(arch.num_macs());
-    double best =
-        output ? std::max(0.0, outermost.update_pj * macs / units -
-                                   std::min(outermost.write_pj, outermost.update_pj) * distinct)
-               : outermost.read_pj * std::max(0.0, macs / units - distinct);
-    for (std::size_t i = 1; i < arch.num_levels; ++i) {
-        const LevelModel& level = arch.levels[i];
-        if (!level.may_hold.contains(s)) continue;
-        const double served = macs / std::max(1.0, units / double(level.instances));
-        best = std::min(best, output ? level.update_pj * served
-                                     : level.read_pj * served + level.write_pj * distinct);
-    }
-    return best;
 }
 
 }  // namespace
@@ -112,9 +87,7 @@ CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& probl
     const double extra_offchip_pj =
         (bound.offchip_words - compulsory) *
         std::min({outermost.read_pj, outermost.write_pj, outermost.update_pj});
-    double serving_pj = 0;
-    for (DataSpace s : kAllDataSpaces) serving_pj += mac_serving_pj(arch, problem, s, distinct[s]);
-    energy += std::max(extra_offchip_pj, serving_pj);
+    energy += std::max(extra_offchip_pj, mac_serving_lower_bound_pj(arch, problem, distinct));
 
     // Cycles: the array's peak, and the outermost level's bandwidth (per
     // instance) for the words that must cross it.

@@ -22,10 +22,10 @@
 //          + Σ over the operands: distinct words × outermost read energy
 //          + distinct output words × min(outermost write, update energy)
 //          + max(the off-chip words beyond those × its cheapest access,
-//                Σ over the tensors: the cheapest way to serve the MACs,
-//                  over each level that may be the innermost keeper —
-//                  MACs / (MAC units under one instance) reads (updates)
-//                  there, plus an operand's words filled into it once)
+//                the cheapest way to serve the MACs their operands and take
+//                  their updates, over the levels that may keep each tensor
+//                  and the multicast the array can give the three at once
+//                  (mac_serving_bound.hpp))
 //          + leakage of every instance over the cycle bound.
 // Every operand word the MACs use leaves the outermost level (which holds
 // every tensor) at least once, and every output word returns to it at least
@@ -70,9 +70,12 @@ double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words)
 std::int64_t distinct_words(const Projection& projection, const DimBounds& bounds);
 
 // How far `found` is above `bound`, as a fraction (0.25: 25 % above); 0 when
-// the bound is 0.
+// the bound is 0. A mapping that meets the bound can come out a rounding
+// error below it (the two sums are taken in different orders): that reads 0.
 inline double optimality_gap(double found, double bound) {
-    return bound > 0 ? found / bound - 1.0 : 0.0;
+    if (bound <= 0) return 0.0;
+    const double gap = found / bound - 1.0;
+    return gap < 0 && gap > -1e-9 ? 0.0 : gap;
 }
 
 }  // namespace trainloop

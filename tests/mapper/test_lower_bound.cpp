@@ -11,6 +11,7 @@
 #include "constraints/architecture_spec.hpp"
 #include "eval/evaluation.hpp"
 #include "eval/lower_bound.hpp"
+#include "eval/mac_serving_bound.hpp"
 #include "mapspace/mapspace.hpp"
 #include "search/search.hpp"
 #include "support/eval_fixtures.hpp"
@@ -63,8 +64,11 @@ TEST(LowerBound, IsTheCompulsoryWorkOfAHandBuiltArchitecture) {
     const IterationSpace s = space_of({{Dim::N, 2}, {Dim::K, 8}, {Dim::C, 5}});
     const CostLowerBound b = cost_lower_bound(arch, make_phase_problem("fc", Phase::fw, s));
     EXPECT_EQ(b.cycles, 5);  // ⌈80 MACs / 16 units⌉
-    // 80 MACs × 1 pJ + (40 weights + 10 inputs + 16 outputs) × 200 pJ; no leakage.
-    EXPECT_DOUBLE_EQ(b.energy_pj, 80.0 + 66.0 * 200.0);
+    // 80 MACs × 1 pJ + (40 weights + 10 inputs + 16 outputs) × 200 pJ; no
+    // leakage; and serving the MACs: the cheapest way is the DRAM sending each
+    // weight once to the 2 PEs that use it (N) and each input once to 8 (K),
+    // which fills the 16 units, and the outputs updated in the RF at 1 pJ per MAC.
+    EXPECT_DOUBLE_EQ(b.energy_pj, 80.0 + 66.0 * 200.0 + 80.0);
     EXPECT_DOUBLE_EQ(b.offchip_words, 66.0);
 }
 
@@ -100,6 +104,50 @@ TEST(LowerBound, CapacityBandwidthAndServingTermsBite) {
     b = cost_lower_bound(arch, gemm);
     EXPECT_EQ(b.cycles, std::int64_t(std::ceil(capacity_traffic_words(gemm, 32.0) / 0.5)));
     EXPECT_GT(b.cycles, std::int64_t(macs / 4));
+}
+
+// The serving term's minimization: Σ a/m over 1 ≤ m ≤ cap, Π m ≤ product.
+TEST(LowerBound, LeastServingSumIsTheConstrainedMinimum) {
+    // Unconstrained caps: equal shares, each m = ∛64 = 4.
+    EXPECT_NEAR(least_serving_sum({1, 1, 1}, {100, 100, 100}, 64), 3.0 / 4, 1e-12);
+    // Caps that bind: m = 2 for the first, the rest share 64 / 2.
+    EXPECT_NEAR(least_serving_sum({1, 1, 1}, {2, 100, 100}, 64), 1.0 / 2 + 2.0 / std::sqrt(32.0),
+                1e-12);
+    // Larger energies get more multicast: a / m equal among the free ones.
+    EXPECT_NEAR(least_serving_sum({8, 1, 1}, {1e9, 1e9, 1e9}, 8), 3.0, 1e-12);
+    // A product that cannot reach the caps, and caps below the product.
+    EXPECT_NEAR(least_serving_sum({1, 2, 3}, {1, 1, 1}, 1000), 6.0, 1e-12);
+    // Against a grid search of the same problem: never above it, and close.
+    const std::array<double, 3> a{5, 0.5, 2};
+    const std::array<double, 3> cap{16, 3, 40};
+    const double product = 50;
+    double grid = 1e300;
+    for (double x = 1; x <= cap[0]; x += 0.01) {
+        for (double y = 1; y <= cap[1]; y += 0.01) {
+            const double z = std::min(cap[2], product / (x * y));
+            if (z < 1) continue;
+            grid = std::min(grid, a[0] / x + a[1] / y + a[2] / z);
+        }
+    }
+    const double exact = least_serving_sum(a, cap, product);
+    EXPECT_LE(exact, grid + 1e-12);
+    EXPECT_GT(exact, grid * 0.999);
+}
+
+// Serving the MACs: on one PE with a cheap register file and nothing on chip
+// to force off-chip traffic, the serving term is the whole difference from
+// the compulsory work: three accesses per MAC at the RF (no multicast on one
+// MAC unit) and each operand filled into it once.
+TEST(LowerBound, ServingTermCountsTheInnermostKeepersAccesses) {
+    ArchModel arch = testing::three_level(1, 1, 1 << 20, 1 << 16);
+    arch.levels[1].read_pj = arch.levels[1].write_pj = arch.levels[1].update_pj = 1000;
+    const IterationSpace s = space_of({{Dim::N, 4}, {Dim::K, 8}, {Dim::C, 16}});
+    const PhaseProblem fc = make_phase_problem("fc", Phase::fw, s);
+    const double macs = 4.0 * 8 * 16;
+    const double weights = 8 * 16, inputs = 4 * 16, outputs = 4 * 8;
+    const double compulsory = macs * 1 + (weights + inputs + outputs) * 200;
+    const CostLowerBound b = cost_lower_bound(arch, fc);
+    EXPECT_DOUBLE_EQ(b.energy_pj, compulsory + 3 * macs + weights + inputs);
 }
 
 // Property: on every layer, phase and architecture, random points of the
