@@ -7,7 +7,8 @@
 namespace trainloop {
 namespace {
 
-// count · num / den to the nearest word. The counts are per instance: the
+// count · num / den to the nearest word (num, den < 2^53: no overflow in
+// 128 bits). The counts are per instance: the
 // whole level's count is exactly E/B times the real one (see the header),
 // but where the padded dimension is spread over the instances the real
 // average per instance can be a fraction of a word.
@@ -44,21 +45,19 @@ void remove_padding(const PhaseProblem& problem, NestAnalysis& out) {
     }
     for (DataSpace s : kAllDataSpaces) {
         const Projection& proj = problem.projection(s);
-        std::int64_t num = 1;  // Π B over the padded dimensions that index s
-        std::int64_t den = 1;  // Π E over them
         for (Dim d : kAllDims) {
-            if (padded[d] > bounds[d] && proj.axis_of[d] >= 0) {
-                num *= bounds[d];
-                den *= padded[d];
+            // One padded dimension at a time: B/E per dimension that indexes s.
+            if (padded[d] == bounds[d] || proj.axis_of[d] < 0) continue;
+            for (std::size_t i = 0; i < out.num_levels; ++i) {
+                SpaceAccesses& a = out.levels[i].spaces[s];
+                for (std::int64_t* count : {&a.partition, &a.written, &a.reads, &a.fills,
+                                            &a.updates, &a.drains, &a.child_side_words}) {
+                    *count = scaled(*count, bounds[d], padded[d]);
+                }
             }
         }
-        if (den == 1) continue;
         for (std::size_t i = 0; i < out.num_levels; ++i) {
             SpaceAccesses& a = out.levels[i].spaces[s];
-            for (std::int64_t* count : {&a.partition, &a.written, &a.reads, &a.fills, &a.updates,
-                                        &a.drains, &a.child_side_words}) {
-                *count = scaled(*count, num, den);
-            }
             if (a.kept) a.tile = footprint(proj, out.tile_box[i]);
         }
     }
