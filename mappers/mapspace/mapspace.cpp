@@ -613,22 +613,26 @@ std::vector<MapPoint> Mapspace::single_moves(const MapPoint& from) const {
         if (s == from.spatial) continue;
         const SpatialChoice& there = spatial_[s];
         if (here.x != there.x && here.y != there.y) continue;
-        if (auto p = with_spatial_choice(from, s)) moves.push_back(*p);
+        const auto outer = with_spatial_choice(from, s);
+        if (outer) moves.push_back(*outer);
+        const auto inner = with_spatial_choice(from, s, Absorb::innermost);
+        if (inner && (!outer || !(inner->factors == outer->factors))) moves.push_back(*inner);
     }
     return moves;
 }
 
-std::optional<MapPoint> Mapspace::with_spatial_choice(const MapPoint& from,
-                                                      std::uint32_t spatial) const {
+std::optional<MapPoint> Mapspace::with_spatial_choice(const MapPoint& from, std::uint32_t spatial,
+                                                      Absorb where) const {
     MapPoint p = from;
     p.spatial = spatial;
     for (Dim d : kAllDims) {
         const std::int64_t before = temporal_bound(from.spatial, d);
         const std::int64_t after = temporal_bound(spatial, d);
         if (before == after) continue;
-        // The outermost level whose factor can absorb the change takes it.
+        // The outermost (innermost) level whose factor can absorb the change takes it.
         bool absorbed = false;
-        for (std::size_t level = 0; level < num_levels_ && !absorbed; ++level) {
+        for (std::size_t k = 0; k < num_levels_ && !absorbed; ++k) {
+            const std::size_t level = where == Absorb::outermost ? k : num_levels_ - 1 - k;
             const std::int64_t scaled = from.factors[level][d] * after;
             if (scaled % before != 0 || !factor_allowed(level, d, scaled / before)) continue;
             p.factors[level][d] = scaled / before;

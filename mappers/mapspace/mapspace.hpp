@@ -147,13 +147,20 @@ class Mapspace {
     // of a level above the innermost that makes a new relative order of its
     // loops with factor > 1 (as the order constraint allows), each other
     // keep/bypass choice of each level, and each spatial choice that keeps
-    // one array axis's loops and changes the other's (with_spatial_choice).
+    // one array axis's loops and changes the other's (with_spatial_choice,
+    // the changed bounds absorbed at the outermost level that can take them
+    // and, where that differs, at the innermost: a dimension moved off the
+    // array then lands where it stays in the tiles it was spread over).
     // In a fixed order, so a hill climb over them is deterministic.
     std::vector<MapPoint> single_moves(const MapPoint& point) const;
     // The point with another spatial choice, the temporal factors of each
     // dimension whose bound changes rescaled at the outermost level that can
     // take the change; nullopt when no level can.
-    std::optional<MapPoint> with_spatial_choice(const MapPoint& point, std::uint32_t spatial) const;
+    // `where`: the outermost level that can take a changed bound takes it
+    // (keeping the inner tiles), or the innermost.
+    enum class Absorb : std::uint8_t { outermost, innermost };
+    std::optional<MapPoint> with_spatial_choice(const MapPoint& point, std::uint32_t spatial,
+                                                Absorb where = Absorb::outermost) const;
 
   private:
     // The steps of build(), in order: the spatial choices of the dataflows

@@ -153,6 +153,36 @@ TEST(Mapspace, AnotherSpatialChoiceRescalesOneLevelPerChangedDimension) {
     EXPECT_GT(moved, 1);
 }
 
+// The same with the change absorbed at the innermost level that can take
+// it: the level changed is never outside the one the outermost rule picks.
+TEST(Mapspace, AnotherSpatialChoiceCanRescaleTheInnermostLevelInstead) {
+    const ArchModel arch = small_arch();
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::mt19937_64 rng(11);
+    int differ = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        const MapPoint from = space.random_point(rng);
+        for (std::uint32_t s = 0; s < space.spatial_choices().size(); ++s) {
+            const auto outer = space.with_spatial_choice(from, s);
+            const auto inner = space.with_spatial_choice(from, s, Mapspace::Absorb::innermost);
+            ASSERT_EQ(outer.has_value(), inner.has_value());
+            if (!inner) continue;
+            EXPECT_EQ(check_mapping_structure(arch, kSmall, space.to_mapping(*inner)),
+                      std::nullopt);
+            for (Dim d : kAllDims) {
+                std::size_t outer_level = 0, inner_level = 0;
+                for (std::size_t l = 0; l < space.num_levels(); ++l) {
+                    if (outer->factors[l][d] != from.factors[l][d]) outer_level = l;
+                    if (inner->factors[l][d] != from.factors[l][d]) inner_level = l;
+                }
+                EXPECT_GE(inner_level, outer_level) << dim_name(d);
+            }
+            differ += inner->factors != outer->factors ? 1 : 0;
+        }
+    }
+    EXPECT_GT(differ, 0);
+}
+
 SearchOptions options(SearchStrategy strategy, Objective objective, int threads,
                       std::int64_t budget) {
     SearchOptions o;
