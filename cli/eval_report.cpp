@@ -8,6 +8,7 @@
 #include "common/count_format.hpp"
 #include "eval/evaluation_json.hpp"
 #include "mapping/mapping_text.hpp"
+#include "nest/padding.hpp"
 
 namespace trainloop::cli {
 namespace {
@@ -100,6 +101,12 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     }
     out += fmt::format("utilization  {:.1f} % ({} of {} MAC units busy)\n", 100.0 * e.utilization,
                        e.nest.utilized_macs, arch.pe_array.num_macs());
+    for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
+        out += fmt::format(
+            "  padding    {} = {} runs as {} (imperfect factors): {} padded values do no work\n",
+            dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
+            group_thousands(extent - problem.space.bounds[d]));
+    }
     if (e.sparse) out += sparse_section(e, problem);
     out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),
                        e.energy_pj / double(e.nest.macs));

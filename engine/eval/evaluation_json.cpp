@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "mapping/mapping_json.hpp"
+#include "nest/padding.hpp"
 
 namespace trainloop {
 namespace {
@@ -135,6 +136,12 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         {"accesses", accesses},
         {"mapping", mapping_to_json(mapping, arch)}};
     if (e.imbalance.applies) out["imbalance"] = imbalance_json(e.imbalance);
+    // Imperfect factors (nest/padding.hpp): each padded dimension's extent.
+    nlohmann::json padded = nlohmann::json::object();
+    for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
+        padded[std::string(dim_name(d))] = extent;
+    }
+    if (!padded.empty()) out["padded_extents"] = padded;
     return out;
 }
 

@@ -34,6 +34,16 @@ DimSet paddable_dims(const IterationSpace& space) {
     return out;
 }
 
+std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,
+                                                         const Mapping& mapping) {
+    std::vector<std::pair<Dim, std::int64_t>> out;
+    for (Dim d : kAllDims) {
+        const std::int64_t extent = mapping.total_factor(d);
+        if (extent > space.bounds[d]) out.emplace_back(d, extent);
+    }
+    return out;
+}
+
 void remove_padding(const PhaseProblem& problem, NestAnalysis& out) {
     const DimBounds& bounds = problem.space.bounds;
     const DimBounds padded = out.tile_box[0];

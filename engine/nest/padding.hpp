@@ -30,6 +30,10 @@
 // and waves, so a padded slot counts as a slot with work: an upper bound.
 #pragma once
 
+#include <utility>
+#include <vector>
+
+#include "mapping/mapping.hpp"
 #include "nest/nest_analysis.hpp"
 #include "problem/phase_problem.hpp"
 
@@ -38,6 +42,11 @@ namespace trainloop {
 // The dimensions a mapping may pad: those that index every tensor they
 // index through a one-term axis (the same in every phase).
 DimSet paddable_dims(const IterationSpace& space);
+
+// The dimensions `mapping` pads, with the extents it pads them to (the
+// product of their factors), in dimension order; empty when it pads none.
+std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,
+                                                         const Mapping& mapping);
 
 // Turns the analysis of the padded nest (`out`, from analyze_nest, whose
 // tile_box[0] holds each dimension's padded extent) into the real problem's

@@ -106,6 +106,18 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
     const std::string one_line = table.output.substr(from, table.output.find('\n', from) - from);
     EXPECT_NE(one_line.find("X:K16"), std::string::npos) << one_line;
     expect_evaluates_to("--mapping \"" + one_line + "\"" + target, fc);
+    // The evaluation says what is padded, in text and JSON.
+    const nlohmann::json e = run_json("eval --mapping \"" + one_line + "\"" + target);
+    EXPECT_EQ(e["padded_extents"], nlohmann::json({{"K", 1008}})) << e.dump();
+    const auto text = run_trainloop("eval --mapping \"" + one_line + "\"" + target,
+                                    trainloop::testing::Capture::stdout_only);
+    EXPECT_NE(text.output.find("K = 1,000 runs as 1,008 (imperfect factors): 8 padded values"),
+              std::string::npos)
+        << text.output;
+    const nlohmann::json exact = run_json(
+        "eval --mapping " +
+        temp_file("perfect.json", perfect["layers"][0]["phases"]["fw"]["mapping"].dump()) + target);
+    EXPECT_FALSE(exact.contains("padded_extents")) << exact.dump();
     // Padding a sliding-window dimension is refused, saying why.
     const auto window = run_trainloop("eval --arch " + kArch +
                                       " --workload resnet18 --layer conv1 --phase fw --mapping "
