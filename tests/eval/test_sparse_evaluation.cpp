@@ -86,6 +86,44 @@ TEST(SparseEvaluation, EveryDensityOneEqualsTheDenseEvaluatorOnRandomMappings) {
     EXPECT_GT(valid, 100);
 }
 
+// Imperfect factors (nest/padding.hpp) under the sparse models: mappings of
+// the layer padded (N 4 → 6, K 8 → 10, C 8 → 12) evaluated on it do the
+// layer's MACs, equal the dense evaluation with no zeros, and with zeros do
+// the effectual share of the real MACs, never faster than the peak.
+TEST(SparseEvaluation, PaddedMappingsCountTheRealMacsAndNeverBeatThePeak) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    arch.compute_skip.insert(DataSpace::weights);
+    arch.levels[2].skip_when_zero[DataSpace::inputs].insert(DataSpace::weights);
+    arch.has_sparse_features = true;
+    IterationSpace padded = conv();
+    padded.bounds[Dim::N] = 6;
+    padded.bounds[Dim::K] = 10;
+    padded.bounds[Dim::C] = 12;
+    std::mt19937_64 rng(17);
+    int valid = 0;
+    for (int n = 0; n < 200; ++n) {
+        const Mapping m = testing::random_mapping(arch, padded, rng);
+        for (Phase phase : kAllPhases) {
+            const PhaseProblem problem = make_phase_problem("conv", phase, conv());
+            const Evaluation dense = evaluate(arch, problem, m);
+            const Evaluation no_zeros = evaluate(arch, problem, m, densities(1, 1, 1));
+            const Evaluation sparse = evaluate(arch, problem, m, densities(0.3, 0.5, 1));
+            ASSERT_EQ(dense.valid(), sparse.valid());
+            if (!dense.valid()) continue;
+            ++valid;
+            EXPECT_EQ(dense.nest.macs, conv().macs());
+            expect_same_metrics(dense, no_zeros);
+            // Every phase: the weights' 0.3 times the inputs' 0.5 (an operand,
+            // or in bw dx's known-zero mask); the outputs are dense.
+            const double macs = double(conv().macs());
+            EXPECT_NEAR(sparse.counts.effectual_macs, macs * 0.3 * 0.5, 1e-9 * macs);
+            EXPECT_GE(double(sparse.compute_cycles) * double(arch.num_macs()),
+                      sparse.counts.macs_performed * (1 - 1e-12));
+        }
+    }
+    EXPECT_GT(valid, 100);
+}
+
 TEST(SparseEvaluation, ADenseArchitectureOnlyCountsEffectualMacs) {
     const ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
