@@ -8,6 +8,7 @@
 #include "common/count_format.hpp"
 #include "common/spec_error.hpp"
 #include "mapping/mapping_text.hpp"
+#include "mapspace/mapspace.hpp"
 #include "search/rejections.hpp"
 
 namespace trainloop::cli {
@@ -74,6 +75,30 @@ std::string convergence_line(const MapRun& run) {
                     : "; the others stopped at the budget and a larger one may still improve them";
     }
     return line + "\n";
+}
+
+std::string idle_axis_line(const MapRun& run) {
+    if (run.options.imperfect_factors) return "";
+    std::size_t count = 0;
+    std::string example;
+    for (const LayerResult& layer : run.result.layers) {
+        for (const LayerPhaseResult& lp : layer.phases) {
+            const PhaseProblem& problem = run.plan.problems[lp.problem].problem;
+            const auto hint = idle_axis_hint(run.model, problem.space, lp.best->mapping);
+            if (!hint) continue;
+            if (count++ > 0) continue;
+            example =
+                fmt::format("`{}` {}: {} = {} on {} of {} {}", layer.name, phase_name(lp.phase),
+                            dim_name(hint->dim), group_thousands(problem.space.bounds[hint->dim]),
+                            hint->instances, hint->fanout, hint->x ? "columns" : "rows");
+        }
+    }
+    if (count == 0) return "";
+    return fmt::format(
+        "note: {} layer-phase{} part of an array axis idle because no divisor of a "
+        "dimension fills it (e.g. {}); --imperfect-factors pads such a dimension to use the "
+        "whole axis (docs/nest_analysis.md, \"Imperfect factors\")\n",
+        count, count == 1 ? " leaves" : "s leave", example);
 }
 
 std::string map_to_text(const MapRun& run) {
@@ -146,6 +171,7 @@ std::string map_to_text(const MapRun& run) {
                : "");
     out += summary_line(run);
     out += convergence_line(run);
+    out += idle_axis_line(run);
     return out;
 }
 

@@ -44,6 +44,9 @@ std::string mapspace_line(const MapRun& run);
 std::string summary_line(const MapRun& run);
 // How many distinct problems' searches converged (SearchResult::converged).
 std::string convergence_line(const MapRun& run);
+// A note when layer-phases leave part of an array axis idle that imperfect
+// factors would fill (idle_axis_hint); empty when none do or they are on.
+std::string idle_axis_line(const MapRun& run);
 
 std::string map_to_text(const MapRun& run);
 nlohmann::json map_to_json(const MapRun& run);

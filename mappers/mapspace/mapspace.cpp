@@ -229,6 +229,31 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     return m;
 }
 
+std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
+                                           const Mapping& mapping) {
+    const DimSet paddable = paddable_dims(space);
+    for (std::size_t i = 0; i < mapping.num_levels; ++i) {
+        for (const bool x : {true, false}) {
+            const LoopList& axis = x ? mapping.level(i).spatial_x : mapping.level(i).spatial_y;
+            const std::int64_t fanout = x ? arch.fanout_x(i) : arch.fanout_y(i);
+            const std::int64_t used = axis.product();
+            for (const Loop& l : axis) {
+                const std::int64_t bound = space.bounds[l.dim];
+                if (!paddable.contains(l.dim) || bound % l.factor != 0) continue;
+                // The room the other loops on the axis leave; the most a
+                // divisor can use of it, and what padding can.
+                const std::int64_t room = fanout / (used / l.factor);
+                const std::int64_t perfect = spatial_factors(bound, room, false).back();
+                const std::int64_t padded = spatial_factors(bound, room, true).back();
+                if (ceil_div(bound, padded) < bound / perfect) {
+                    return IdleAxisHint{l.dim, x, l.factor, used, padded, fanout};
+                }
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace& space,
                                      const MapspaceConstraints& constraints) {
     // Spatial choices: the dataflow at every level that fans out over the array.

@@ -105,6 +105,12 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
     const std::size_t from = table.output.find("DRAM[", row);
     const std::string one_line = table.output.substr(from, table.output.find('\n', from) - from);
     EXPECT_NE(one_line.find("X:K16"), std::string::npos) << one_line;
+    EXPECT_EQ(table.output.find("--imperfect-factors pads"), std::string::npos) << table.output;
+    // Without the option, `map` says what it would fill.
+    const auto note = run_trainloop(map, trainloop::testing::Capture::stdout_only);
+    EXPECT_NE(note.output.find("note: 1 layer-phase leaves part"), std::string::npos)
+        << note.output;
+    EXPECT_NE(note.output.find("K = 1,000 on 10 of 16 columns"), std::string::npos) << note.output;
     expect_evaluates_to("--mapping \"" + one_line + "\"" + target, fc);
     // The evaluation says what is padded, in text and JSON.
     const nlohmann::json e = run_json("eval --mapping \"" + one_line + "\"" + target);

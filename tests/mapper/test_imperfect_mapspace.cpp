@@ -93,5 +93,34 @@ TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
     EXPECT_EQ(padded.best->mapping.total_factor(Dim::K), 1008);
 }
 
+// `map` notes where perfect factors leave part of an axis idle that padding
+// would fill; not where a divisor would fill it, nor on a padded mapping.
+TEST(ImperfectMapspace, IdleAxisHintOnlyWhereNoDivisorFillsTheAxis) {
+    const ArchModel arch = arch16();
+    const auto spread_k = [](std::int64_t bound, std::int64_t k_across) {
+        Mapping m;
+        m.num_levels = 3;
+        for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+        m.level(0).temporal =
+            testing::loops({{Dim::N, 16}, {Dim::C, 512}, {Dim::K, bound / k_across}});
+        m.level(1).spatial_x = testing::loops({{Dim::K, k_across}});
+        return m;
+    };
+    const auto hint = idle_axis_hint(arch, kFc, spread_k(1000, 10));
+    ASSERT_TRUE(hint.has_value());
+    EXPECT_EQ(hint->dim, Dim::K);
+    EXPECT_TRUE(hint->x);
+    EXPECT_EQ(hint->instances, 10);
+    EXPECT_EQ(hint->padded, 16);
+    EXPECT_EQ(hint->fanout, 16);
+    // K = 64: 8 of 16 columns, but 16 divides 64: the search's business, not padding's.
+    IterationSpace k64 = kFc;
+    k64.bounds[Dim::K] = 64;
+    EXPECT_EQ(idle_axis_hint(arch, k64, spread_k(64, 8)), std::nullopt);
+    // Already padded (K16 · 63 = 1,008): nothing to suggest.
+    Mapping padded = spread_k(1008, 16);
+    EXPECT_EQ(idle_axis_hint(arch, kFc, padded), std::nullopt);
+}
+
 }  // namespace
 }  // namespace trainloop
