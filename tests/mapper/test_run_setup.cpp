@@ -108,6 +108,32 @@ TEST(RunSetup, SweepHonoursTheArchitecturesConstraints) {
     EXPECT_EQ(mappings, 2) << rows.output;  // fc1 and fc2
 }
 
+// `search: {imperfect_factors: true}` reaches the sweep's mapspaces: K = 1000
+// spreads over all 16 columns (padded to 1,008), as `map --imperfect-factors`.
+TEST(RunSetup, SweepHonoursImperfectFactors) {
+    const std::string network =
+        temp_file("fc1000.yaml",
+                  "network: fc1000\n"
+                  "inputs:\n  - {name: a, channels: 512, height: 1, width: 1}\n"
+                  "layers:\n  - {name: fc, type: fc, inputs: [a], "
+                  "out_features: 1000}\n");
+    for (const bool imperfect : {false, true}) {
+        const std::string sweep = temp_file(
+            "imperfect.yaml", "sweep: imperfect\narchitectures: [" + kArch + "]\nnetworks: [" +
+                                  network + "]\ndataflows: [\"K,N\"]\nphases: [fw]\n" +
+                                  "objectives: [latency]\nsearch: {budget: 3000" +
+                                  (imperfect ? ", imperfect_factors: true" : "") + "}\n");
+        const std::string db = fresh_db("imperfect.db");
+        const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const auto rows = run_trainloop("query --db " + db +
+                                        " -f csv --sql \"SELECT m.text FROM results r JOIN "
+                                        "mappings m ON m.id = r.mapping_id\"");
+        ASSERT_EQ(rows.exit_code, 0) << rows.output;
+        EXPECT_EQ(rows.output.find("X:K16") != std::string::npos, imperfect) << rows.output;
+    }
+}
+
 // A constraints file that an architecture's own constraints do not hold:
 // sweeps take one (`constraints:` in the sweep file) for every point.
 TEST(RunSetup, SweepAppliesItsConstraintsFileOnTopOfTheArchitecture) {
