@@ -62,6 +62,24 @@ std::vector<std::string> spatial_tokens(const std::string& mapping) {
     return tokens;
 }
 
+// Runs `sweep` (a sweep file) into a fresh database `db_name` and returns the
+// stored mappings' one-line texts, in layer order.
+std::vector<std::string> swept_mappings(const std::string& sweep, const std::string& db_name) {
+    const std::string db = fresh_db(db_name);
+    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const auto rows = run_trainloop("query --db " + db +
+                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
+                                    "ON m.id = r.mapping_id ORDER BY r.layer\"");
+    EXPECT_EQ(rows.exit_code, 0) << rows.output;
+    std::vector<std::string> texts;
+    std::istringstream lines(rows.output);
+    std::string line;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) texts.push_back(line);
+    return texts;
+}
+
 TEST(RunSetup, MapHonoursTheArchitecturesConstraints) {
     const auto r = run_trainloop("map --arch " + constrained_arch() +
                                      " --workload mlp_mnist --phase fw --budget 300 -q -f json",
@@ -90,22 +108,11 @@ TEST(RunSetup, SweepHonoursTheArchitecturesConstraints) {
                                           "]\nnetworks: [mlp_mnist]\n"
                                           "dataflows: [any]\nphases: [fw]\n"
                                           "search: {budget: 300}\n");
-    const std::string db = fresh_db("constrained.db");
-    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const auto rows = run_trainloop("query --db " + db +
-                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
-                                    "ON m.id = r.mapping_id ORDER BY r.layer\"");
-    ASSERT_EQ(rows.exit_code, 0) << rows.output;
-    std::istringstream lines(rows.output);
-    std::string line;
-    std::getline(lines, line);  // header
-    int mappings = 0;
-    while (std::getline(lines, line)) {
-        ++mappings;
-        EXPECT_EQ(spatial_tokens(line), std::vector<std::string>{"X:K2"}) << line;
+    const std::vector<std::string> mappings = swept_mappings(sweep, "constrained.db");
+    for (const std::string& m : mappings) {
+        EXPECT_EQ(spatial_tokens(m), std::vector<std::string>{"X:K2"}) << m;
     }
-    EXPECT_EQ(mappings, 2) << rows.output;  // fc1 and fc2
+    EXPECT_EQ(mappings.size(), 2U);  // fc1 and fc2
 }
 
 // `search: {imperfect_factors: true}` reaches the sweep's mapspaces: K = 1000
@@ -123,14 +130,9 @@ TEST(RunSetup, SweepHonoursImperfectFactors) {
                                   network + "]\ndataflows: [\"K,N\"]\nphases: [fw]\n" +
                                   "objectives: [latency]\nsearch: {budget: 3000" +
                                   (imperfect ? ", imperfect_factors: true" : "") + "}\n");
-        const std::string db = fresh_db("imperfect.db");
-        const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
-        ASSERT_EQ(r.exit_code, 0) << r.output;
-        const auto rows = run_trainloop("query --db " + db +
-                                        " -f csv --sql \"SELECT m.text FROM results r JOIN "
-                                        "mappings m ON m.id = r.mapping_id\"");
-        ASSERT_EQ(rows.exit_code, 0) << rows.output;
-        EXPECT_EQ(rows.output.find("X:K16") != std::string::npos, imperfect) << rows.output;
+        const std::vector<std::string> mappings = swept_mappings(sweep, "imperfect.db");
+        ASSERT_EQ(mappings.size(), 1U);
+        EXPECT_EQ(mappings[0].find("X:K16") != std::string::npos, imperfect) << mappings[0];
     }
 }
 
@@ -146,21 +148,11 @@ TEST(RunSetup, SweepAppliesItsConstraintsFileOnTopOfTheArchitecture) {
                   "networks: [mlp_mnist]\ndataflows: [any]\nphases: [fw]\n"
                   "search: {budget: 300}\nconstraints: " +
                       std::filesystem::path(constraints).filename().string() + "\n");
-    const std::string db = fresh_db("with_file.db");
-    const auto r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const auto rows = run_trainloop("query --db " + db +
-                                    " -f csv --sql \"SELECT m.text FROM results r JOIN mappings m "
-                                    "ON m.id = r.mapping_id ORDER BY r.layer\"");
-    std::istringstream lines(rows.output);
-    std::string line;
-    std::getline(lines, line);
-    int mappings = 0;
-    while (std::getline(lines, line)) {
-        ++mappings;
-        EXPECT_EQ(spatial_tokens(line), std::vector<std::string>{"X:K2"}) << line;
+    const std::vector<std::string> mappings = swept_mappings(sweep, "with_file.db");
+    for (const std::string& m : mappings) {
+        EXPECT_EQ(spatial_tokens(m), std::vector<std::string>{"X:K2"}) << m;
     }
-    EXPECT_EQ(mappings, 2) << rows.output;
+    EXPECT_EQ(mappings.size(), 2U);
 }
 
 TEST(RunSetup, MapDbRunsThatDifferInConstraintsPatienceOrTimeBudgetAreSeparateRuns) {
