@@ -10,6 +10,7 @@
 #include "eval/mapping_check.hpp"
 #include "search/search.hpp"
 #include "support/eval_fixtures.hpp"
+#include "support/flat_loops.hpp"
 
 namespace trainloop {
 namespace {
@@ -91,6 +92,71 @@ TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
     EXPECT_EQ(perfect.best->cycles, 100 * 512);
     EXPECT_EQ(padded.best->cycles, 63 * 512);
     EXPECT_EQ(padded.best->mapping.total_factor(Dim::K), 1008);
+}
+
+// The cycles a machine that skips padded iterations takes (Timeloop's
+// remainder tile): the temporal iterations in which some spatial position
+// does a real MAC (docs/nest_analysis.md: for the mapspace's mappings, all of
+// them, so the padded nest's cycles are exact).
+std::int64_t clipped_compute_cycles(const IterationSpace& real, const Mapping& m) {
+    const testing::FlatLoops flat = testing::flat_loops(m, 0);
+    std::vector<testing::FlatLoop> temporal, spatial;
+    for (const testing::FlatLoop& l : flat.loops) (l.temporal ? temporal : spatial).push_back(l);
+    const auto advance = [](std::vector<std::int64_t>& index,
+                            const std::vector<testing::FlatLoop>& loops) {
+        std::size_t j = loops.size();
+        while (j > 0 && ++index[j - 1] == loops[j - 1].f) index[--j] = 0;
+        return j > 0;
+    };
+    std::int64_t busy = 0;
+    std::vector<std::int64_t> t(temporal.size(), 0);
+    do {
+        bool any_real = false;
+        std::vector<std::int64_t> p(spatial.size(), 0);
+        do {
+            DimBounds at{};
+            for (std::size_t j = 0; j < temporal.size(); ++j)
+                at[temporal[j].d] += t[j] * temporal[j].step;
+            for (std::size_t j = 0; j < spatial.size(); ++j)
+                at[spatial[j].d] += p[j] * spatial[j].step;
+            bool real_point = true;
+            for (Dim d : kAllDims) real_point = real_point && at[d] < real.bounds[d];
+            any_real = any_real || real_point;
+        } while (!any_real && advance(p, spatial));
+        busy += any_real ? 1 : 0;
+    } while (advance(t, temporal));
+    return busy;
+}
+
+TEST(ImperfectMapspace, PaddedCyclesAreTheRemainderTilesForTheMapspacesMappings) {
+    // K = 10 on 4 columns: 4 (padded to 12, 3 steps) beside the divisors 1 and 2.
+    const IterationSpace small = space_of({{Dim::N, 3}, {Dim::K, 10}, {Dim::C, 6}});
+    const ArchModel arch = testing::three_level(3, 4, 1 << 12, 1 << 8);
+    MapspaceConstraints constraints{parse_dataflow("K,N"), true};
+    constraints.imperfect_factors = true;
+    const Mapspace space = Mapspace::build(arch, small, constraints);
+    const PhaseProblem fw = make_phase_problem("small", Phase::fw, small);
+    std::mt19937_64 rng(23);
+    int padded = 0;
+    for (int n = 0; n < 300; ++n) {
+        const Mapping m = space.to_mapping(space.random_point(rng));
+        if (m.total_factor(Dim::K) == 10) continue;
+        ++padded;
+        const Evaluation e = evaluate(arch, fw, m);
+        EXPECT_EQ(e.nest.compute_cycles, clipped_compute_cycles(small, m));
+    }
+    EXPECT_GT(padded, 50);
+    // A mapping file may pad a temporal loop instead: it is charged the padded
+    // iterations, more than a remainder tile takes (docs/nest_analysis.md).
+    Mapping temporal;
+    temporal.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) temporal.level(i).keep = DataSpaceSet::all();
+    temporal.level(0).temporal = testing::loops({{Dim::N, 3}, {Dim::C, 6}, {Dim::K, 4}});
+    temporal.level(2).temporal = testing::loops({{Dim::K, 3}});
+    const Evaluation e = evaluate(arch, fw, temporal);
+    ASSERT_TRUE(e.valid());
+    EXPECT_EQ(e.nest.compute_cycles, 3 * 6 * 12);
+    EXPECT_EQ(clipped_compute_cycles(small, temporal), 3 * 6 * 10);
 }
 
 // `map` notes where perfect factors leave part of an axis idle that padding
