@@ -57,12 +57,6 @@ std::int64_t brute_force_real_fills(const IterationSpace& real, const Mapping& m
     for (const L& l : nest) {
         if (l.level < level) (l.temporal ? temporal : spatial).push_back(l);
     }
-    // Odometer over the loops' indices; false when it wraps.
-    auto advance = [](std::vector<std::int64_t>& index, const std::vector<L>& loops) {
-        std::size_t j = loops.size();
-        while (j > 0 && ++index[j - 1] == loops[j - 1].f) index[--j] = 0;
-        return j > 0;
-    };
     std::int64_t fills = 0;
     std::vector<std::int64_t> where(spatial.size(), 0);
     do {
@@ -90,8 +84,8 @@ std::int64_t brute_force_real_fills(const IterationSpace& real, const Mapping& m
             if (current.empty() && padded == PaddedTiles::skip) continue;
             for (const Word& w : current) fills += previous.count(w) ? 0 : 1;
             previous = std::move(current);
-        } while (advance(index, temporal));
-    } while (advance(where, spatial));
+        } while (testing::next_iteration(index, temporal));
+    } while (testing::next_iteration(where, spatial));
     return fills;
 }
 

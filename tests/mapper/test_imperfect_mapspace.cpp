@@ -102,12 +102,6 @@ std::int64_t clipped_compute_cycles(const IterationSpace& real, const Mapping& m
     const testing::FlatLoops flat = testing::flat_loops(m, 0);
     std::vector<testing::FlatLoop> temporal, spatial;
     for (const testing::FlatLoop& l : flat.loops) (l.temporal ? temporal : spatial).push_back(l);
-    const auto advance = [](std::vector<std::int64_t>& index,
-                            const std::vector<testing::FlatLoop>& loops) {
-        std::size_t j = loops.size();
-        while (j > 0 && ++index[j - 1] == loops[j - 1].f) index[--j] = 0;
-        return j > 0;
-    };
     std::int64_t busy = 0;
     std::vector<std::int64_t> t(temporal.size(), 0);
     do {
@@ -122,9 +116,9 @@ std::int64_t clipped_compute_cycles(const IterationSpace& real, const Mapping& m
             bool real_point = true;
             for (Dim d : kAllDims) real_point = real_point && at[d] < real.bounds[d];
             any_real = any_real || real_point;
-        } while (!any_real && advance(p, spatial));
+        } while (!any_real && testing::next_iteration(p, spatial));
         busy += any_real ? 1 : 0;
-    } while (advance(t, temporal));
+    } while (testing::next_iteration(t, temporal));
     return busy;
 }
 

@@ -45,4 +45,12 @@ inline FlatLoops flat_loops(const Mapping& m, std::size_t level) {
     return out;
 }
 
+// Steps an odometer over `loops`' iterations (the last loop fastest);
+// false when it wraps to all zeros.
+inline bool next_iteration(std::vector<std::int64_t>& index, const std::vector<FlatLoop>& loops) {
+    std::size_t j = loops.size();
+    while (j > 0 && ++index[j - 1] == loops[j - 1].f) index[--j] = 0;
+    return j > 0;
+}
+
 }  // namespace trainloop::testing
