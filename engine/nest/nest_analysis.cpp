@@ -300,7 +300,7 @@ void analyze_nest(const PhaseProblem& problem, const Mapping& mapping, NestAnaly
         }
     }
     // Imperfect factors: from the padded nest's counts to the real problem's.
-    remove_padding(problem, out);
+    remove_padding(problem, mapping, out);
     if (overflow.seen) {
         throw SpecError(
             {}, "",

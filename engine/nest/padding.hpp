@@ -9,12 +9,18 @@
 // - Only a dimension that every tensor indexes through a one-term axis
 //   (N, K, C, G; never a sliding-window P, Q, R, S) may be padded: then each
 //   padded index value is one whole slice of every tensor it indexes.
-// - A padded iteration runs: it takes its cycles (the PE columns holding
+// - Time is a remainder tile's (Timeloop's): a step of the temporal loops in
+//   which some PE does a real MAC takes its cycle (the PE columns holding
 //   K = 1000..1023 in the last step of a 32-column array idle, as in
-//   hardware), utilization counts them as lost, and its tiles take the place
-//   of the level's previous ones (holding no real words of the tensors the
-//   padding indexes). A machine that skips wholly padded tiles and keeps what
-//   it held can move fewer words: for it the counts are an upper bound.
+//   hardware, and utilization counts them as lost); a step wholly in the
+//   padding is skipped. A dimension's temporal loops are independent of the
+//   others', so the compute cycles are Π over dimensions of the steps of
+//   their temporal loops whose offset (spatial position 0) is below B.
+// - Data moves as the padded nest moves it: a padded iteration's tiles take
+//   the place of the level's previous ones (holding no real words of the
+//   tensors the padding indexes). A machine that skips wholly padded tiles
+//   and keeps what it held can move fewer words: for it the counts are an
+//   upper bound.
 // - MACs are the problem's. A tensor a padded dimension indexes moves only
 //   its real words: in the padded nest every index value of that dimension
 //   is moved equally often (tiles step along a one-term axis in whole,
@@ -48,9 +54,10 @@ DimSet paddable_dims(const IterationSpace& space);
 std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,
                                                          const Mapping& mapping);
 
-// Turns the analysis of the padded nest (`out`, from analyze_nest, whose
-// tile_box[0] holds each dimension's padded extent) into the real problem's
-// counts, as the header states. No-op when nothing is padded.
-void remove_padding(const PhaseProblem& problem, NestAnalysis& out);
+// Turns the analysis of the padded nest (`out`, from analyze_nest of
+// `mapping`, whose tile_box[0] holds each dimension's padded extent) into the
+// real problem's counts and cycles, as the header states. No-op when nothing
+// is padded.
+void remove_padding(const PhaseProblem& problem, const Mapping& mapping, NestAnalysis& out);
 
 }  // namespace trainloop
