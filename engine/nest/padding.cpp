@@ -9,49 +9,72 @@ namespace trainloop {
 namespace {
 
 // count · num / den to the nearest word (num, den < 2^53: no overflow in
-// 128 bits). The counts are per instance: the
-// whole level's count is exactly E/B times the real one (see the header),
-// but where the padded dimension is spread over the instances the real
-// average per instance can be a fraction of a word.
+// 128 bits). The counts are per instance: the whole level's count is exactly
+// E/B times the real one (see the header), but where the padded dimension is
+// spread over the instances the real average per instance can be a fraction
+// of a word.
 std::int64_t scaled(std::int64_t count, std::int64_t num, std::int64_t den) {
     return std::int64_t((__int128(count) * num * 2 + den) / (2 * den));
 }
 
-// The steps of `d`'s temporal loops (in nest order, outermost first) whose
-// offset along d — Σ index × the extent of d inside the loop — is below
-// `bound`: those in which the PE at spatial position 0 has real work.
-// Also Π of the loops' factors, in `all`.
-std::int64_t steps_with_real_work(const Mapping& mapping, Dim d, std::int64_t bound,
-                                  std::int64_t& all) {
+// d's temporal loops with factor > 1, innermost first: each loop's factor
+// and step (the extent of d inside it, spatial loops included).
+struct StepLoops {
     struct TemporalLoop {
         std::int64_t factor;
         std::int64_t step;
     };
     std::array<TemporalLoop, kMaxLevels * kNumDims> loops{};
     std::size_t count = 0;
-    std::int64_t inside = 1;  // the extent of d inside the loop being visited
+};
+
+StepLoops temporal_loops_of(const Mapping& mapping, Dim d) {
+    StepLoops out;
+    std::int64_t inside = 1;
     for (std::size_t i = mapping.num_levels; i-- > 0;) {
         const LevelMapping& level = mapping.level(i);
         inside *= level.spatial_x.factor_of(d) * level.spatial_y.factor_of(d);
         for (std::size_t k = level.temporal.size(); k-- > 0;) {
             const Loop& l = level.temporal[k];
             if (l.dim != d || l.factor == 1) continue;
-            loops[count++] = {l.factor, inside};
+            out.loops[out.count++] = {l.factor, inside};
             inside *= l.factor;
         }
     }
-    all = 1;
-    for (std::size_t j = 0; j < count; ++j) all *= loops[j].factor;
-    // Loops were collected innermost first; count offsets below bound.
-    std::int64_t busy = 0;
-    std::array<std::int64_t, kMaxLevels * kNumDims> index{};
-    for (std::int64_t n = 0; n < all; ++n) {
-        std::int64_t offset = 0;
-        for (std::size_t j = 0; j < count; ++j) offset += index[j] * loops[j].step;
-        busy += offset < bound ? 1 : 0;
-        for (std::size_t j = 0; j < count && ++index[j] == loops[j].factor; ++j) index[j] = 0;
+    return out;
+}
+
+// How many index tuples of loops[0..=j] have offset Σ index × step < limit.
+// A loop's step is at least the span of the loops inside it, so at most one
+// of its indices is partly below the limit: O(Σ factors).
+std::int64_t tuples_below(const StepLoops& s, std::ptrdiff_t j, std::int64_t limit) {
+    if (limit <= 0) return 0;
+    if (j < 0) return 1;
+    std::int64_t all_inside = 1;   // tuples of the loops inside j
+    std::int64_t span_inside = 0;  // their largest offset
+    for (std::ptrdiff_t i = 0; i < j; ++i) {
+        all_inside *= s.loops[std::size_t(i)].factor;
+        span_inside += (s.loops[std::size_t(i)].factor - 1) * s.loops[std::size_t(i)].step;
     }
-    return busy;
+    const auto& loop = s.loops[std::size_t(j)];
+    std::int64_t count = 0;
+    for (std::int64_t t = 0; t < loop.factor; ++t) {
+        const std::int64_t left = limit - t * loop.step;
+        if (left <= 0) break;
+        count += left > span_inside ? all_inside : tuples_below(s, j - 1, left);
+    }
+    return count;
+}
+
+// The steps of `d`'s temporal loops whose offset along d at spatial position
+// 0 is below `bound` (those in which some PE has real work), and in `all`
+// the product of their factors.
+std::int64_t steps_with_real_work(const Mapping& mapping, Dim d, std::int64_t bound,
+                                  std::int64_t& all) {
+    const StepLoops s = temporal_loops_of(mapping, d);
+    all = 1;
+    for (std::size_t j = 0; j < s.count; ++j) all *= s.loops[j].factor;
+    return tuples_below(s, std::ptrdiff_t(s.count) - 1, bound);
 }
 
 }  // namespace
