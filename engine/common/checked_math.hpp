@@ -21,6 +21,9 @@ namespace trainloop {
 
 inline constexpr std::int64_t kMaxCount = std::int64_t{1} << 53;
 
+// ⌈a / b⌉ for a ≥ 0, b > 0.
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
 // How errors name the limit.
 inline constexpr const char* kMaxCountText = "2^53 = 9,007,199,254,740,992";
 

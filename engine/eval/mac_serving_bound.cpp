@@ -65,8 +65,9 @@ double least_serving_sum(const std::array<double, 3>& a, const std::array<double
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct) {
     const DimBounds& b = problem.space.bounds;
-    const DimSet paddable = paddable_dims(problem.space);
-    const auto extent = [&](Dim d) { return double(paddable.contains(d) ? 2 * b[d] - 1 : b[d]); };
+    const auto extent = [&](Dim d) {
+        return double(kPaddableDims.contains(d) ? 2 * b[d] - 1 : b[d]);
+    };
     const double macs = double(problem.macs());
     const double units = double(arch.num_macs());
     const double window = double(std::min(b[Dim::R], b[Dim::P]) * std::min(b[Dim::S], b[Dim::Q]));

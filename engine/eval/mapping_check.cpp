@@ -36,8 +36,8 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
         const std::int64_t product = totals[d];
         // Imperfect factors pad a one-term dimension by less than its bound
         // (nest/padding.hpp); more is taken for a mistake.
-        const bool padded = product > space.bounds[d] && product / 2 < space.bounds[d] &&
-                            paddable_dims(space).contains(d);
+        const bool padded =
+            product > space.bounds[d] && product / 2 < space.bounds[d] && kPaddableDims.contains(d);
         if (product != space.bounds[d] && !padded) {
             return MappingViolation{ViolationKind::factor_product,
                                     -1,
@@ -185,7 +185,7 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
                 "the factors of {} multiply to {}, but {} = {} in layer `{}`", dim_name(v.dim),
                 product_text(v.actual), dim_name(v.dim), v.limit, problem.layer);
             if (v.actual < v.limit) return mismatch;
-            if (!paddable_dims(problem.space).contains(v.dim)) {
+            if (!kPaddableDims.contains(v.dim)) {
                 return mismatch + fmt::format(
                                       ": {} indexes a sliding window, so its factors must "
                                       "multiply to exactly {} (only N, K, C and G may be padded)",

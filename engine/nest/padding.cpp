@@ -79,22 +79,6 @@ std::int64_t steps_with_real_work(const Mapping& mapping, Dim d, std::int64_t bo
 
 }  // namespace
 
-DimSet paddable_dims(const IterationSpace& space) {
-    DimSet out;
-    for (Dim d : kAllDims) {
-        bool one_term_everywhere = true;
-        for (DataSpace s : kAllDataSpaces) {
-            const Projection proj = projection_for(s, space);
-            const int axis = proj.axis_of[d];
-            if (axis >= 0 && proj.axes[std::size_t(axis)].num_terms != 1) {
-                one_term_everywhere = false;
-            }
-        }
-        if (one_term_everywhere) out.insert(d);
-    }
-    return out;
-}
-
 std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,
                                                          const Mapping& mapping) {
     std::vector<std::pair<Dim, std::int64_t>> out;
@@ -116,9 +100,11 @@ void remove_padding(const PhaseProblem& problem, const Mapping& mapping, NestAna
     }
     for (DataSpace s : kAllDataSpaces) {
         const Projection& proj = problem.projection(s);
+        bool indexed = false;
         for (Dim d : kAllDims) {
             // One padded dimension at a time: B/E per dimension that indexes s.
             if (padded[d] == bounds[d] || proj.axis_of[d] < 0) continue;
+            indexed = true;
             for (std::size_t i = 0; i < out.num_levels; ++i) {
                 SpaceAccesses& a = out.levels[i].spaces[s];
                 for (std::int64_t* count : {&a.partition, &a.written, &a.reads, &a.fills,
@@ -127,7 +113,8 @@ void remove_padding(const PhaseProblem& problem, const Mapping& mapping, NestAna
                 }
             }
         }
-        for (std::size_t i = 0; i < out.num_levels; ++i) {
+        // Only a padded dimension's tile extent was clipped.
+        for (std::size_t i = 0; indexed && i < out.num_levels; ++i) {
             SpaceAccesses& a = out.levels[i].spaces[s];
             if (a.kept) a.tile = footprint(proj, out.tile_box[i]);
         }

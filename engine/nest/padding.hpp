@@ -46,8 +46,10 @@
 namespace trainloop {
 
 // The dimensions a mapping may pad: those that index every tensor they
-// index through a one-term axis (the same in every phase).
-DimSet paddable_dims(const IterationSpace& space);
+// index through a one-term axis, in every layer and phase. P, Q, R and S
+// always form the input's window axes p·stride + r·dilation
+// (problem/projection.hpp), so these four are all.
+inline constexpr DimSet kPaddableDims{Dim::N, Dim::K, Dim::C, Dim::G};
 
 // The dimensions `mapping` pads, with the extents it pads them to (the
 // product of their factors), in dimension order; empty when it pads none.

@@ -39,8 +39,6 @@ void factorize(std::int64_t rest, std::size_t slots, const std::vector<std::int6
 // refused (about 100 MB) rather than exhausting memory.
 constexpr std::int64_t kMaxFactorizations = 1'000'000;
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
-
 // The spatial factors of a dimension with bound `bound` where `room`
 // instances are left on the axis: the divisors of the bound that fit and,
 // with imperfect factors, the factor that takes the fewest steps through
@@ -231,7 +229,6 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
 
 std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
                                            const Mapping& mapping) {
-    const DimSet paddable = paddable_dims(space);
     for (std::size_t i = 0; i < mapping.num_levels; ++i) {
         for (const bool x : {true, false}) {
             const LoopList& axis = x ? mapping.level(i).spatial_x : mapping.level(i).spatial_y;
@@ -239,7 +236,7 @@ std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const Iteratio
             const std::int64_t used = axis.product();
             for (const Loop& l : axis) {
                 const std::int64_t bound = space.bounds[l.dim];
-                if (!paddable.contains(l.dim) || bound % l.factor != 0) continue;
+                if (!kPaddableDims.contains(l.dim) || bound % l.factor != 0) continue;
                 // The room the other loops on the axis leave; the most a
                 // divisor can use of it, and what padding can.
                 const std::int64_t room = fanout / (used / l.factor);
@@ -260,7 +257,6 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
     const MappingConstraints& user = constraints.user;
     const std::vector<Dataflow> dataflows = candidate_dataflows(space.bounds, constraints);
     std::set<std::vector<std::int64_t>> seen;  // canonical form, to drop duplicates
-    const DimSet paddable = paddable_dims(space);
     std::optional<EmptyMapspaceReason> spatial_reason;
     for (const Dataflow& flow : dataflows) {
         std::vector<SpatialChoice> partial(1);
@@ -300,7 +296,7 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
             for (Dim d : kAllDims) {
                 const bool divides = space.bounds[d] % c.total[d] == 0;
                 const bool pads = constraints.imperfect_factors && c.total[d] <= space.bounds[d] &&
-                                  paddable.contains(d);
+                                  kPaddableDims.contains(d);
                 fits = fits && (divides || pads);
             }
             // Fixed spatial factors: the product over the levels on the axis.

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "arch/arch_model.hpp"
+#include "common/checked_math.hpp"
 #include "constraints/mapping_constraints.hpp"
 #include "mapping/mapping.hpp"
 #include "mapspace/dataflow.hpp"
@@ -126,8 +127,7 @@ class Mapspace {
     // The bound a dimension has left for the temporal loops under a spatial
     // choice (rounded up: an imperfect spatial factor pads the dimension).
     std::int64_t temporal_bound(std::uint32_t spatial, Dim d) const {
-        const std::int64_t across = spatial_[spatial].total[d];
-        return (bounds_[d] + across - 1) / across;
+        return ceil_div(bounds_[d], spatial_[spatial].total[d]);
     }
     // Every way to split `bound` (what dimension `d` has left for the
     // temporal loops) into num_levels() ordered factors within the factor

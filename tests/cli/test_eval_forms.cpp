@@ -130,6 +130,12 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
                                       "\"DRAM[N16 K64 C3 P113 Q112 R7 S7]\"");
     EXPECT_EQ(window.exit_code, 2) << window.output;
     EXPECT_NE(window.output.find("sliding window"), std::string::npos) << window.output;
+    // Padding by the size or more is taken for a mistake, and says the limit.
+    const auto twice = run_trainloop("eval --mapping \"DRAM[K2000 C512 N16]\"" + target);
+    EXPECT_EQ(twice.exit_code, 2) << twice.output;
+    EXPECT_NE(twice.output.find("imperfect factors may pad K to at most 1999, less than twice"),
+              std::string::npos)
+        << twice.output;
 }
 
 TEST(EvalForms, ErrorsNameTheFormsPlace) {

@@ -17,6 +17,7 @@
 #include "eval/evaluation.hpp"
 #include "eval/mapping_check.hpp"
 #include "nest/padding.hpp"
+#include "problem/projection.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/flat_loops.hpp"
 #include "support/random_mapping.hpp"
@@ -64,10 +65,8 @@ std::int64_t brute_force_real_fills(const IterationSpace& real, const Mapping& m
         std::vector<std::int64_t> index(temporal.size(), 0);
         do {
             DimBounds origin{};
-            for (std::size_t j = 0; j < spatial.size(); ++j)
-                origin[spatial[j].d] += where[j] * spatial[j].step;
-            for (std::size_t j = 0; j < temporal.size(); ++j)
-                origin[temporal[j].d] += index[j] * temporal[j].step;
+            testing::add_offsets(origin, spatial, where);
+            testing::add_offsets(origin, temporal, index);
             std::set<Word> current;
             DimBounds offset{};
             std::function<void(std::size_t)> walk = [&](std::size_t k) {
@@ -206,7 +205,25 @@ TEST(PaddedNest, TheStructuralCheckAllowsPaddingByLessThanTheBoundOfNKCG) {
     ArchModel one = arch;
     one.num_levels = 1;
     const IterationSpace sp = conv_space();
-    EXPECT_EQ(paddable_dims(sp), (DimSet{Dim::N, Dim::K, Dim::C, Dim::G}));
+    // The paddable dimensions are those every tensor indexes through a
+    // one-term axis, whatever the layer: a 3×3 conv, a 1×1 one, a fc layer.
+    for (const IterationSpace& space :
+         {sp, space_of({{Dim::N, 2}, {Dim::K, 4}, {Dim::C, 3}, {Dim::P, 5}}),
+          space_of({{Dim::N, 2}, {Dim::K, 4}, {Dim::C, 3}})}) {
+        DimSet one_term;
+        for (Dim d : kAllDims) {
+            bool everywhere = true;
+            for (DataSpace s : kAllDataSpaces) {
+                const Projection proj = projection_for(s, space);
+                const int axis = proj.axis_of[d];
+                everywhere =
+                    everywhere && (axis < 0 || proj.axes[std::size_t(axis)].num_terms == 1);
+            }
+            if (everywhere) one_term.insert(d);
+        }
+        EXPECT_EQ(one_term, kPaddableDims);
+    }
+    EXPECT_EQ(kPaddableDims, (DimSet{Dim::N, Dim::K, Dim::C, Dim::G}));
     const auto check = [&](const LoopList& loops) {
         return check_mapping_structure(one, sp, one_level(loops));
     };

@@ -110,10 +110,8 @@ std::int64_t clipped_compute_cycles(const IterationSpace& real, const Mapping& m
         std::vector<std::int64_t> p(spatial.size(), 0);
         do {
             DimBounds at{};
-            for (std::size_t j = 0; j < temporal.size(); ++j)
-                at[temporal[j].d] += t[j] * temporal[j].step;
-            for (std::size_t j = 0; j < spatial.size(); ++j)
-                at[spatial[j].d] += p[j] * spatial[j].step;
+            testing::add_offsets(at, temporal, t);
+            testing::add_offsets(at, spatial, p);
             bool real_point = true;
             for (Dim d : kAllDims) real_point = real_point && at[d] < real.bounds[d];
             any_real = any_real || real_point;

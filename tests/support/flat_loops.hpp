@@ -45,6 +45,12 @@ inline FlatLoops flat_loops(const Mapping& m, std::size_t level) {
     return out;
 }
 
+// Adds each loop's index × step to its dimension's offset in `at`.
+inline void add_offsets(DimBounds& at, const std::vector<FlatLoop>& loops,
+                        const std::vector<std::int64_t>& index) {
+    for (std::size_t j = 0; j < loops.size(); ++j) at[loops[j].d] += index[j] * loops[j].step;
+}
+
 // Steps an odometer over `loops`' iterations (the last loop fastest);
 // false when it wraps to all zeros.
 inline bool next_iteration(std::vector<std::int64_t>& index, const std::vector<FlatLoop>& loops) {
