@@ -41,8 +41,11 @@ void run_timeloop_eval(const EvalOptions& o) {
     const TimeloopSpec spec = read_timeloop_spec(o.timeloop);
     for (const std::string& note : spec.notes) std::cerr << "note: " << note << "\n";
     const TimeloopCase c = import_timeloop(spec);
+    for (const std::string& note : c.notes) std::cerr << "note: " << note << "\n";
     const ArchModel model = build_arch_model(c.arch);
-    const Evaluation e = evaluate(model, c.problem, c.mapping);
+    const Evaluation e = c.sparse ? evaluate(model, c.problem, c.mapping, c.densities,
+                                             o.sparsity.imbalance_options())
+                                  : evaluate(model, c.problem, c.mapping);
     if (!e.valid()) {
         const MappingViolation& v = *e.violation;
         SourceLocation where{o.timeloop.front(), 0, 0};

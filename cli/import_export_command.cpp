@@ -40,12 +40,16 @@ void print_written(const std::vector<std::filesystem::path>& written) {
 }
 
 void run_import(const ImportOptions& o) {
-    const TimeloopSpec spec = read_timeloop_spec(o.files);
-    print_notes(spec.notes);
-    const ImportedFiles imported = timeloop_to_native_files(spec);
+    const ImportedFiles imported = timeloop_to_native_files(read_timeloop_spec(o.files));
+    print_notes(imported.notes);  // the reader's and the sparse import's
     print_written(write_output_files(o.out, imported.files, o.force));
     const std::filesystem::path mapping = std::filesystem::path(o.out) / "mapping.yaml";
-    std::cout << "next: trainloop eval --mapping " << mapping.string() << "\n";
+    std::cout << "next: trainloop eval --mapping " << mapping.string();
+    for (const OutputFile& f : imported.files) {
+        if (f.name == "sparsity.yaml")
+            std::cout << " --sparsity " << (std::filesystem::path(o.out) / f.name).string();
+    }
+    std::cout << "\n";
 }
 
 void run_export(const ExportOptions& o) {

@@ -100,6 +100,24 @@ void check_network(const NetworkSpec& spec, const TimeloopCase& c) {
     }
 }
 
+// The problem's densities as a sparsity profile for the imported layer's fw
+// phase (docs/sparsity_format.md): w and x, uniform model (Outputs are dense,
+// timeloop_sparse_import.hpp).
+std::string sparsity_profile_yaml(const TimeloopCase& c) {
+    std::string out =
+        "# Sparseloop's problem densities (timeloop_sparse_import.hpp: read as the uniform\n"
+        "# model). Evaluate with: trainloop eval --mapping mapping.yaml --sparsity sparsity.yaml\n"
+        "sparsity_profile: timeloop_import\n"
+        "model: uniform\n"
+        "rules:\n";
+    for (const auto& [space, tensor] :
+         {std::pair{DataSpace::weights, "w"}, std::pair{DataSpace::inputs, "x"}}) {
+        out += fmt::format("  - {{layers: {}, tensors: {}, phases: fw, density: {}}}\n",
+                           kImportedLayerName, tensor, c.densities.of(space).density);
+    }
+    return out;
+}
+
 }  // namespace
 
 ImportedFiles timeloop_to_native_files(const TimeloopSpec& spec) {
@@ -146,6 +164,8 @@ ImportedFiles timeloop_to_native_files(const TimeloopSpec& spec) {
              "# Timeloop's permutations are innermost first; here temporal loops are outermost\n"
              "# first, and a spatial entry's first `split` dimensions are spatial_x (meshX).\n" +
              mapping_to_yaml(c.mapping, c.arch, target)});
+    if (c.sparse) out.files.push_back({"sparsity.yaml", origin + sparsity_profile_yaml(c)});
+    out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/did_you_mean.hpp"
+#include "timeloop/timeloop_sparse_import.hpp"
 
 namespace trainloop {
 namespace {
@@ -315,6 +316,11 @@ TimeloopCase import_timeloop(const TimeloopSpec& spec) {
     }
     c.problem = make_phase_problem("timeloop", Phase::fw, space);
     c.mapping = import_mapping(spec, c.arch, space);
+    ImportedSparsity sparsity = import_sparsity(spec, c.arch, c.mapping);
+    c.sparse = sparsity.sparse();
+    c.arch.sparse = std::move(sparsity.features);
+    c.densities = sparsity.densities;
+    c.notes = std::move(sparsity.notes);
     return c;
 }
 

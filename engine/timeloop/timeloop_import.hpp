@@ -11,14 +11,18 @@
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
 #include "problem/phase_problem.hpp"
+#include "sparse/phase_densities.hpp"
 #include "timeloop/timeloop_spec.hpp"
 
 namespace trainloop {
 
 struct TimeloopCase {
-    Architecture arch;
+    Architecture arch;     // with Sparseloop's optimizations as `arch.sparse`
     PhaseProblem problem;  // fw: Outputs are read-write, as in Timeloop
     Mapping mapping;
+    PhaseDensities densities;        // the problem's densities (all 1: dense)
+    bool sparse = false;             // evaluate with `densities` (ImportedSparsity::sparse)
+    std::vector<std::string> notes;  // approximations the sparse import made
 };
 
 // Throws SpecError for what trainloop cannot represent (located at the

@@ -9,6 +9,7 @@
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_node.hpp"
+#include "timeloop/timeloop_sparse_reader.hpp"
 #include "timeloop/timeloop_spec.hpp"
 
 namespace trainloop {
@@ -28,8 +29,8 @@ const std::vector<std::string> kIgnoredTopLevel = {"mapper",
                                                    "ERT_summary",
                                                    "ART_summary",
                                                    "globals"};
-const std::vector<std::string> kHandledTopLevel = {"architecture", "problem", "mapping", "ERT",
-                                                   "ART"};
+const std::vector<std::string> kHandledTopLevel = {
+    "architecture", "problem", "mapping", "ERT", "ART", "sparse_optimizations"};
 
 // Attributes of a local that change nothing in the model once the ERT/ART
 // give energy and area (Accelergy estimator inputs, bank counts, ports).
@@ -109,8 +110,6 @@ SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* 
     return node;
 }
 
-TimeloopDataSpace data_space_of(const SpecNode& node);
-
 // A v0.4 component's `constraints:`. Only `dataspace` (keep/bypass) changes
 // what timeloop-model evaluates: it becomes the level's datatype entry when
 // the mapping gives none (timeloopfe passes it to timeloop-model as one).
@@ -124,10 +123,11 @@ void read_v04_constraints(const SpecNode& node, const std::string& level, Timelo
         e.type = TimeloopMappingEntry::Type::datatype;
         e.location = dataspace->location();
         if (auto keep = ds.optional("keep")) {
-            for (const SpecNode& s : keep->items()) e.keep.push_back(data_space_of(s));
+            for (const SpecNode& s : keep->items()) e.keep.push_back(read_timeloop_data_space(s));
         }
         if (auto bypass = ds.optional("bypass")) {
-            for (const SpecNode& s : bypass->items()) e.bypass.push_back(data_space_of(s));
+            for (const SpecNode& s : bypass->items())
+                e.bypass.push_back(read_timeloop_data_space(s));
         }
         ds.allow({"no_coalesce"});
         ds.finish();
@@ -207,10 +207,11 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
             read_v04_constraints(*constraints, name, ctx.spec);
         }
         if (auto sparse = map.optional("sparse_optimizations")) {
-            sparse->fail("Timeloop sparse optimizations are not read by trainloop",
-                         "a dense Timeloop spec",
-                         "describe sparsity with a trainloop sparsity profile after "
-                         "`trainloop import timeloop`");
+            sparse->fail("a v0.4 component's own `sparse_optimizations` is not read by trainloop",
+                         "Sparseloop's top-level `sparse_optimizations: {targets: [...]}` "
+                         "(the v0.3 form)",
+                         "move the component's formats and action optimizations into a target "
+                         "named after it");
         }
     }
     map.finish();
@@ -592,20 +593,15 @@ void read_problem(const SpecNode& node, TimeloopSpec& spec) {
                 format_location(v->location()), derived));
         }
     }
-    if (auto densities = instance.optional("densities")) {
-        densities->fail("Timeloop problem densities are not read by trainloop",
-                        "a dense Timeloop problem",
-                        "describe sparsity with a trainloop sparsity profile after "
-                        "`trainloop import timeloop`");
+    const auto densities = instance.optional("densities");
+    const auto common = instance.optional("commonDensity");
+    if (densities && common) {
+        common->fail("both `commonDensity` and `densities`", "one of the two",
+                     "Timeloop would use `commonDensity` and ignore `densities`");
     }
+    if (densities) read_densities(*densities, p);
+    if (common) read_common_density(*common, p);
     instance.finish();
-}
-
-TimeloopDataSpace data_space_of(const SpecNode& node) {
-    const std::string name = node.as_choice({"Weights", "Inputs", "Outputs"});
-    return name == "Weights"  ? TimeloopDataSpace::weights
-           : name == "Inputs" ? TimeloopDataSpace::inputs
-                              : TimeloopDataSpace::outputs;
 }
 
 void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
@@ -621,10 +617,12 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
                                      : TimeloopMappingEntry::Type::datatype;
         if (e.type == TimeloopMappingEntry::Type::datatype) {
             if (auto keep = map.optional("keep")) {
-                for (const SpecNode& s : keep->items()) e.keep.push_back(data_space_of(s));
+                for (const SpecNode& s : keep->items())
+                    e.keep.push_back(read_timeloop_data_space(s));
             }
             if (auto bypass = map.optional("bypass")) {
-                for (const SpecNode& s : bypass->items()) e.bypass.push_back(data_space_of(s));
+                for (const SpecNode& s : bypass->items())
+                    e.bypass.push_back(read_timeloop_data_space(s));
             }
             map.finish();
             spec.mapping.push_back(e);
@@ -756,19 +754,12 @@ TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots) {
     std::map<std::string, SpecNode> sections;
     std::vector<std::string> known = kHandledTopLevel;
     known.insert(known.end(), kIgnoredTopLevel.begin(), kIgnoredTopLevel.end());
-    known.push_back("sparse_optimizations");
     for (const SpecNode& root : roots) {
         MapReader top(root);  // checks it is a mapping
         for (const auto& entry : root.raw()) {
             const std::string key = entry.first.Scalar();
             const SpecNode value =
                 root.sibling(entry.second, child_key_path("", key), entry.first.Mark());
-            if (key == "sparse_optimizations") {
-                value.fail("Timeloop sparse optimizations are not read by trainloop",
-                           "a dense Timeloop spec",
-                           "describe sparsity with a trainloop sparsity profile after "
-                           "`trainloop import timeloop`");
-            }
             if (std::find(kIgnoredTopLevel.begin(), kIgnoredTopLevel.end(), key) !=
                 kIgnoredTopLevel.end()) {
                 spec.notes.push_back(
@@ -804,6 +795,8 @@ TimeloopSpec read_timeloop_documents(const std::vector<SpecNode>& roots) {
         }
     }
     read_architecture(sections.at("architecture"), spec);
+    if (sections.count("sparse_optimizations"))
+        read_sparse_optimizations(sections.at("sparse_optimizations"), spec);
     read_problem(sections.at("problem"), spec);
     read_mapping(sections.at("mapping"), spec);
     read_table(sections.at("ERT"), spec, true);

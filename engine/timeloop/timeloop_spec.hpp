@@ -50,15 +50,26 @@ struct TimeloopArchitecture {
     TimeloopArithmetic arithmetic;
 };
 
+enum class TimeloopDataSpace : std::uint8_t { weights, inputs, outputs };
+
+// A data space's density in the problem instance (`densities:`, Sparseloop):
+// a bare number is Timeloop's `fixed-structured` distribution.
+struct TimeloopDensity {
+    double density = 1.0;
+    std::string distribution = "fixed-structured";
+    SourceLocation location;
+};
+
 // The standard CNN-layer problem. Timeloop's W-coefficients pair R with P,
 // its H-coefficients S with Q.
 struct TimeloopProblem {
     DimBounds bounds;  // N K C P Q R S, and G for the grouped shape (else 1)
     std::int64_t wstride = 1, hstride = 1, wdilation = 1, hdilation = 1;
+    // Sparseloop's `densities:` (or `commonDensity:`) by TimeloopDataSpace;
+    // absent = dense.
+    std::array<std::optional<TimeloopDensity>, 3> densities;
     SourceLocation location;
 };
-
-enum class TimeloopDataSpace : std::uint8_t { weights, inputs, outputs };
 
 struct TimeloopMappingEntry {
     enum class Type : std::uint8_t { temporal, spatial, datatype };
@@ -94,6 +105,45 @@ inline constexpr std::initializer_list<const char*> kErtUpdate = {"random_update
 inline constexpr std::initializer_list<const char*> kErtCompute = {"mac_random", "mult_random",
                                                                    "mac", "mult", "compute"};
 
+// Sparseloop's `sparse_optimizations:` (Timeloop v3.0.3,
+// src/model/sparse-optimization-parser.cpp), per target component.
+// A data space's representation format at a storage level: its ranks' format
+// names (UOP, UB, CP, B, RLE; upper-case), the top rank first, as written.
+struct TimeloopRepresentation {
+    std::string level;
+    TimeloopDataSpace space = TimeloopDataSpace::weights;
+    std::vector<std::string> ranks;
+    SourceLocation location;
+};
+
+// One `action-optimization` option at a storage level: accesses to `target`
+// skipped or gated when a `condition-on` data space is zero.
+struct TimeloopActionOptimization {
+    enum class Kind : std::uint8_t { skipping, gating };
+    std::string level;
+    Kind kind = Kind::skipping;
+    TimeloopDataSpace target = TimeloopDataSpace::weights;
+    std::vector<TimeloopDataSpace> condition_on;
+    SourceLocation location;
+};
+
+// The arithmetic component's `compute-optimization`: gate a MAC on a zero
+// operand (`gating`, `gate-on-zero-operand`) and/or skip it when an operand is
+// not there (`skipping`, `skip_on_not_aligned_operands`).
+struct TimeloopComputeOptimization {
+    bool gating = false;
+    bool skipping = false;
+    SourceLocation location;
+};
+
+struct TimeloopSparseOptimizations {
+    std::vector<TimeloopRepresentation> formats;
+    std::vector<TimeloopActionOptimization> actions;
+    std::optional<TimeloopComputeOptimization> compute;
+
+    bool empty() const { return formats.empty() && actions.empty() && !compute; }
+};
+
 struct TimeloopSpec {
     std::vector<std::string> files;
     TimeloopArchitecture arch;
@@ -104,6 +154,7 @@ struct TimeloopSpec {
     // v0.4 components' `constraints: dataspace:` keep/bypass, as datatype
     // entries: a level's keep set where the mapping has no datatype entry.
     std::vector<TimeloopMappingEntry> dataspace_constraints;
+    TimeloopSparseOptimizations sparse;
     // What was read but has no effect on trainloop's model (e.g. `mapper:`,
     // Accelergy-only attributes), said out loud rather than dropped silently.
     std::vector<std::string> notes;

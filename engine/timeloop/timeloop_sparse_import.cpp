@@ -1,0 +1,172 @@
+#include "timeloop/timeloop_sparse_import.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "common/spec_error.hpp"
+
+namespace trainloop {
+namespace {
+
+DataSpace space_of(TimeloopDataSpace s) { return static_cast<DataSpace>(s); }
+
+const char* timeloop_name(TimeloopDataSpace s) {
+    static constexpr const char* kNames[] = {"Weights", "Inputs", "Outputs"};
+    return kNames[std::size_t(s)];
+}
+
+bool uncompressed_rank(const std::string& rank) { return rank == "UOP" || rank == "UB"; }
+
+// The trainloop format of a rank list (top rank first), or none.
+std::optional<CompressedFormat> format_of(const std::vector<std::string>& ranks) {
+    const std::string& inner = ranks.back();
+    const auto above = [&](auto pred) { return std::all_of(ranks.begin(), ranks.end() - 1, pred); };
+    if (inner == "CP" && ranks.size() > 1 && above([](const std::string& r) { return r == "UOP"; }))
+        return CompressedFormat::csr;
+    if (inner == "CP" && above([](const std::string& r) { return r == "CP"; }))
+        return CompressedFormat::coo;
+    if (ranks.size() == 1 && inner == "B") return CompressedFormat::bitmap;
+    if (ranks.size() == 1 && inner == "RLE") return CompressedFormat::rle;
+    return std::nullopt;
+}
+
+FormatEntry import_format(const TimeloopRepresentation& r) {
+    const std::string ranks = fmt::format("[{}]", fmt::join(r.ranks, ", "));
+    if (std::all_of(r.ranks.begin(), r.ranks.end(), uncompressed_rank)) {
+        throw SpecError(r.location, "ranks",
+                        fmt::format("{} at `{}` has only uncompressed ranks {}: a dense tile with "
+                                    "per-fiber metadata, which trainloop does not model",
+                                    timeloop_name(r.space), r.level, ranks),
+                        "a compressed innermost rank (CP, B or RLE)",
+                        "leave the entry out: trainloop keeps the tile uncompressed, without "
+                        "metadata");
+    }
+    const auto format = format_of(r.ranks);
+    if (!format) {
+        throw SpecError(r.location, "ranks",
+                        fmt::format("{} at `{}`: the rank formats {} have no trainloop equivalent",
+                                    timeloop_name(r.space), r.level, ranks),
+                        "[UOP, ..., CP] (csr), [CP, ..., CP] (coo), [B] (bitmap) or [RLE] (rle)",
+                        "docs/sparse_formats.md lists trainloop's formats and their metadata");
+    }
+    FormatEntry entry;
+    entry.level = r.level;
+    entry.data_space = space_of(r.space);
+    entry.format = *format;
+    return entry;
+}
+
+SparseActionEntry import_action(const TimeloopActionOptimization& a) {
+    SparseActionEntry entry;
+    entry.level = a.level;
+    entry.target = space_of(a.target);
+    for (TimeloopDataSpace s : a.condition_on) entry.condition_on.insert(space_of(s));
+    return entry;
+}
+
+// The innermost level of the mapping that keeps `space`: the one that serves the MACs.
+std::optional<std::size_t> serving_level(const Mapping& m, DataSpace space) {
+    for (std::size_t i = m.num_levels; i-- > 0;) {
+        if (m.level(i).keep.contains(space)) return i;
+    }
+    return std::nullopt;
+}
+
+// Operands that are not there at the level serving the MACs (Sparseloop's
+// NOT_EXIST state): kept compressed there, or skipped there.
+DataSpaceSet absent_operands(const SparseFeatures& f, const Architecture& arch, const Mapping& m) {
+    DataSpaceSet absent;
+    for (DataSpace s : {DataSpace::weights, DataSpace::inputs}) {
+        const auto level = serving_level(m, s);
+        if (!level) continue;
+        const std::string& name = arch.levels[*level].name;
+        const bool compressed = f.format_of(name, s, Phase::fw) != CompressedFormat::uncompressed;
+        const bool skipped = std::any_of(
+            f.skipping.begin(), f.skipping.end(),
+            [&](const SparseActionEntry& e) { return e.level == name && e.target == s; });
+        if (compressed || skipped) absent.insert(s);
+    }
+    return absent;
+}
+
+SparseActionEntry compute_entry(DataSpaceSet condition_on) {
+    SparseActionEntry entry;
+    entry.level = std::string(kComputeLevel);
+    entry.target = DataSpace::outputs;
+    entry.condition_on = condition_on;
+    return entry;
+}
+
+OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
+                              std::vector<std::string>& notes) {
+    if (d.distribution == "banded") {
+        throw SpecError(d.location, "distribution",
+                        "Sparseloop's `banded` distribution has no trainloop density model",
+                        "fixed-structured or hypergeometric (trainloop: uniform)",
+                        "trainloop's models are uniform, n_m, clustered and mask "
+                        "(docs/sparsity_format.md)");
+    }
+    if (space == TimeloopDataSpace::outputs && d.density < 1.0) {
+        throw SpecError(
+            d.location, "Outputs",
+            fmt::format("an Outputs density of {}: Sparseloop reads it as the density of the "
+                        "computed result, trainloop as a known-zero mask of outputs not to "
+                        "compute",
+                        d.density),
+            "Outputs dense (1.0)", "give Weights and Inputs densities only");
+    }
+    if (d.density < 1.0) {
+        notes.push_back(fmt::format(
+            "{}: {} density {} ({}) is read as trainloop's uniform model: the same mean; "
+            "Sparseloop's {} spread of nonzeros per tile differs (it matters for RLE "
+            "padding and load imbalance)",
+            format_location(d.location), timeloop_name(space), d.density, d.distribution,
+            d.distribution == "fixed-structured" ? "exact (zero)" : "hypergeometric"));
+    }
+    return OperandDensity{d.density, UniformModel{}};
+}
+
+}  // namespace
+
+ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& arch,
+                                 const Mapping& mapping) {
+    ImportedSparsity out;
+    for (const TimeloopRepresentation& r : spec.sparse.formats) {
+        out.features.formats.push_back(import_format(r));
+    }
+    for (const TimeloopActionOptimization& a : spec.sparse.actions) {
+        auto& entries = a.kind == TimeloopActionOptimization::Kind::skipping ? out.features.skipping
+                                                                             : out.features.gating;
+        entries.push_back(import_action(a));
+    }
+    if (const auto& compute = spec.sparse.compute) {
+        if (compute->skipping) {
+            const DataSpaceSet absent = absent_operands(out.features, arch, mapping);
+            if (absent.empty()) {
+                out.notes.push_back(fmt::format(
+                    "{}: compute skipping skips nothing here: no operand is compressed or "
+                    "skipped at the level that serves the MACs",
+                    format_location(compute->location)));
+            } else {
+                out.features.skipping.push_back(compute_entry(absent));
+            }
+        }
+        if (compute->gating) {
+            DataSpaceSet operands;
+            operands.insert(DataSpace::weights);
+            operands.insert(DataSpace::inputs);
+            out.features.gating.push_back(compute_entry(operands));
+        }
+    }
+    for (TimeloopDataSpace s :
+         {TimeloopDataSpace::weights, TimeloopDataSpace::inputs, TimeloopDataSpace::outputs}) {
+        if (const auto& d = spec.problem.densities[std::size_t(s)]) {
+            out.densities.spaces[space_of(s)] = import_density(*d, s, out.notes);
+        }
+    }
+    return out;
+}
+
+}  // namespace trainloop

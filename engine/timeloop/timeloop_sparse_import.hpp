@@ -1,0 +1,48 @@
+// Sparseloop's sparse optimizations and problem densities as trainloop's
+// sparse features (arch/sparse_features.hpp) and phase densities
+// (sparse/phase_densities.hpp); docs/timeloop_interop.md, "Sparse inputs".
+//
+//   representation format, ranks top first   trainloop format
+//     UOP ... UOP CP (one or more UOP)        csr
+//     CP ... CP                               coo
+//     B                                       bitmap
+//     RLE                                     rle
+//   action-optimization skipping / gating     a skipping / gating entry at
+//     {target, condition-on} at a level         that level
+//   compute-optimization gating               gating at `compute` on a zero
+//                                             weight or input
+//   compute-optimization skipping             skipping at `compute` on the
+//                                             operands that are not there
+//                                             (compressed or skipped at the
+//                                             innermost level keeping them)
+//   density (fixed-structured, hypergeometric) the same mean, model uniform
+//
+// Everything else (other rank patterns, the `banded` distribution, an
+// Outputs density below 1) is a located SpecError naming what trainloop
+// offers instead; approximations are returned as notes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "arch/architecture.hpp"
+#include "mapping/mapping.hpp"
+#include "sparse/phase_densities.hpp"
+#include "timeloop/timeloop_spec.hpp"
+
+namespace trainloop {
+
+struct ImportedSparsity {
+    SparseFeatures features;
+    PhaseDensities densities;  // fw: weights w, inputs x, outputs y
+    std::vector<std::string> notes;
+    // True when the spec has a sparse optimization or a density below 1.
+    bool sparse() const { return !features.dense() || !densities.all_dense(); }
+};
+
+// `mapping` is the imported mapping on `arch` (its keep sets decide which
+// level serves each operand to the MACs).
+ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& arch,
+                                 const Mapping& mapping);
+
+}  // namespace trainloop

@@ -1,0 +1,300 @@
+// Sparseloop's inputs (`sparse_optimizations:` and problem `densities:`) are
+// read into trainloop's sparse features and densities
+// (timeloop/timeloop_sparse_import.hpp), what has no equivalent is a located
+// error, and the imported native files evaluate exactly as the direct import.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "arch/arch_model.hpp"
+#include "common/output_files.hpp"
+#include "density/sparsity_library.hpp"
+#include "eval/mapping_case.hpp"
+#include "support/spec_error_matchers.hpp"
+#include "timeloop/timeloop_files.hpp"
+#include "timeloop/timeloop_import.hpp"
+
+namespace trainloop {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::contains;
+using testing::expect_spec_error;
+
+const fs::path kGolden = fs::path(TRAINLOOP_SOURCE_DIR) / "tests/golden/timeloop/conv3x_fixed";
+
+std::string golden(const std::string& file) {
+    std::ifstream in(kGolden / file);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// ctest runs every test as its own process, in parallel: name files per test.
+std::string write(const std::string& name, const std::string& text) {
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    const std::string path = ::testing::TempDir() + test + "_sparse_" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// The golden problem with `densities` added to its instance.
+std::string problem_with(const std::string& densities) {
+    std::string text = golden("problem.yaml");
+    const std::string anchor = "  instance:\n";
+    text.insert(text.find(anchor) + anchor.size(), densities);
+    return text;
+}
+
+const std::string kDensities =
+    "    densities:\n"
+    "      Weights: {distribution: hypergeometric, density: 0.5}\n"
+    "      Inputs: 0.6\n";
+
+// Every rank pattern trainloop maps, a skipping and a gating option, and
+// compute gating and skipping.
+const std::string kSparse = R"(sparse_optimizations:
+  targets:
+  - name: DRAM
+    representation-format:
+      data-spaces:
+      - name: Weights
+        ranks: [{format: UOP}, {format: UOP}, {format: CP}]
+      - name: Inputs
+        ranks: [{format: cp}, {format: CP}]
+  - name: GlobalBuffer
+    representation-format:
+      data-spaces:
+      - name: Weights
+        ranks: [{format: B}]
+      - name: Inputs
+        ranks: [{format: RLE, metadata-word-bits: 4}]
+    action-optimization:
+    - type: skipping
+      options:
+      - {target: Outputs, condition-on: [Inputs]}
+    - type: gating
+      target: Inputs
+      condition-on: Weights
+  - name: MACC
+    compute-optimization:
+    - type: gating
+    - type: skipping
+)";
+
+std::vector<std::string> files(const std::string& problem, const std::string& sparse) {
+    std::vector<std::string> out = {(kGolden / "arch.yaml").string(),
+                                    write("problem.yaml", problem), (kGolden / "map.yaml").string(),
+                                    (kGolden / "ERT.yaml").string(),
+                                    (kGolden / "ART.yaml").string()};
+    if (!sparse.empty()) out.push_back(write("sparse.yaml", sparse));
+    return out;
+}
+
+TimeloopCase import_files(const std::vector<std::string>& f) {
+    return import_timeloop(read_timeloop_spec(f));
+}
+
+DataSpaceSet set_of(std::initializer_list<DataSpace> spaces) {
+    DataSpaceSet s;
+    for (DataSpace d : spaces) s.insert(d);
+    return s;
+}
+
+TEST(TimeloopSparseImport, RankPatternsBecomeTrainloopFormats) {
+    const TimeloopCase c = import_files(files(problem_with(kDensities), kSparse));
+    const SparseFeatures& f = c.arch.sparse;
+    EXPECT_EQ(f.format_of("DRAM", DataSpace::weights, Phase::fw), CompressedFormat::csr);
+    EXPECT_EQ(f.format_of("DRAM", DataSpace::inputs, Phase::fw), CompressedFormat::coo);
+    EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::weights, Phase::fw), CompressedFormat::bitmap);
+    EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
+    EXPECT_EQ(f.format_of("RegFile", DataSpace::inputs, Phase::fw), CompressedFormat::uncompressed);
+    EXPECT_TRUE(c.sparse);
+}
+
+TEST(TimeloopSparseImport, ActionAndComputeOptimizationsBecomeSkippingAndGating) {
+    const TimeloopCase c = import_files(files(problem_with(kDensities), kSparse));
+    const SparseFeatures& f = c.arch.sparse;
+    // Storage skipping, then compute skipping: no operand is compressed or
+    // skipped at RegFile (the level serving the MACs), so compute skipping
+    // adds nothing and says so.
+    ASSERT_EQ(f.skipping.size(), 1u);
+    EXPECT_EQ(f.skipping[0].level, "GlobalBuffer");
+    EXPECT_EQ(f.skipping[0].target, DataSpace::outputs);
+    EXPECT_EQ(f.skipping[0].condition_on, set_of({DataSpace::inputs}));
+    ASSERT_EQ(f.gating.size(), 2u);
+    EXPECT_EQ(f.gating[0].level, "GlobalBuffer");
+    EXPECT_EQ(f.gating[0].target, DataSpace::inputs);
+    EXPECT_EQ(f.gating[0].condition_on, set_of({DataSpace::weights}));
+    EXPECT_EQ(f.gating[1].level, kComputeLevel);
+    EXPECT_EQ(f.gating[1].condition_on, set_of({DataSpace::weights, DataSpace::inputs}));
+    bool said = false;
+    for (const std::string& note : c.notes)
+        said |= contains(note, "compute skipping skips nothing");
+    EXPECT_TRUE(said);
+}
+
+TEST(TimeloopSparseImport, ComputeSkippingConditionsOnTheOperandsThatAreNotThere) {
+    const std::string sparse = R"(sparse_optimizations:
+  targets:
+  - name: RegFile
+    representation-format:
+      data-spaces:
+      - {name: Weights, ranks: [{format: UOP}, {format: CP}]}
+  - name: MACC
+    compute-optimization: [{type: skipping}]
+)";
+    const TimeloopCase c = import_files(files(problem_with(kDensities), sparse));
+    ASSERT_EQ(c.arch.sparse.skipping.size(), 1u);
+    EXPECT_EQ(c.arch.sparse.skipping[0].level, kComputeLevel);
+    EXPECT_EQ(c.arch.sparse.skipping[0].condition_on, set_of({DataSpace::weights}));
+}
+
+TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates) {
+    const TimeloopCase c = import_files(files(problem_with(kDensities), ""));
+    EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::weights).density, 0.5);
+    EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::inputs).density, 0.6);
+    EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::outputs).density, 1.0);
+    EXPECT_TRUE(c.sparse);
+    ASSERT_EQ(c.notes.size(), 2u);
+    EXPECT_TRUE(contains(c.notes[0], "hypergeometric"));
+    EXPECT_TRUE(contains(c.notes[1], "fixed-structured"));  // a bare number
+    EXPECT_TRUE(contains(c.notes[1], "uniform model"));
+
+    // commonDensity gives Outputs the same density, which has no equivalent
+    // (below); at 1 it is read like `densities`.
+    const TimeloopCase common = import_files(files(problem_with("    commonDensity: 1\n"), ""));
+    EXPECT_FALSE(common.sparse);
+    const SpecError e = expect_spec_error(
+        [&] { import_files(files(problem_with("    commonDensity: 0.25\n"), "")); });
+    EXPECT_TRUE(contains(e.message(), "Outputs density of 0.25"));
+}
+
+TEST(TimeloopSparseImport, ADenseSpecStaysDense) {
+    const TimeloopCase c = import_files(files(golden("problem.yaml"), ""));
+    EXPECT_FALSE(c.sparse);
+    EXPECT_TRUE(c.arch.sparse.dense());
+    EXPECT_TRUE(c.notes.empty());
+}
+
+TEST(TimeloopSparseImport, SparseEvaluationUsesTheImportedFeatures) {
+    const TimeloopCase dense = import_files(files(golden("problem.yaml"), ""));
+    const TimeloopCase sparse = import_files(files(problem_with(kDensities), kSparse));
+    const Evaluation d = evaluate(build_arch_model(dense.arch), dense.problem, dense.mapping);
+    const Evaluation s =
+        evaluate(build_arch_model(sparse.arch), sparse.problem, sparse.mapping, sparse.densities);
+    ASSERT_TRUE(d.valid());
+    ASSERT_TRUE(s.valid());
+    EXPECT_DOUBLE_EQ(s.counts.effectual_macs, double(sparse.problem.space.macs()) * 0.5 * 0.6);
+    EXPECT_LT(s.energy_pj, d.energy_pj);
+    EXPECT_EQ(s.cycles, d.cycles);  // gating saves energy, not time
+}
+
+TEST(TimeloopSparseImport, WrittenFilesEvaluateExactlyAsTheDirectImport) {
+    const std::vector<std::string> f = files(problem_with(kDensities), kSparse);
+    const TimeloopSpec spec = read_timeloop_spec(f);
+    const fs::path dir = fs::path(::testing::TempDir()) / "timeloop_sparse_import_files";
+    fs::remove_all(dir);
+    const ImportedFiles imported = timeloop_to_native_files(spec);
+    write_output_files(dir, imported.files, false);
+    ASSERT_TRUE(fs::exists(dir / "sparsity.yaml"));
+    const TimeloopCase direct = import_timeloop(spec);
+    const Evaluation expected =
+        evaluate(build_arch_model(direct.arch), direct.problem, direct.mapping, direct.densities);
+
+    const MappingCase c = load_mapping_case(dir / "mapping.yaml");
+    const SparsityProfile profile = load_sparsity_profile_named((dir / "sparsity.yaml").string());
+    const PhaseDensities densities =
+        phase_densities(profile, c.network->name(), c.problem->layer, c.problem->phase);
+    const Evaluation e = evaluate_case(c, densities, {});
+    ASSERT_TRUE(e.valid());
+    EXPECT_EQ(e.cycles, expected.cycles);
+    EXPECT_DOUBLE_EQ(e.energy_pj, expected.energy_pj);
+    EXPECT_DOUBLE_EQ(e.counts.macs_performed, expected.counts.macs_performed);
+    // The notes name the approximations, with the reader's own.
+    bool density_note = false;
+    for (const std::string& note : imported.notes) density_note |= contains(note, "uniform model");
+    EXPECT_TRUE(density_note);
+}
+
+// ---- what has no trainloop equivalent ----------------------------------------
+
+SpecError import_error(const std::string& problem, const std::string& sparse) {
+    return expect_spec_error([&] { import_files(files(problem, sparse)); });
+}
+
+std::string one_format(const std::string& ranks) {
+    return "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+           "      data-spaces:\n      - {name: Weights, ranks: " +
+           ranks + "}\n";
+}
+
+TEST(TimeloopSparseImportErrors, RankPatternsWithoutAnEquivalentAreLocated) {
+    const SpecError mixed =
+        import_error(golden("problem.yaml"), one_format("[{format: B}, {format: B}]"));
+    EXPECT_EQ(mixed.key_path(), "ranks");
+    EXPECT_TRUE(contains(mixed.message(), "[B, B]"));
+    EXPECT_TRUE(contains(mixed.expected(), "(csr)"));
+    EXPECT_TRUE(contains(mixed.where().file, "sparse.yaml"));
+    EXPECT_GT(mixed.where().line, 0);
+
+    const SpecError dense = import_error(golden("problem.yaml"), one_format("[{format: UOP}]"));
+    EXPECT_TRUE(contains(dense.message(), "only uncompressed ranks"));
+    EXPECT_TRUE(contains(dense.hint(), "leave the entry out"));
+
+    const SpecError typo = import_error(golden("problem.yaml"), one_format("[{format: RLF}]"));
+    EXPECT_TRUE(contains(typo.message(), "unknown rank format"));
+    EXPECT_EQ(typo.hint(), "did you mean `RLE`?");
+}
+
+TEST(TimeloopSparseImportErrors, UnknownTargetsAndMisplacedOptimizationsAreLocated) {
+    const SpecError target = import_error(golden("problem.yaml"),
+                                          "sparse_optimizations:\n  targets:\n"
+                                          "  - {name: GlobalBufer, action-optimization: []}\n");
+    EXPECT_TRUE(contains(target.message(), "GlobalBufer"));
+    EXPECT_EQ(target.hint(), "did you mean `GlobalBuffer`?");
+
+    const SpecError compute =
+        import_error(golden("problem.yaml"),
+                     "sparse_optimizations:\n  targets:\n"
+                     "  - {name: RegFile, compute-optimization: [{type: gating}]}\n");
+    EXPECT_TRUE(contains(compute.message(), "compute optimization for storage level `RegFile`"));
+
+    const SpecError spatial =
+        import_error(golden("problem.yaml"),
+                     "sparse_optimizations:\n  targets:\n  - name: RegFile\n"
+                     "    action-optimization:\n    - {type: skipping-spatial, target: Inputs, "
+                     "condition-on: [Weights]}\n");
+    EXPECT_TRUE(contains(spatial.message(), "skipping-spatial"));
+    EXPECT_TRUE(contains(spatial.hint(), "load_balancing"));
+
+    const SpecError rate = import_error(
+        golden("problem.yaml"),
+        "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+        "      data-spaces:\n      - {name: Weights, ranks: [{format: B}], compression-rate: "
+        "0.5}\n");
+    EXPECT_EQ(rate.key_path().substr(rate.key_path().rfind('.') + 1), "compression-rate");
+}
+
+TEST(TimeloopSparseImportErrors, DensitiesWithoutAnEquivalentAreLocated) {
+    const SpecError banded = import_error(
+        problem_with("    densities:\n      Weights: {distribution: banded, density: 0.5}\n"), "");
+    EXPECT_TRUE(contains(banded.message(), "banded"));
+    EXPECT_GT(banded.where().line, 0);
+
+    const SpecError outputs =
+        import_error(problem_with("    densities:\n      Outputs: 0.5\n"), "");
+    EXPECT_TRUE(contains(outputs.message(), "known-zero mask"));
+
+    const SpecError both = import_error(
+        problem_with("    commonDensity: 0.5\n    densities:\n      Weights: 0.5\n"), "");
+    EXPECT_TRUE(contains(both.message(), "both `commonDensity` and `densities`"));
+
+    const SpecError range = import_error(problem_with("    densities:\n      Weights: 1.5\n"), "");
+    EXPECT_GT(range.where().line, 0);
+}
+
+}  // namespace
+}  // namespace trainloop
