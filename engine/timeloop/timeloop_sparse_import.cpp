@@ -142,6 +142,11 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
         entries.push_back(import_action(a));
     }
     if (const auto& compute = spec.sparse.compute) {
+        out.notes.push_back(fmt::format(
+            "{}: a gated or skipped MAC here also saves its operands' reads and its output's "
+            "update at the levels serving the MACs (docs/sparse_evaluation.md); Sparseloop "
+            "saves only the MAC unless those levels have action optimizations of their own",
+            format_location(compute->location)));
         if (compute->skipping) {
             const DataSpaceSet absent = absent_operands(out.features, arch, mapping);
             if (absent.empty()) {
