@@ -27,12 +27,17 @@ std::optional<CompressedFormat> format_of(const std::vector<std::string>& ranks)
         return CompressedFormat::csr;
     if (inner == "CP" && above([](const std::string& r) { return r == "CP"; }))
         return CompressedFormat::coo;
-    if (ranks.size() == 1 && inner == "B") return CompressedFormat::bitmap;
-    if (ranks.size() == 1 && inner == "RLE") return CompressedFormat::rle;
+    // A bitmask or run lengths under ranks of the same kind or of offset
+    // pairs: Sparseloop needs one rank per loop indexing the tile, so this is
+    // how a bitmap or RLE tile is written; only the innermost rank's metadata
+    // has a trainloop equivalent (a note says so).
+    const auto same_or_offsets = [&](const std::string& r) { return r == inner || r == "UOP"; };
+    if (inner == "B" && above(same_or_offsets)) return CompressedFormat::bitmap;
+    if (inner == "RLE" && above(same_or_offsets)) return CompressedFormat::rle;
     return std::nullopt;
 }
 
-FormatEntry import_format(const TimeloopRepresentation& r) {
+FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
     const std::string ranks = fmt::format("[{}]", fmt::join(r.ranks, ", "));
     if (std::all_of(r.ranks.begin(), r.ranks.end(), uncompressed_rank)) {
         throw SpecError(r.location, "ranks",
@@ -48,8 +53,17 @@ FormatEntry import_format(const TimeloopRepresentation& r) {
         throw SpecError(r.location, "ranks",
                         fmt::format("{} at `{}`: the rank formats {} have no trainloop equivalent",
                                     timeloop_name(r.space), r.level, ranks),
-                        "[UOP, ..., CP] (csr), [CP, ..., CP] (coo), [B] (bitmap) or [RLE] (rle)",
+                        "[UOP, ..., CP] (csr), [CP, ..., CP] (coo), [UOP or B, ..., B] (bitmap) "
+                        "or [UOP or RLE, ..., RLE] (rle)",
                         "docs/sparse_formats.md lists trainloop's formats and their metadata");
+    }
+    if ((*format == CompressedFormat::bitmap || *format == CompressedFormat::rle) &&
+        r.ranks.size() > 1) {
+        notes.push_back(fmt::format(
+            "{}: {} at `{}` {} is read as trainloop's `{}` over the whole tile: the upper "
+            "ranks' metadata (a bit per fiber, offsets) is not charged",
+            format_location(r.location), timeloop_name(r.space), r.level, ranks,
+            compressed_format_name(*format)));
     }
     FormatEntry entry;
     entry.level = r.level;
@@ -134,7 +148,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
                                  const Mapping& mapping) {
     ImportedSparsity out;
     for (const TimeloopRepresentation& r : spec.sparse.formats) {
-        out.features.formats.push_back(import_format(r));
+        out.features.formats.push_back(import_format(r, out.notes));
     }
     for (const TimeloopActionOptimization& a : spec.sparse.actions) {
         auto& entries = a.kind == TimeloopActionOptimization::Kind::skipping ? out.features.skipping

@@ -5,8 +5,9 @@
 //   representation format, ranks top first   trainloop format
 //     UOP ... UOP CP (one or more UOP)        csr
 //     CP ... CP                               coo
-//     B                                       bitmap
-//     RLE                                     rle
+//     B ... B or UOP ... UOP B                bitmap (upper ranks' metadata
+//                                             not charged; a note)
+//     RLE ... RLE or UOP ... UOP RLE          rle (the same)
 //   action-optimization skipping / gating     a skipping / gating entry at
 //     {target, condition-on} at a level         that level
 //   compute-optimization gating               gating at `compute` on a zero

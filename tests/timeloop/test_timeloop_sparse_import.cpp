@@ -116,6 +116,24 @@ TEST(TimeloopSparseImport, RankPatternsBecomeTrainloopFormats) {
     EXPECT_TRUE(c.sparse);
 }
 
+TEST(TimeloopSparseImport, BitmasksAndRunLengthsUnderUpperRanksSayWhatIsNotCharged) {
+    const std::string sparse = R"(sparse_optimizations:
+  targets:
+  - name: DRAM
+    representation-format:
+      data-spaces:
+      - {name: Weights, ranks: [{format: B}, {format: B}, {format: B}]}
+      - {name: Inputs, ranks: [{format: UOP}, {format: RLE}]}
+)";
+    const TimeloopCase c = import_files(files(golden("problem.yaml"), sparse));
+    EXPECT_EQ(c.arch.sparse.format_of("DRAM", DataSpace::weights, Phase::fw),
+              CompressedFormat::bitmap);
+    EXPECT_EQ(c.arch.sparse.format_of("DRAM", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
+    ASSERT_EQ(c.notes.size(), 2u);
+    EXPECT_TRUE(contains(c.notes[0], "[B, B, B] is read as trainloop's `bitmap`"));
+    EXPECT_TRUE(contains(c.notes[1], "upper ranks' metadata"));
+}
+
 TEST(TimeloopSparseImport, ActionAndComputeOptimizationsBecomeSkippingAndGating) {
     const TimeloopCase c = import_files(files(problem_with(kDensities), kSparse));
     const SparseFeatures& f = c.arch.sparse;
@@ -329,9 +347,9 @@ std::string one_format(const std::string& ranks) {
 
 TEST(TimeloopSparseImportErrors, RankPatternsWithoutAnEquivalentAreLocated) {
     const SpecError mixed =
-        import_error(golden("problem.yaml"), one_format("[{format: B}, {format: B}]"));
+        import_error(golden("problem.yaml"), one_format("[{format: B}, {format: CP}]"));
     EXPECT_EQ(mixed.key_path(), "ranks");
-    EXPECT_TRUE(contains(mixed.message(), "[B, B]"));
+    EXPECT_TRUE(contains(mixed.message(), "[B, CP]"));
     EXPECT_TRUE(contains(mixed.expected(), "(csr)"));
     EXPECT_TRUE(contains(mixed.where().file, "sparse.yaml"));
     EXPECT_GT(mixed.where().line, 0);
