@@ -43,9 +43,9 @@ void run_timeloop_eval(const EvalOptions& o) {
     const TimeloopCase c = import_timeloop(spec);
     for (const std::string& note : c.notes) std::cerr << "note: " << note << "\n";
     const ArchModel model = build_arch_model(c.arch);
-    const Evaluation e = c.sparse ? evaluate(model, c.problem, c.mapping, c.densities,
-                                             o.sparsity.imbalance_options())
-                                  : evaluate(model, c.problem, c.mapping);
+    const Evaluation e = c.sparse() ? evaluate(model, c.problem, c.mapping, c.densities,
+                                               o.sparsity.imbalance_options())
+                                    : evaluate(model, c.problem, c.mapping);
     if (!e.valid()) {
         const MappingViolation& v = *e.violation;
         SourceLocation where{o.timeloop.front(), 0, 0};

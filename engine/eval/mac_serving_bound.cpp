@@ -11,7 +11,8 @@ namespace trainloop {
 namespace {
 
 // One way to serve a data space: from a level, at `a` pJ per MAC-serving
-// access times the MACs, with multicast up to `cap`, plus `fixed` pJ.
+// access times the MACs, with multicast up to `cap` (at least 1), plus
+// `fixed` pJ.
 struct Keeper {
     double a = 0;
     double fixed = 0;
@@ -87,7 +88,7 @@ double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& pro
         top.a = (reduced_into ? outermost.update_pj : outermost.read_pj) * macs;
         top.fixed = -distinct[s] * (reduced_into ? std::min(outermost.write_pj, outermost.update_pj)
                                                  : outermost.read_pj);
-        top.cap = std::min(cap[s], units / double(outermost.instances));
+        top.cap = std::max(1.0, std::min(cap[s], units / double(outermost.instances)));
         keepers[s].push_back(top);
         for (std::size_t i = 1; i < arch.num_levels; ++i) {
             const LevelModel& level = arch.levels[i];
@@ -104,9 +105,8 @@ double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& pro
     for (const Keeper& w : keepers[DataSpace::weights]) {
         for (const Keeper& in : keepers[DataSpace::inputs]) {
             for (const Keeper& out : keepers[DataSpace::outputs]) {
-                const double sum = least_serving_sum(
-                    {w.a, in.a, out.a},
-                    {std::max(1.0, w.cap), std::max(1.0, in.cap), std::max(1.0, out.cap)}, product);
+                const double sum =
+                    least_serving_sum({w.a, in.a, out.a}, {w.cap, in.cap, out.cap}, product);
                 best = std::min(best, sum + w.fixed + in.fixed + out.fixed);
             }
         }

@@ -25,6 +25,8 @@
 // equal energy per access, which is enumerated).
 #pragma once
 
+#include <array>
+
 #include "arch/arch_model.hpp"
 #include "problem/phase_problem.hpp"
 #include "vocabulary/per_space.hpp"

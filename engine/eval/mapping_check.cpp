@@ -37,7 +37,7 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
         // Imperfect factors pad a one-term dimension by less than its bound
         // (nest/padding.hpp); more is taken for a mistake.
         const bool padded =
-            product > space.bounds[d] && product / 2 < space.bounds[d] && kPaddableDims.contains(d);
+            product > space.bounds[d] && product < 2 * space.bounds[d] && kPaddableDims.contains(d);
         if (product != space.bounds[d] && !padded) {
             return MappingViolation{ViolationKind::factor_product,
                                     -1,

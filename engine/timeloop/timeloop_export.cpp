@@ -9,6 +9,7 @@
 
 #include "arch/arch_model.hpp"
 #include "common/yaml_text.hpp"
+#include "nest/padding.hpp"
 #include "timeloop/timeloop_import.hpp"
 
 namespace trainloop {
@@ -77,16 +78,14 @@ void check_exportable(const Architecture& arch, const PhaseProblem& problem, con
             }
         }
     }
-    for (Dim d : kAllDims) {
-        const std::int64_t product = mapping.total_factor(d);
-        if (product != problem.space.bounds[d]) {
-            throw SpecError(origin, "mapping",
-                            fmt::format("the mapping pads {} = {} to {} (imperfect factors): a "
-                                        "timeloop-model mapping's factors multiply to each "
-                                        "dimension's size",
-                                        dim_name(d), problem.space.bounds[d], product),
-                            "a mapping with perfect factors (map without --imperfect-factors)");
-        }
+    if (const auto padded = padded_extents(problem.space, mapping); !padded.empty()) {
+        const auto& [d, extent] = padded.front();
+        throw SpecError(origin, "mapping",
+                        fmt::format("the mapping pads {} = {} to {} (imperfect factors): a "
+                                    "timeloop-model mapping's factors multiply to each "
+                                    "dimension's size",
+                                    dim_name(d), problem.space.bounds[d], extent),
+                        "a mapping with perfect factors (map without --imperfect-factors)");
     }
 }
 

@@ -164,7 +164,7 @@ ImportedFiles timeloop_to_native_files(const TimeloopSpec& spec) {
              "# Timeloop's permutations are innermost first; here temporal loops are outermost\n"
              "# first, and a spatial entry's first `split` dimensions are spatial_x (meshX).\n" +
              mapping_to_yaml(c.mapping, c.arch, target)});
-    if (c.sparse) out.files.push_back({"sparsity.yaml", origin + sparsity_profile_yaml(c)});
+    if (c.sparse()) out.files.push_back({"sparsity.yaml", origin + sparsity_profile_yaml(c)});
     out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
     return out;
 }

@@ -178,24 +178,12 @@ IterationSpace import_problem(const TimeloopProblem& p) {
     return space;
 }
 
-DataSpace space_of(TimeloopDataSpace s) {
-    switch (s) {
-        case TimeloopDataSpace::weights:
-            return DataSpace::weights;
-        case TimeloopDataSpace::inputs:
-            return DataSpace::inputs;
-        case TimeloopDataSpace::outputs:
-            return DataSpace::outputs;
-    }
-    return DataSpace::weights;
-}
-
 // A datatype entry's keep set: `keep` lists what stays (all when absent),
 // `bypass` what does not.
 DataSpaceSet keep_set(const TimeloopMappingEntry& e) {
     DataSpaceSet keep = e.keep.empty() ? DataSpaceSet::all() : DataSpaceSet{};
-    for (TimeloopDataSpace s : e.keep) keep.insert(space_of(s));
-    for (TimeloopDataSpace s : e.bypass) keep.erase(space_of(s));
+    for (TimeloopDataSpace s : e.keep) keep.insert(to_data_space(s));
+    for (TimeloopDataSpace s : e.bypass) keep.erase(to_data_space(s));
     return keep;
 }
 
@@ -234,8 +222,9 @@ Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
             if (auto c = constrained.find(e.target); c != constrained.end()) {
                 for (DataSpace s : kAllDataSpaces) {
                     const auto lists = [s](const std::vector<TimeloopDataSpace>& spaces) {
-                        return std::any_of(spaces.begin(), spaces.end(),
-                                           [s](TimeloopDataSpace t) { return space_of(t) == s; });
+                        return std::any_of(spaces.begin(), spaces.end(), [s](TimeloopDataSpace t) {
+                            return to_data_space(t) == s;
+                        });
                     };
                     const bool forced_keep = lists(c->second->keep);
                     const bool forced_bypass = lists(c->second->bypass);
@@ -317,7 +306,6 @@ TimeloopCase import_timeloop(const TimeloopSpec& spec) {
     c.problem = make_phase_problem("timeloop", Phase::fw, space);
     c.mapping = import_mapping(spec, c.arch, space);
     ImportedSparsity sparsity = import_sparsity(spec, c.arch, c.mapping);
-    c.sparse = sparsity.sparse();
     c.arch.sparse = std::move(sparsity.features);
     c.densities = sparsity.densities;
     c.notes = std::move(sparsity.notes);

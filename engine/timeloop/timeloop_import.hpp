@@ -21,8 +21,10 @@ struct TimeloopCase {
     PhaseProblem problem;  // fw: Outputs are read-write, as in Timeloop
     Mapping mapping;
     PhaseDensities densities;        // the problem's densities (all 1: dense)
-    bool sparse = false;             // evaluate with `densities` (ImportedSparsity::sparse)
     std::vector<std::string> notes;  // approximations the sparse import made
+
+    // A sparse optimization or a density below 1: evaluate with `densities`.
+    bool sparse() const { return !arch.sparse.dense() || !densities.all_dense(); }
 };
 
 // Throws SpecError for what trainloop cannot represent (located at the
@@ -30,8 +32,5 @@ struct TimeloopCase {
 // dimension with a factor, a mesh shape that differs from trainloop's, an
 // unknown mapping target, missing ERT entries.
 TimeloopCase import_timeloop(const TimeloopSpec& spec);
-
-// Timeloop's data-space names, by trainloop DataSpace.
-inline const std::array<std::string, 3> kTimeloopSpaceNames = {"Weights", "Inputs", "Outputs"};
 
 }  // namespace trainloop

@@ -10,13 +10,6 @@
 namespace trainloop {
 namespace {
 
-DataSpace space_of(TimeloopDataSpace s) { return static_cast<DataSpace>(s); }
-
-const char* timeloop_name(TimeloopDataSpace s) {
-    static constexpr const char* kNames[] = {"Weights", "Inputs", "Outputs"};
-    return kNames[std::size_t(s)];
-}
-
 bool uncompressed_rank(const std::string& rank) { return rank == "UOP" || rank == "UB"; }
 
 // The trainloop format of a rank list (top rank first), or none.
@@ -43,7 +36,7 @@ FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::stri
         throw SpecError(r.location, "ranks",
                         fmt::format("{} at `{}` has only uncompressed ranks {}: a dense tile with "
                                     "per-fiber metadata, which trainloop does not model",
-                                    timeloop_name(r.space), r.level, ranks),
+                                    kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks),
                         "a compressed innermost rank (CP, B or RLE)",
                         "leave the entry out: trainloop keeps the tile uncompressed, without "
                         "metadata");
@@ -52,7 +45,7 @@ FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::stri
     if (!format) {
         throw SpecError(r.location, "ranks",
                         fmt::format("{} at `{}`: the rank formats {} have no trainloop equivalent",
-                                    timeloop_name(r.space), r.level, ranks),
+                                    kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks),
                         "[UOP, ..., CP] (csr), [CP, ..., CP] (coo), [UOP or B, ..., B] (bitmap) "
                         "or [UOP or RLE, ..., RLE] (rle)",
                         "docs/sparse_formats.md lists trainloop's formats and their metadata");
@@ -62,12 +55,12 @@ FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::stri
         notes.push_back(fmt::format(
             "{}: {} at `{}` {} is read as trainloop's `{}` over the whole tile: the upper "
             "ranks' metadata (a bit per fiber, offsets) is not charged",
-            format_location(r.location), timeloop_name(r.space), r.level, ranks,
+            format_location(r.location), kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks,
             compressed_format_name(*format)));
     }
     FormatEntry entry;
     entry.level = r.level;
-    entry.data_space = space_of(r.space);
+    entry.data_space = to_data_space(r.space);
     entry.format = *format;
     return entry;
 }
@@ -75,8 +68,8 @@ FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::stri
 SparseActionEntry import_action(const TimeloopActionOptimization& a) {
     SparseActionEntry entry;
     entry.level = a.level;
-    entry.target = space_of(a.target);
-    for (TimeloopDataSpace s : a.condition_on) entry.condition_on.insert(space_of(s));
+    entry.target = to_data_space(a.target);
+    for (TimeloopDataSpace s : a.condition_on) entry.condition_on.insert(to_data_space(s));
     return entry;
 }
 
@@ -136,7 +129,8 @@ OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
             "{}: {} density {} ({}) is read as trainloop's uniform model: the same mean; "
             "Sparseloop's {} spread of nonzeros per tile differs (it matters for RLE "
             "padding and load imbalance)",
-            format_location(d.location), timeloop_name(space), d.density, d.distribution,
+            format_location(d.location), kTimeloopSpaceNames[std::size_t(space)], d.density,
+            d.distribution,
             d.distribution == "fixed-structured" ? "exact (zero)" : "hypergeometric"));
     }
     return OperandDensity{d.density, UniformModel{}};
@@ -182,7 +176,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
     for (TimeloopDataSpace s :
          {TimeloopDataSpace::weights, TimeloopDataSpace::inputs, TimeloopDataSpace::outputs}) {
         if (const auto& d = spec.problem.densities[std::size_t(s)]) {
-            out.densities.spaces[space_of(s)] = import_density(*d, s, out.notes);
+            out.densities.spaces[to_data_space(s)] = import_density(*d, s, out.notes);
         }
     }
     return out;

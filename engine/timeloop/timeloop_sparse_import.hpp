@@ -37,8 +37,6 @@ struct ImportedSparsity {
     SparseFeatures features;
     PhaseDensities densities;  // fw: weights w, inputs x, outputs y
     std::vector<std::string> notes;
-    // True when the spec has a sparse optimization or a density below 1.
-    bool sparse() const { return !features.dense() || !densities.all_dense(); }
 };
 
 // `mapping` is the imported mapping on `arch` (its keep sets decide which

@@ -20,11 +20,6 @@ const std::vector<std::string> kRankFormats = {"UOP", "UB", "CP", "B", "RLE"};
 // Timeloop's density distributions (src/workload/density-models/).
 const std::vector<std::string> kDistributions = {"fixed-structured", "hypergeometric", "banded"};
 
-const char* space_name(TimeloopDataSpace s) {
-    static constexpr const char* kNames[] = {"Weights", "Inputs", "Outputs"};
-    return kNames[std::size_t(s)];
-}
-
 std::string upper(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(),
                    [](unsigned char c) { return char(std::toupper(c)); });
@@ -85,7 +80,7 @@ void read_representation(const SpecNode& node, const std::string& level, Timeloo
         for (const TimeloopRepresentation& other : spec.sparse.formats) {
             if (other.level == level && other.space == r.space) {
                 item.fail(fmt::format("a second representation format for {} at `{}`",
-                                      space_name(r.space), level),
+                                      kTimeloopSpaceNames[std::size_t(r.space)], level),
                           "one format per data space and level");
             }
         }
@@ -171,10 +166,9 @@ TimeloopDensity read_density(const SpecNode& node) {
 }  // namespace
 
 TimeloopDataSpace read_timeloop_data_space(const SpecNode& node) {
-    const std::string name = node.as_choice({"Weights", "Inputs", "Outputs"});
-    return name == "Weights"  ? TimeloopDataSpace::weights
-           : name == "Inputs" ? TimeloopDataSpace::inputs
-                              : TimeloopDataSpace::outputs;
+    const std::vector<std::string> names(kTimeloopSpaceNames.begin(), kTimeloopSpaceNames.end());
+    const std::string name = node.as_choice(names);
+    return TimeloopDataSpace(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
 void read_sparse_optimizations(const SpecNode& node, TimeloopSpec& spec) {
@@ -220,7 +214,7 @@ void read_densities(const SpecNode& node, TimeloopProblem& problem) {
     MapReader map(node);
     for (TimeloopDataSpace space :
          {TimeloopDataSpace::weights, TimeloopDataSpace::inputs, TimeloopDataSpace::outputs}) {
-        if (auto d = map.optional(space_name(space))) {
+        if (auto d = map.optional(kTimeloopSpaceNames[std::size_t(space)])) {
             problem.densities[std::size_t(space)] = read_density(*d);
         }
     }

@@ -15,6 +15,7 @@
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
 #include "vocabulary/dims.hpp"
+#include "vocabulary/phase.hpp"
 
 namespace trainloop {
 
@@ -50,7 +51,15 @@ struct TimeloopArchitecture {
     TimeloopArithmetic arithmetic;
 };
 
+// Timeloop's CNN-layer data spaces, in trainloop's DataSpace order.
 enum class TimeloopDataSpace : std::uint8_t { weights, inputs, outputs };
+static_assert(std::uint8_t(DataSpace::weights) == 0 && std::uint8_t(DataSpace::inputs) == 1 &&
+              std::uint8_t(DataSpace::outputs) == 2);
+
+constexpr DataSpace to_data_space(TimeloopDataSpace s) { return static_cast<DataSpace>(s); }
+
+// Timeloop's data-space names, indexed by TimeloopDataSpace (or DataSpace).
+inline const std::array<std::string, 3> kTimeloopSpaceNames = {"Weights", "Inputs", "Outputs"};
 
 // A data space's density in the problem instance (`densities:`, Sparseloop):
 // a bare number is Timeloop's `fixed-structured` distribution.

@@ -243,7 +243,7 @@ std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const Iteratio
                 const std::int64_t perfect = spatial_factors(bound, room, false).back();
                 const std::int64_t padded = spatial_factors(bound, room, true).back();
                 if (ceil_div(bound, padded) < bound / perfect) {
-                    return IdleAxisHint{l.dim, x, l.factor, used, padded, fanout};
+                    return IdleAxisHint{l.dim, x, used, padded, fanout};
                 }
             }
         }

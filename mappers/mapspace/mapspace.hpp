@@ -68,8 +68,7 @@ struct MapspaceConstraints {
 struct IdleAxisHint {
     Dim dim = Dim::N;
     bool x = true;               // the axis: columns (x) or rows (y)
-    std::int64_t factor = 1;     // the mapping's spread of `dim`
-    std::int64_t instances = 1;  // of the axis it uses
+    std::int64_t instances = 1;  // of the axis the mapping uses
     std::int64_t padded = 1;     // the fewest-steps spread
     std::int64_t fanout = 1;     // the axis's instances at that level
 };
@@ -172,9 +171,8 @@ class Mapspace {
     std::vector<MapPoint> single_moves(const MapPoint& point) const;
     // The point with another spatial choice, the temporal factors of each
     // dimension whose bound changes rescaled at the outermost level that can
-    // take the change; nullopt when no level can.
-    // `where`: the outermost level that can take a changed bound takes it
-    // (keeping the inner tiles), or the innermost.
+    // take the change (keeping the inner tiles) or, with Absorb::innermost,
+    // the innermost; nullopt when no level can.
     enum class Absorb : std::uint8_t { outermost, innermost };
     std::optional<MapPoint> with_spatial_choice(const MapPoint& point, std::uint32_t spatial,
                                                 Absorb where = Absorb::outermost) const;

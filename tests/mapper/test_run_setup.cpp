@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -15,6 +14,7 @@
 namespace trainloop {
 namespace {
 
+using testing::fresh_db;
 using testing::run_trainloop;
 using testing::temp_file;
 using testing::temp_path;
@@ -22,19 +22,10 @@ using testing::temp_path;
 const std::string kSource = TRAINLOOP_SOURCE_DIR;
 const std::string kArch = kSource + "/arch_specs/procrustes_baseline_16x16.yaml";
 
-std::string fresh_db(const std::string& name) {
-    const std::string path = temp_path(name);
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
-    return path;
-}
-
 // The 16×16 baseline with a `constraints:` section that no unconstrained
 // search would choose: exactly K2 across the columns, nothing across the rows.
 std::string constrained_arch() {
-    std::ifstream in(kArch);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string yaml = text.str();
+    std::string yaml = testing::read_text(kArch);
     const std::string library = "component_library: components/";
     yaml.replace(yaml.find(library), library.size(),
                  "component_library: " + kSource + "/arch_specs/components/");

@@ -10,13 +10,6 @@
 
 namespace trainloop::testing {
 
-// A path under the test temp dir with no database (or WAL files) left over.
-inline std::string fresh_db(const std::string& name) {
-    const std::string path = temp_path(name);
-    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
-    return path;
-}
-
 // A done point with one result per (layer, phase) and a step total.
 inline PointRecord synthetic_point(std::int64_t index, const std::string& arch, double area,
                                    std::int64_t cycles, double energy) {

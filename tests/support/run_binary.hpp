@@ -1,5 +1,6 @@
-// Running the trainloop binary from a test, and temp files named per test
-// (ctest runs every test as its own process, in parallel).
+// Running the trainloop binary from a test, temp files named per test
+// (ctest runs every test as its own process, in parallel), and reading a
+// file's text.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,7 +8,9 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace trainloop::testing {
@@ -58,6 +61,21 @@ inline std::string temp_file(const std::string& name, const std::string& text) {
     const std::string path = temp_path(name);
     std::ofstream(path) << text;
     return path;
+}
+
+// A SQLite database path under the test temp dir with no database (or WAL files) left over.
+inline std::string fresh_db(const std::string& name) {
+    const std::string path = temp_path(name);
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+    return path;
+}
+
+// A whole file's text (empty when it cannot be read).
+inline std::string read_text(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 }  // namespace trainloop::testing

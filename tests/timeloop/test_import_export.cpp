@@ -61,12 +61,7 @@ fs::path fresh_dir(const std::string& name) {
     return dir;
 }
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::read_text;
 
 using trainloop::testing::CommandResult;
 

@@ -3,9 +3,7 @@
 // itself ignores is reported as a note.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "timeloop/timeloop_import.hpp"
 
@@ -18,20 +16,7 @@ using testing::expect_spec_error;
 const std::string kGolden =
     std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/conv3x_fixed/";
 
-std::string golden(const std::string& file) {
-    std::ifstream in(kGolden + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// ctest runs every test as its own process, in parallel: name files per test.
-std::string write(const std::string& name, const std::string& text) {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string path = ::testing::TempDir() + test + "_" + name;
-    std::ofstream(path) << text;
-    return path;
-}
+std::string golden(const std::string& file) { return testing::read_text(kGolden + file); }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
     const auto at = text.find(from);
@@ -44,7 +29,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 std::vector<std::string> files_with(const std::string& which, const std::string& variant) {
     std::vector<std::string> files;
     for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ART.yaml"}) {
-        files.push_back(f == which ? write("variant_" + which, variant) : kGolden + f);
+        files.push_back(f == which ? testing::temp_file("variant_" + which, variant) : kGolden + f);
     }
     return files;
 }

@@ -13,9 +13,7 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "support/run_binary.hpp"
 #include "support/timeloop_corpus.hpp"
@@ -32,12 +30,7 @@ std::optional<fs::path> timeloop_bin() {
     return fs::path(dir);
 }
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+using testing::read_text;
 
 // timeloop-model on an exported directory, as the corpus was made (its
 // inter-PE link transfers off: docs/nest_analysis.md, difference 2).

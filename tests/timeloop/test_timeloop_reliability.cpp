@@ -4,9 +4,6 @@
 // dimension twice in one entry; an imperfect factor is blamed on the mapping.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "timeloop/timeloop_import.hpp"
@@ -19,12 +16,7 @@ using testing::expect_spec_error;
 
 const std::string kCase = std::string(TRAINLOOP_SOURCE_DIR) + "/tests/timeloop/cases/fc/";
 
-std::string text_of(const std::string& file) {
-    std::ifstream in(kCase + file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string text_of(const std::string& file) { return testing::read_text(kCase + file); }
 
 // The fc case's files, with `file`'s text `from` replaced by `to`.
 std::vector<std::string> files_with(const std::string& file, const std::string& from,

@@ -6,13 +6,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "arch/arch_model.hpp"
 #include "common/output_files.hpp"
 #include "density/sparsity_library.hpp"
 #include "eval/mapping_case.hpp"
+#include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "support/timeloop_corpus.hpp"
 #include "timeloop/timeloop_files.hpp"
@@ -27,20 +26,7 @@ using testing::expect_spec_error;
 
 const fs::path kGolden = fs::path(TRAINLOOP_SOURCE_DIR) / "tests/golden/timeloop/conv3x_fixed";
 
-std::string golden(const std::string& file) {
-    std::ifstream in(kGolden / file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// ctest runs every test as its own process, in parallel: name files per test.
-std::string write(const std::string& name, const std::string& text) {
-    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    const std::string path = ::testing::TempDir() + test + "_sparse_" + name;
-    std::ofstream(path) << text;
-    return path;
-}
+std::string golden(const std::string& file) { return testing::read_text(kGolden / file); }
 
 // The golden problem with `densities` added to its instance.
 std::string problem_with(const std::string& densities) {
@@ -87,11 +73,11 @@ const std::string kSparse = R"(sparse_optimizations:
 )";
 
 std::vector<std::string> files(const std::string& problem, const std::string& sparse) {
-    std::vector<std::string> out = {(kGolden / "arch.yaml").string(),
-                                    write("problem.yaml", problem), (kGolden / "map.yaml").string(),
-                                    (kGolden / "ERT.yaml").string(),
-                                    (kGolden / "ART.yaml").string()};
-    if (!sparse.empty()) out.push_back(write("sparse.yaml", sparse));
+    std::vector<std::string> out = {
+        (kGolden / "arch.yaml").string(), testing::temp_file("problem.yaml", problem),
+        (kGolden / "map.yaml").string(), (kGolden / "ERT.yaml").string(),
+        (kGolden / "ART.yaml").string()};
+    if (!sparse.empty()) out.push_back(testing::temp_file("sparse.yaml", sparse));
     return out;
 }
 
@@ -113,7 +99,7 @@ TEST(TimeloopSparseImport, RankPatternsBecomeTrainloopFormats) {
     EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::weights, Phase::fw), CompressedFormat::bitmap);
     EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
     EXPECT_EQ(f.format_of("RegFile", DataSpace::inputs, Phase::fw), CompressedFormat::uncompressed);
-    EXPECT_TRUE(c.sparse);
+    EXPECT_TRUE(c.sparse());
 }
 
 TEST(TimeloopSparseImport, BitmasksAndRunLengthsUnderUpperRanksSayWhatIsNotCharged) {
@@ -179,7 +165,7 @@ TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates)
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::weights).density, 0.5);
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::inputs).density, 0.6);
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::outputs).density, 1.0);
-    EXPECT_TRUE(c.sparse);
+    EXPECT_TRUE(c.sparse());
     ASSERT_EQ(c.notes.size(), 2u);
     EXPECT_TRUE(contains(c.notes[0], "hypergeometric"));
     EXPECT_TRUE(contains(c.notes[1], "fixed-structured"));  // a bare number
@@ -188,7 +174,7 @@ TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates)
     // commonDensity gives Outputs the same density, which has no equivalent
     // (below); at 1 it is read like `densities`.
     const TimeloopCase common = import_files(files(problem_with("    commonDensity: 1\n"), ""));
-    EXPECT_FALSE(common.sparse);
+    EXPECT_FALSE(common.sparse());
     const SpecError e = expect_spec_error(
         [&] { import_files(files(problem_with("    commonDensity: 0.25\n"), "")); });
     EXPECT_TRUE(contains(e.message(), "Outputs density of 0.25"));
@@ -196,7 +182,7 @@ TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates)
 
 TEST(TimeloopSparseImport, ADenseSpecStaysDense) {
     const TimeloopCase c = import_files(files(golden("problem.yaml"), ""));
-    EXPECT_FALSE(c.sparse);
+    EXPECT_FALSE(c.sparse());
     EXPECT_TRUE(c.arch.sparse.dense());
     EXPECT_TRUE(c.notes.empty());
 }
@@ -392,6 +378,63 @@ TEST(TimeloopSparseImportErrors, UnknownTargetsAndMisplacedOptimizationsAreLocat
     EXPECT_EQ(rate.key_path().substr(rate.key_path().rfind('.') + 1), "compression-rate");
 }
 
+TEST(TimeloopSparseImportErrors, MalformedSparseOptimizationsAreLocated) {
+    const auto error_of = [](const std::string& sparse) {
+        return import_error(golden("problem.yaml"), sparse);
+    };
+    const SpecError empty_ranks = error_of(one_format("[]"));
+    EXPECT_TRUE(contains(empty_ranks.message(), "an empty list of ranks"));
+    EXPECT_GT(empty_ranks.where().line, 0);
+
+    const SpecError twice = error_of(
+        "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+        "      data-spaces:\n      - {name: Weights, ranks: [{format: B}]}\n"
+        "      - {name: Weights, ranks: [{format: RLE}]}\n");
+    EXPECT_TRUE(contains(twice.message(), "a second representation format for Weights at `DRAM`"));
+    EXPECT_EQ(twice.where().line, 7);
+
+    const SpecError compute_format = error_of(
+        "sparse_optimizations:\n  targets:\n  - name: MACC\n    representation-format:\n"
+        "      data-spaces: []\n");
+    EXPECT_TRUE(contains(compute_format.message(), "for the arithmetic unit"));
+    const SpecError compute_action =
+        error_of("sparse_optimizations:\n  targets:\n  - {name: MACC, action-optimization: []}\n");
+    EXPECT_TRUE(contains(compute_action.expected(), "`compute-optimization`"));
+
+    const SpecError no_condition = error_of(
+        "sparse_optimizations:\n  targets:\n  - name: RegFile\n    action-optimization:\n"
+        "    - {type: gating, target: Inputs, condition-on: []}\n");
+    EXPECT_TRUE(contains(no_condition.message(), "an empty `condition-on` list"));
+
+    const SpecError space = error_of(
+        "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+        "      data-spaces:\n      - {name: Weight, ranks: [{format: B}]}\n");
+    EXPECT_EQ(space.hint(), "did you mean `Weights`?");
+}
+
+TEST(TimeloopSparseImportErrors, AV04ComponentsOwnSparseOptimizationsPointAtTheTopLevelForm) {
+    const std::string arch = R"(architecture:
+  version: 0.4
+  nodes:
+  - !Component
+    name: DRAM
+    class: DRAM
+    attributes: {width: 64, datawidth: 16}
+    sparse_optimizations: {}
+  - !Component
+    name: MACC
+    class: intmac
+    attributes: {datawidth: 16}
+)";
+    const SpecError e = expect_spec_error([&] {
+        import_files({testing::temp_file("arch.yaml", arch), (kGolden / "problem.yaml").string(),
+                      (kGolden / "map.yaml").string(), (kGolden / "ERT.yaml").string()});
+    });
+    EXPECT_TRUE(contains(e.message(), "v0.4 component's own `sparse_optimizations`"));
+    EXPECT_TRUE(contains(e.hint(), "a target named after it"));
+    EXPECT_EQ(e.where().line, 8);
+}
+
 TEST(TimeloopSparseImportErrors, DensitiesWithoutAnEquivalentAreLocated) {
     const SpecError banded = import_error(
         problem_with("    densities:\n      Weights: {distribution: banded, density: 0.5}\n"), "");
@@ -408,6 +451,12 @@ TEST(TimeloopSparseImportErrors, DensitiesWithoutAnEquivalentAreLocated) {
 
     const SpecError range = import_error(problem_with("    densities:\n      Weights: 1.5\n"), "");
     EXPECT_GT(range.where().line, 0);
+
+    const SpecError distribution = import_error(
+        problem_with(
+            "    densities:\n      Weights: {distribution: hypergeometrik, density: 0.5}\n"),
+        "");
+    EXPECT_EQ(distribution.hint(), "did you mean `hypergeometric`?");
 }
 
 }  // namespace
