@@ -80,7 +80,9 @@ inline EvaluatedCase evaluate_timeloop_files(const std::vector<std::string>& fil
     out.spec = read_timeloop_spec(files);
     out.imported = import_timeloop(out.spec);
     out.model = build_arch_model(out.imported.arch);
-    out.evaluation = evaluate(out.model, out.imported.problem, out.imported.mapping);
+    const TimeloopCase& c = out.imported;
+    out.evaluation = c.sparse() ? evaluate(out.model, c.problem, c.mapping, c.densities)
+                                : evaluate(out.model, c.problem, c.mapping);
     return out;
 }
 

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Generates the sparse Timeloop/Sparseloop reference corpus
+(tests/golden/timeloop/sparse_corpus/) from the dense one.
+
+Each case takes a dense corpus case (architecture, problem, mapping; its
+arch.yaml, ERT.yaml and ART.yaml are reused from tests/golden/timeloop/dense/)
+and adds random densities for Weights and Inputs (hypergeometric) and one of
+these sparse optimizations:
+
+  formats         one operand compressed ([UOP ... UOP, CP]: trainloop's csr)
+                  at every level that keeps it (Sparseloop compresses from
+                  DRAM down; an uncompressed level over a compressed one is
+                  not modelled);
+  formats_gating  the same, and the MACs gated on a zero operand;
+  gating          the MACs gated on a zero operand, nothing compressed.
+
+Sparseloop wants at least one rank per loop that indexes a tile; every
+compressed level gets 16 ranks per compressed level at or below it, which is
+always enough and changes no count (tested by hand on glb_rf_8x4 m00).
+
+Per case it writes CASE.yaml (problem with densities, mapping,
+sparse_optimizations) and CASE.json (timeloop-model's summary,
+compare_sparse.run_timeloop). The kept data spaces per level come from
+`trainloop eval --timeloop` on the dense case.
+
+    tools/oracles/generate_sparse_corpus.py --timeloop BUILD/timeloop/build \\
+        --trainloop build/trainloop --out tests/golden/timeloop/sparse_corpus \\
+        [--seed 14] [--per-arch 24]
+
+Deterministic for a given seed. Standard library only."""
+
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_sparse import run_timeloop  # noqa: E402
+
+DENSE = Path(__file__).resolve().parents[2] / "tests/golden/timeloop/dense"
+TEMPLATES = ("formats", "formats_gating", "gating")
+DENSITIES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+RANKS_PER_LEVEL = 16
+
+
+def arithmetic_name(arch_text):
+    """The name of the local whose class is a MAC (v0.3 architecture)."""
+    name = None
+    for line in arch_text.splitlines():
+        m = re.match(r"\s*-?\s*name:\s*(\S+)", line)
+        if m:
+            name = re.sub(r"\[.*\]$", "", m.group(1))  # without its instance range
+        if re.match(r"\s*class:\s*\S*mac", line):
+            return name
+    raise ValueError("no MAC in the architecture")
+
+
+def kept_levels(trainloop, arch_dir, case_yaml):
+    """Levels outermost first, each with the data spaces the mapping keeps there."""
+    files = [arch_dir / "arch.yaml", case_yaml, arch_dir / "ERT.yaml", arch_dir / "ART.yaml"]
+    out = subprocess.run([trainloop, "eval", "--timeloop", *map(str, files), "--format", "json"],
+                         check=True, capture_output=True, text=True)
+    j = json.loads(out.stdout)
+    return [(l["level"], set(j["accesses"].get(l["level"], {})))
+            for l in j["mapping"]["levels"]]
+
+
+def csr_ranks(count):
+    return "".join("        - format: UOP\n" for _ in range(count - 1)) + "        - format: CP\n"
+
+
+def sparse_text(template, space, levels, mac):
+    targets = []
+    if template in ("formats", "formats_gating"):
+        keeping = [name for name, kept in levels if space in kept]
+        for depth, name in enumerate(reversed(keeping), start=1):
+            targets.append(f"  - name: {name}\n    representation-format:\n      data-spaces:\n"
+                           f"      - name: {space}\n        ranks:\n"
+                           + csr_ranks(RANKS_PER_LEVEL * depth))
+    if template in ("formats_gating", "gating"):
+        targets.append(f"  - name: {mac}\n    compute-optimization:\n    - type: gating\n")
+    return "sparse_optimizations:\n  targets:\n" + "".join(targets)
+
+
+def with_densities(case_text, weights, inputs):
+    anchor = "  instance:\n"
+    at = case_text.index(anchor) + len(anchor)
+    return (case_text[:at] + "    densities:\n"
+            f"      Weights: {{distribution: hypergeometric, density: {weights}}}\n"
+            f"      Inputs: {{distribution: hypergeometric, density: {inputs}}}\n"
+            + case_text[at:].rstrip("\n") + "\n")  # some dense cases end without one
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--timeloop", required=True, help="Timeloop build directory")
+    parser.add_argument("--trainloop", default="build/trainloop")
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--seed", type=int, default=14)
+    parser.add_argument("--per-arch", type=int, default=24)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    written = failed = 0
+    for arch_dir in sorted(p for p in DENSE.iterdir() if p.is_dir()):
+        mac = arithmetic_name((arch_dir / "arch.yaml").read_text())
+        cases = sorted(p for p in arch_dir.glob("*.yaml")
+                       if p.name not in ("arch.yaml", "ERT.yaml", "ART.yaml"))
+        out_dir = args.out / arch_dir.name
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for index, case in enumerate(rng.sample(cases, min(args.per_arch, len(cases)))):
+            template = TEMPLATES[index % len(TEMPLATES)]
+            space = rng.choice(("Weights", "Inputs"))
+            weights, inputs = rng.choice(DENSITIES), rng.choice(DENSITIES)
+            levels = kept_levels(args.trainloop, arch_dir, case)
+            text = (f"# {arch_dir.name}/{case.name} with Weights {weights}, Inputs {inputs} "
+                    f"(hypergeometric); template {template}"
+                    + (f", {space} compressed" if template != "gating" else "") + "\n"
+                    + with_densities(case.read_text(), weights, inputs)
+                    + sparse_text(template, space, levels, mac))
+            name = f"{case.stem}_{template}"
+            (out_dir / f"{name}.yaml").write_text(text)
+            files = [arch_dir / "arch.yaml", out_dir / f"{name}.yaml", arch_dir / "ERT.yaml",
+                     arch_dir / "ART.yaml"]
+            try:
+                summary = run_timeloop(args.timeloop, files)
+            except subprocess.CalledProcessError as e:
+                said = (e.stdout + e.stderr).decode(errors="replace").splitlines()
+                errors = [line for line in said if "ERROR" in line or "Assert" in line]
+                print(f"skipped {arch_dir.name}/{name}: timeloop-model failed: {errors[-1:]}")
+                (out_dir / f"{name}.yaml").unlink()
+                failed += 1
+                continue
+            (out_dir / f"{name}.json").write_text(json.dumps(summary, indent=1, sort_keys=True)
+                                                  + "\n")
+            written += 1
+    print(f"{written} cases written, {failed} skipped")
+
+
+if __name__ == "__main__":
+    main()
