@@ -4,15 +4,19 @@
 
 Each case takes a dense corpus case (architecture, problem, mapping; its
 arch.yaml, ERT.yaml and ART.yaml are reused from tests/golden/timeloop/dense/)
-and adds random densities for Weights and Inputs (hypergeometric) and one of
-these sparse optimizations:
+and adds random densities for Weights and Inputs (hypergeometric or
+fixed-structured) and, in turn, one of these sparse optimizations:
 
   formats         one operand compressed ([UOP ... UOP, CP]: trainloop's csr)
                   at every level that keeps it (Sparseloop compresses from
                   DRAM down; an uncompressed level over a compressed one is
                   not modelled);
   formats_gating  the same, and the MACs gated on a zero operand;
-  gating          the MACs gated on a zero operand, nothing compressed.
+  gating          the MACs gated on a zero operand, nothing compressed;
+  coo             as formats, with [CP ... CP] ranks (trainloop's coo);
+  skipping        one operand's reads skipped, on the other operand, at the
+                  innermost level keeping both (else the one keeping it);
+  storage_gating  the same reads gated instead.
 
 Sparseloop wants at least one rank per loop that indexes a tile; every
 compressed level gets 16 ranks per compressed level at or below it, which is
@@ -25,7 +29,7 @@ compare_sparse.run_timeloop). The kept data spaces per level come from
 
     tools/oracles/generate_sparse_corpus.py --timeloop BUILD/timeloop/build \\
         --trainloop build/trainloop --out tests/golden/timeloop/sparse_corpus \\
-        [--seed 14] [--per-arch 24]
+        [--seed 14] [--per-arch 36]
 
 Deterministic for a given seed. Standard library only."""
 
@@ -41,8 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare_sparse import run_timeloop  # noqa: E402
 
 DENSE = Path(__file__).resolve().parents[2] / "tests/golden/timeloop/dense"
-TEMPLATES = ("formats", "formats_gating", "gating")
+TEMPLATES = ("formats", "formats_gating", "gating", "coo", "skipping", "storage_gating")
 DENSITIES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+DISTRIBUTIONS = ("hypergeometric", "fixed-structured")
 RANKS_PER_LEVEL = 16
 
 
@@ -68,29 +73,40 @@ def kept_levels(trainloop, arch_dir, case_yaml):
             for l in j["mapping"]["levels"]]
 
 
-def csr_ranks(count):
-    return "".join("        - format: UOP\n" for _ in range(count - 1)) + "        - format: CP\n"
+def ranks(count, upper, inner):
+    return (f"        - format: {upper}\n" * (count - 1)) + f"        - format: {inner}\n"
 
 
 def sparse_text(template, space, levels, mac):
+    """The sparse_optimizations of `template`; `space` is the operand it compresses
+    or skips, conditioned on the other operand."""
+    other = "Inputs" if space == "Weights" else "Weights"
     targets = []
-    if template in ("formats", "formats_gating"):
+    if template in ("formats", "formats_gating", "coo"):
+        upper = "CP" if template == "coo" else "UOP"
         keeping = [name for name, kept in levels if space in kept]
         for depth, name in enumerate(reversed(keeping), start=1):
             targets.append(f"  - name: {name}\n    representation-format:\n      data-spaces:\n"
                            f"      - name: {space}\n        ranks:\n"
-                           + csr_ranks(RANKS_PER_LEVEL * depth))
+                           + ranks(RANKS_PER_LEVEL * depth, upper, "CP"))
     if template in ("formats_gating", "gating"):
         targets.append(f"  - name: {mac}\n    compute-optimization:\n    - type: gating\n")
+    if template in ("skipping", "storage_gating"):
+        # The innermost level keeping both operands (else the one keeping `space`).
+        both = [name for name, kept in levels if {space, other} <= kept]
+        level = both[-1] if both else [name for name, kept in levels if space in kept][-1]
+        kind = "skipping" if template == "skipping" else "gating"
+        targets.append(f"  - name: {level}\n    action-optimization:\n    - type: {kind}\n"
+                       f"      options:\n      - {{target: {space}, condition-on: [{other}]}}\n")
     return "sparse_optimizations:\n  targets:\n" + "".join(targets)
 
 
-def with_densities(case_text, weights, inputs):
+def with_densities(case_text, weights, inputs, distribution):
     anchor = "  instance:\n"
     at = case_text.index(anchor) + len(anchor)
     return (case_text[:at] + "    densities:\n"
-            f"      Weights: {{distribution: hypergeometric, density: {weights}}}\n"
-            f"      Inputs: {{distribution: hypergeometric, density: {inputs}}}\n"
+            f"      Weights: {{distribution: {distribution}, density: {weights}}}\n"
+            f"      Inputs: {{distribution: {distribution}, density: {inputs}}}\n"
             + case_text[at:].rstrip("\n") + "\n")  # some dense cases end without one
 
 
@@ -100,7 +116,7 @@ def main():
     parser.add_argument("--trainloop", default="build/trainloop")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--seed", type=int, default=14)
-    parser.add_argument("--per-arch", type=int, default=24)
+    parser.add_argument("--per-arch", type=int, default=36)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     written = failed = 0
@@ -114,11 +130,12 @@ def main():
             template = TEMPLATES[index % len(TEMPLATES)]
             space = rng.choice(("Weights", "Inputs"))
             weights, inputs = rng.choice(DENSITIES), rng.choice(DENSITIES)
+            distribution = rng.choice(DISTRIBUTIONS)
             levels = kept_levels(args.trainloop, arch_dir, case)
             text = (f"# {arch_dir.name}/{case.name} with Weights {weights}, Inputs {inputs} "
-                    f"(hypergeometric); template {template}"
-                    + (f", {space} compressed" if template != "gating" else "") + "\n"
-                    + with_densities(case.read_text(), weights, inputs)
+                    f"({distribution}); template {template}"
+                    + (f", operand {space}" if template != "gating" else "") + "\n"
+                    + with_densities(case.read_text(), weights, inputs, distribution)
                     + sparse_text(template, space, levels, mac))
             name = f"{case.stem}_{template}"
             (out_dir / f"{name}.yaml").write_text(text)
