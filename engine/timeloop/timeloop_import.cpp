@@ -1,6 +1,7 @@
 #include "timeloop/timeloop_import.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <limits>
@@ -132,6 +133,14 @@ Architecture import_architecture(const TimeloopSpec& spec) {
                                   ? StorageClass::regfile
                                   : StorageClass::sram;
         if (!dram) level.capacity_bytes = *s.depth * s.width / 8;
+        // Sparseloop's separate metadata storage: a partitioned SRAM whose
+        // metadata part is that storage (storage_level.hpp, metadata_share).
+        if (!dram && s.metadata_bits && *s.metadata_bits >= 8) {
+            const std::int64_t metadata_bytes = *s.metadata_bits / 8;
+            level.metadata_share =
+                double(metadata_bytes) / double(*level.capacity_bytes + metadata_bytes);
+            *level.capacity_bytes += metadata_bytes;
+        }
         level.word_bits = s.datawidth;
         level.read_bandwidth = s.read_bandwidth;
         level.write_bandwidth = s.write_bandwidth;
@@ -292,6 +301,27 @@ Mapping import_mapping(const TimeloopSpec& spec, const Architecture& arch,
     return m;
 }
 
+// Sparseloop's ERT actions that trainloop does not price from the table: it
+// charges format metadata at the level's read and write energy per word, and
+// gated and skipped accesses nothing (docs/sparse_evaluation.md).
+std::vector<std::string> unread_sparse_actions(const TimeloopSpec& spec) {
+    std::vector<std::string> notes;
+    for (const auto& [component, table] : spec.ert) {
+        std::vector<std::string> unread;
+        for (const auto& [action, energy] : table.actions) {
+            if (action.starts_with("metadata_") || action.starts_with("gated_") ||
+                action.starts_with("skipped_") || action.find("compression") != std::string::npos)
+                unread.push_back(action);
+        }
+        if (unread.empty()) continue;
+        notes.push_back(fmt::format(
+            "ERT `{}`: {} not read: trainloop prices format metadata at the level's read and "
+            "write energy per word, and gated or skipped accesses at 0",
+            component, fmt::join(unread, ", ")));
+    }
+    return notes;
+}
+
 }  // namespace
 
 TimeloopCase import_timeloop(const TimeloopSpec& spec) {
@@ -305,10 +335,11 @@ TimeloopCase import_timeloop(const TimeloopSpec& spec) {
     }
     c.problem = make_phase_problem("timeloop", Phase::fw, space);
     c.mapping = import_mapping(spec, c.arch, space);
+    c.notes = unread_sparse_actions(spec);
     ImportedSparsity sparsity = import_sparsity(spec, c.arch, c.mapping);
     c.arch.sparse = std::move(sparsity.features);
     c.densities = sparsity.densities;
-    c.notes = std::move(sparsity.notes);
+    c.notes.insert(c.notes.end(), sparsity.notes.begin(), sparsity.notes.end());
     return c;
 }
 

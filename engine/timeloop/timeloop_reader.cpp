@@ -57,7 +57,7 @@ const std::vector<std::string> kHarmlessAttributes = {"technology",
                                                       "energy_scale"};
 // Attributes whose effect trainloop does not model: an error, not a guess.
 const std::vector<std::string> kUnsupportedAttributes = {
-    "shared_bandwidth",        "multiple_buffering",    "metadata_storage_depth",
+    "shared_bandwidth",        "multiple_buffering",
     "decompression_supported", "compression_supported", "concordant_compressed_tile_traversal",
     "network_fill_latency",    "network_drain_latency"};
 
@@ -318,8 +318,20 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         if (bw <= 0) node.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
         (std::string(key) == "read_bandwidth" ? s.read_bandwidth : s.write_bandwidth) = bw;
     }
+    if (merged["metadata_storage_depth"]) {
+        const SpecNode depth = attr_node(attrs, merged, "metadata_storage_depth");
+        if (!merged["metadata_storage_width"]) {
+            depth.fail(fmt::format("`{}` has a metadata_storage_depth but no "
+                                   "metadata_storage_width",
+                                   name),
+                       "both, the metadata storage's rows and their bits");
+        }
+        s.metadata_bits = checked_bits(depth, read_attr_int(attrs, merged, "metadata_storage_depth"),
+                                       read_attr_int(attrs, merged, "metadata_storage_width"));
+    }
     note_others({"datawidth", "width", "block_size", "block-size", "depth", "size",
-                 "read_bandwidth", "write_bandwidth", "meshX", "meshY", "word-bits", "word_bits"});
+                 "read_bandwidth", "write_bandwidth", "meshX", "meshY", "word-bits", "word_bits",
+                 "metadata_storage_depth"});
     ctx.spec.arch.storage.push_back(s);
 }
 

@@ -30,6 +30,9 @@ struct TimeloopStorage {
     std::optional<std::int64_t> mesh_x;
     std::optional<double> read_bandwidth;   // words/cycle
     std::optional<double> write_bandwidth;  // words/cycle
+    // Sparseloop's separate metadata storage: metadata_storage_depth rows of
+    // metadata_storage_width bits (none: metadata shares the data storage).
+    std::optional<std::int64_t> metadata_bits;
     std::string ert_name;                   // e.g. system.chip.PE[0..255].RegFile
     SourceLocation location;
 
