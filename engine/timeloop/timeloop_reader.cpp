@@ -56,10 +56,13 @@ const std::vector<std::string> kHarmlessAttributes = {"technology",
                                                       "metadata_datawidth",
                                                       "energy_scale"};
 // Attributes whose effect trainloop does not model: an error, not a guess.
-const std::vector<std::string> kUnsupportedAttributes = {
-    "shared_bandwidth",        "multiple_buffering",
-    "decompression_supported", "compression_supported", "concordant_compressed_tile_traversal",
-    "network_fill_latency",    "network_drain_latency"};
+const std::vector<std::string> kUnsupportedAttributes = {"shared_bandwidth",
+                                                         "multiple_buffering",
+                                                         "decompression_supported",
+                                                         "compression_supported",
+                                                         "concordant_compressed_tile_traversal",
+                                                         "network_fill_latency",
+                                                         "network_drain_latency"};
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -326,8 +329,9 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                                    name),
                        "both, the metadata storage's rows and their bits");
         }
-        s.metadata_bits = checked_bits(depth, read_attr_int(attrs, merged, "metadata_storage_depth"),
-                                       read_attr_int(attrs, merged, "metadata_storage_width"));
+        s.metadata_bits =
+            checked_bits(depth, read_attr_int(attrs, merged, "metadata_storage_depth"),
+                         read_attr_int(attrs, merged, "metadata_storage_width"));
     }
     note_others({"datawidth", "width", "block_size", "block-size", "depth", "size",
                  "read_bandwidth", "write_bandwidth", "meshX", "meshY", "word-bits", "word_bits",

@@ -33,7 +33,7 @@ struct TimeloopStorage {
     // Sparseloop's separate metadata storage: metadata_storage_depth rows of
     // metadata_storage_width bits (none: metadata shares the data storage).
     std::optional<std::int64_t> metadata_bits;
-    std::string ert_name;                   // e.g. system.chip.PE[0..255].RegFile
+    std::string ert_name;  // e.g. system.chip.PE[0..255].RegFile
     SourceLocation location;
 
     std::int64_t block_size() const { return width / datawidth; }

@@ -154,6 +154,7 @@ void expect_same_architecture(const Architecture& a, const Architecture& b) {
         EXPECT_EQ(x.word_bits, y.word_bits);
         EXPECT_EQ(x.read_bandwidth, y.read_bandwidth);
         EXPECT_EQ(x.write_bandwidth, y.write_bandwidth);
+        EXPECT_EQ(x.metadata_share, y.metadata_share);
         EXPECT_EQ(x.data_spaces, y.data_spaces);
         EXPECT_EQ(x.instances, y.instances);
         EXPECT_EQ(x.per_pe, y.per_pe);
@@ -354,6 +355,7 @@ TEST(ArchitectureYaml, EveryOptionalFieldRoundTrips) {
     arch.levels[1].data_spaces = DataSpaceSet{{true, false, true}};
     arch.levels[1].instances = 4;
     arch.levels[1].capacity_bytes = 1000;
+    arch.levels[1].metadata_share = 128.0 / 1152.0;
     for (OnChipNetwork& n : arch.networks) n.data_spaces = DataSpaceSet{{true, false, true}};
     arch.networks[0].hop_energy_pj = 0.1;
     arch.networks[0].component.reset();

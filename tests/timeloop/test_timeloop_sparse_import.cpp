@@ -227,6 +227,47 @@ TEST(TimeloopSparseImport, WrittenFilesEvaluateExactlyAsTheDirectImport) {
     EXPECT_TRUE(density_note);
 }
 
+TEST(TimeloopSparseImport, AMetadataStorageBecomesThePartitionedSramsMetadataPart) {
+    const auto arch_with = [](const std::string& attributes) {
+        std::string arch = golden("arch.yaml");
+        const std::string anchor = "            depth: 512     # 512 x 16b = 1 KiB\n";
+        arch.insert(arch.find(anchor) + anchor.size(), attributes);
+        return arch;
+    };
+    const auto import_arch = [](const std::string& arch) {
+        return import_files({testing::temp_file("arch.yaml", arch),
+                             (kGolden / "problem.yaml").string(), (kGolden / "map.yaml").string(),
+                             (kGolden / "ERT.yaml").string(), (kGolden / "ART.yaml").string()});
+    };
+    const TimeloopCase c =
+        import_arch(arch_with("            metadata_storage_depth: 128\n"
+                              "            metadata_storage_width: 8\n"));
+    const StorageLevel& rf = c.arch.levels[*c.arch.level_index("RegFile")];
+    EXPECT_EQ(rf.capacity_bytes, 1024 + 128);  // data 512 x 16 b, metadata 128 x 8 b
+    ASSERT_TRUE(rf.metadata_share);
+    EXPECT_DOUBLE_EQ(*rf.metadata_share, 128.0 / 1152.0);
+    EXPECT_FALSE(c.arch.levels[*c.arch.level_index("GlobalBuffer")].metadata_share);
+
+    const SpecError e = expect_spec_error(
+        [&] { import_arch(arch_with("            metadata_storage_depth: 128\n")); });
+    EXPECT_TRUE(contains(e.message(), "no metadata_storage_width"));
+    EXPECT_GT(e.where().line, 0);
+}
+
+TEST(TimeloopSparseImport, ErtSparseActionsAreNamedInANote) {
+    std::string ert = golden("ERT.yaml");
+    const std::string anchor = "    - {name: read,   energy: 512.0}\n";
+    ASSERT_NE(ert.find(anchor), std::string::npos);
+    ert.insert(ert.find(anchor),
+               "    - {name: metadata_read, energy: 0.1}\n"
+               "    - {name: gated_read, energy: 0.01}\n");
+    const TimeloopCase c =
+        import_files({(kGolden / "arch.yaml").string(), (kGolden / "problem.yaml").string(),
+                      (kGolden / "map.yaml").string(), testing::temp_file("ERT.yaml", ert)});
+    ASSERT_EQ(c.notes.size(), 1u);
+    EXPECT_TRUE(contains(c.notes[0], "gated_read, metadata_read not read"));
+}
+
 // ---- against Sparseloop (tests/golden/timeloop/sparse) ----------------------
 
 const fs::path kSparseGolden = fs::path(TRAINLOOP_SOURCE_DIR) / "tests/golden/timeloop/sparse";
