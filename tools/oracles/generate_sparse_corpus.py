@@ -16,7 +16,11 @@ fixed-structured) and, in turn, one of these sparse optimizations:
   coo             as formats, with [CP ... CP] ranks (trainloop's coo);
   skipping        one operand's reads skipped, on the other operand, at the
                   innermost level keeping both (else the one keeping it);
-  storage_gating  the same reads gated instead.
+  storage_gating  the same reads gated instead;
+  bitmap, rle     as formats, with [B ... B] or [RLE ... RLE] ranks, on a variant
+                  of the architecture with a metadata storage beside every
+                  level (ARCH_metadata/: arch.yaml, ERT.yaml, ART.yaml), which
+                  Sparseloop needs for them.
 
 Sparseloop wants at least one rank per loop that indexes a tile; every
 compressed level gets 16 ranks per compressed level at or below it, which is
@@ -29,7 +33,7 @@ compare_sparse.run_timeloop). The kept data spaces per level come from
 
     tools/oracles/generate_sparse_corpus.py --timeloop BUILD/timeloop/build \\
         --trainloop build/trainloop --out tests/golden/timeloop/sparse_corpus \\
-        [--seed 14] [--per-arch 36]
+        [--seed 14] [--per-arch 40]
 
 Deterministic for a given seed. Standard library only."""
 
@@ -45,7 +49,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare_sparse import run_timeloop  # noqa: E402
 
 DENSE = Path(__file__).resolve().parents[2] / "tests/golden/timeloop/dense"
-TEMPLATES = ("formats", "formats_gating", "gating", "coo", "skipping", "storage_gating")
+TEMPLATES = ("formats", "formats_gating", "gating", "coo", "skipping", "storage_gating", "bitmap",
+             "rle")
+# Bitmask and run-length ranks need a metadata storage at every level that
+# keeps them: these templates run on a variant of the architecture
+# (ARCH_metadata/, metadata_architecture).
+METADATA_TEMPLATES = ("bitmap", "rle")
 DENSITIES = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 DISTRIBUTIONS = ("hypergeometric", "fixed-structured")
 RANKS_PER_LEVEL = 16
@@ -73,6 +82,30 @@ def kept_levels(trainloop, arch_dir, case_yaml):
             for l in j["mapping"]["levels"]]
 
 
+def metadata_architecture(arch_text):
+    """The architecture with a metadata storage beside every storage level: rows of
+    16 bits holding 4-bit metadata words, as many bits as the level's data (DRAM:
+    unbounded)."""
+    out, klass, depth, width = [], "", None, None
+    for line in arch_text.splitlines():
+        out.append(line)
+        if m := re.match(r"\s*-?\s*class:\s*(\S+)", line):
+            klass, depth, width = m.group(1), None, None
+        if m := re.match(r"\s*depth:\s*(\d+)", line):
+            depth = int(m.group(1))
+        if m := re.match(r"\s*width:\s*(\d+)", line):
+            width = int(m.group(1))
+        m = re.match(r"(\s*)datawidth:\s*(\d+)", line)
+        if m and "mac" not in klass.lower():
+            indent = m.group(1)
+            out.append(f"{indent}metadata_storage_width: 16")
+            out.append(f"{indent}metadata_datawidth: 4")
+            if depth is not None:
+                bits = depth * (width or int(m.group(2)))
+                out.append(f"{indent}metadata_storage_depth: {bits // 16}")
+    return "\n".join(out) + "\n"
+
+
 def ranks(count, upper, inner):
     return (f"        - format: {upper}\n" * (count - 1)) + f"        - format: {inner}\n"
 
@@ -82,13 +115,15 @@ def sparse_text(template, space, levels, mac):
     or skips, conditioned on the other operand."""
     other = "Inputs" if space == "Weights" else "Weights"
     targets = []
-    if template in ("formats", "formats_gating", "coo"):
-        upper = "CP" if template == "coo" else "UOP"
+    rank_formats = {"formats": ("UOP", "CP"), "formats_gating": ("UOP", "CP"), "coo": ("CP", "CP"),
+                    "bitmap": ("B", "B"), "rle": ("RLE", "RLE")}
+    if template in rank_formats:
+        upper, inner = rank_formats[template]
         keeping = [name for name, kept in levels if space in kept]
         for depth, name in enumerate(reversed(keeping), start=1):
             targets.append(f"  - name: {name}\n    representation-format:\n      data-spaces:\n"
                            f"      - name: {space}\n        ranks:\n"
-                           + ranks(RANKS_PER_LEVEL * depth, upper, "CP"))
+                           + ranks(RANKS_PER_LEVEL * depth, upper, inner))
     if template in ("formats_gating", "gating"):
         targets.append(f"  - name: {mac}\n    compute-optimization:\n    - type: gating\n")
     if template in ("skipping", "storage_gating"):
@@ -116,7 +151,7 @@ def main():
     parser.add_argument("--trainloop", default="build/trainloop")
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--seed", type=int, default=14)
-    parser.add_argument("--per-arch", type=int, default=36)
+    parser.add_argument("--per-arch", type=int, default=40)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     written = failed = 0
@@ -124,14 +159,22 @@ def main():
         mac = arithmetic_name((arch_dir / "arch.yaml").read_text())
         cases = sorted(p for p in arch_dir.glob("*.yaml")
                        if p.name not in ("arch.yaml", "ERT.yaml", "ART.yaml"))
-        out_dir = args.out / arch_dir.name
-        out_dir.mkdir(parents=True, exist_ok=True)
+        metadata_dir = args.out / f"{arch_dir.name}_metadata"
+        metadata_dir.mkdir(parents=True, exist_ok=True)
+        (metadata_dir / "arch.yaml").write_text(
+            metadata_architecture((arch_dir / "arch.yaml").read_text()))
+        for table in ("ERT.yaml", "ART.yaml"):
+            (metadata_dir / table).write_text((arch_dir / table).read_text())
         for index, case in enumerate(rng.sample(cases, min(args.per_arch, len(cases)))):
             template = TEMPLATES[index % len(TEMPLATES)]
+            metadata = template in METADATA_TEMPLATES
+            out_dir = metadata_dir if metadata else args.out / arch_dir.name
+            out_dir.mkdir(parents=True, exist_ok=True)
+            files_dir = metadata_dir if metadata else arch_dir
             space = rng.choice(("Weights", "Inputs"))
             weights, inputs = rng.choice(DENSITIES), rng.choice(DENSITIES)
             distribution = rng.choice(DISTRIBUTIONS)
-            levels = kept_levels(args.trainloop, arch_dir, case)
+            levels = kept_levels(args.trainloop, files_dir, case)
             text = (f"# {arch_dir.name}/{case.name} with Weights {weights}, Inputs {inputs} "
                     f"({distribution}); template {template}"
                     + (f", operand {space}" if template != "gating" else "") + "\n"
@@ -139,8 +182,8 @@ def main():
                     + sparse_text(template, space, levels, mac))
             name = f"{case.stem}_{template}"
             (out_dir / f"{name}.yaml").write_text(text)
-            files = [arch_dir / "arch.yaml", out_dir / f"{name}.yaml", arch_dir / "ERT.yaml",
-                     arch_dir / "ART.yaml"]
+            files = [files_dir / "arch.yaml", out_dir / f"{name}.yaml", files_dir / "ERT.yaml",
+                     files_dir / "ART.yaml"]
             try:
                 summary = run_timeloop(args.timeloop, files)
             except subprocess.CalledProcessError as e:
