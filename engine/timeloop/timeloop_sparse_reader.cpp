@@ -97,8 +97,12 @@ std::vector<TimeloopDataSpace> read_space_list(const SpecNode& node) {
     return spaces;
 }
 
-void read_action_option(const SpecNode& node, TimeloopActionOptimization a, TimeloopSpec& spec) {
+// One `{target, condition-on}` option; `direct`: written in the optimization
+// itself (beside its `type`) rather than under `options:`.
+void read_action_option(const SpecNode& node, TimeloopActionOptimization a, TimeloopSpec& spec,
+                        bool direct) {
     MapReader map(node);
+    if (direct) map.allow({"type"});
     a.target = read_timeloop_data_space(map.required("target"));
     a.condition_on = read_space_list(map.required("condition-on"));
     map.finish();
@@ -123,13 +127,13 @@ void read_actions(const SpecNode& node, const std::string& level, TimeloopSpec& 
                                   : TimeloopActionOptimization::Kind::skipping;
         if (auto options = map.optional("options")) {
             map.finish();
-            for (const SpecNode& option : options->items()) read_action_option(option, a, spec);
+            for (const SpecNode& option : options->items())
+                read_action_option(option, a, spec, false);
         } else {
-            a.target = read_timeloop_data_space(map.required("target"));
-            a.condition_on = read_space_list(map.required("condition-on"));
+            // An unknown key first: a misspelled `options` is named as such.
+            map.allow({"target", "condition-on"});
             map.finish();
-            a.location = item.location();
-            spec.sparse.actions.push_back(a);
+            read_action_option(item, a, spec, true);
         }
     }
 }

@@ -363,6 +363,27 @@ TIMELOOP_ARCH = (ROOT / "tests/timeloop/cases/fc/arch.yaml").read_text()
 TIMELOOP_PROBLEM = (ROOT / "tests/timeloop/cases/fc/problem.yaml").read_text()
 TIMELOOP_MAP = (ROOT / "tests/timeloop/cases/fc/map.yaml").read_text()
 TIMELOOP_ERT = (ROOT / "tests/timeloop/cases/fc/ERT.yaml").read_text()
+# Sparseloop's sparse optimizations for the fc case: every kind of entry the
+# reader takes (engine/timeloop/timeloop_sparse_reader.hpp).
+TIMELOOP_SPARSE = """sparse_optimizations:
+  targets:
+  - name: DRAM
+    representation-format:
+      data-spaces:
+      - name: Weights
+        ranks:
+        - format: UOP
+        - format: CP
+  - name: GlobalBuffer
+    action-optimization:
+    - type: skipping
+      options:
+      - target: Inputs
+        condition-on: [Weights]
+  - name: MACC
+    compute-optimization:
+    - type: gating
+"""
 
 # ---------------------------------------------------------------------------
 # Walking a YAML document: every scalar value and mapping key, with its key
@@ -1149,7 +1170,8 @@ def write_corpus() -> None:
     (lib / "net.yaml").write_text(NETWORK)
     (lib / "timeloop").mkdir()
     for name, text in [("arch.yaml", TIMELOOP_ARCH), ("problem.yaml", TIMELOOP_PROBLEM),
-                       ("map.yaml", TIMELOOP_MAP), ("ERT.yaml", TIMELOOP_ERT)]:
+                       ("map.yaml", TIMELOOP_MAP), ("ERT.yaml", TIMELOOP_ERT),
+                       ("sparse.yaml", TIMELOOP_SPARSE)]:
         (lib / "timeloop" / name).write_text(text)
     manifest = []
     seen = set()
@@ -1203,7 +1225,8 @@ def main() -> None:
     yaml_cases("sweep", "sweep.yaml", sweep, sweep_cmd)
     whole_file_cases("sweep", "sweep.yaml", sweep, sweep_cmd)
     tl_files = {"arch.yaml": TIMELOOP_ARCH, "problem.yaml": TIMELOOP_PROBLEM,
-                "map.yaml": TIMELOOP_MAP, "ERT.yaml": TIMELOOP_ERT}
+                "map.yaml": TIMELOOP_MAP, "ERT.yaml": TIMELOOP_ERT,
+                "sparse.yaml": TIMELOOP_SPARSE}
     for name, text in tl_files.items():
         # The mutated file in the case, the others from lib/timeloop/.
         tl_cmd = ["eval", "--timeloop"] + [
