@@ -360,7 +360,11 @@ exclude:
 """
 
 TIMELOOP_ARCH = (ROOT / "tests/timeloop/cases/fc/arch.yaml").read_text()
-TIMELOOP_PROBLEM = (ROOT / "tests/timeloop/cases/fc/problem.yaml").read_text()
+# With Sparseloop's densities, so the corpus mutates them too.
+TIMELOOP_PROBLEM = (ROOT / "tests/timeloop/cases/fc/problem.yaml").read_text().replace(
+    "  instance:\n",
+    "  instance:\n    densities:\n"
+    "      Weights: {distribution: hypergeometric, density: 0.5}\n      Inputs: 0.6\n", 1)
 TIMELOOP_MAP = (ROOT / "tests/timeloop/cases/fc/map.yaml").read_text()
 TIMELOOP_ERT = (ROOT / "tests/timeloop/cases/fc/ERT.yaml").read_text()
 # Sparseloop's sparse optimizations for the fc case: every kind of entry the
