@@ -56,7 +56,8 @@ double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words)
     return on_chip_words * std::max(0.0, segments - 1);
 }
 
-CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem) {
+CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
+                                const MappingConstraints* constraints) {
     CostLowerBound bound;
     const std::int64_t macs = problem.macs();
     const std::int64_t units = arch.num_macs();
@@ -87,7 +88,8 @@ CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& probl
     const double extra_offchip_pj =
         (bound.offchip_words - compulsory) *
         std::min({outermost.read_pj, outermost.write_pj, outermost.update_pj});
-    energy += std::max(extra_offchip_pj, mac_serving_lower_bound_pj(arch, problem, distinct));
+    energy += std::max(extra_offchip_pj,
+                       mac_serving_lower_bound_pj(arch, problem, distinct, constraints));
 
     // Cycles: the array's peak, and the outermost level's bandwidth (per
     // instance) for the words that must cross it.

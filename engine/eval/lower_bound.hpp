@@ -45,6 +45,7 @@
 #include <cstdint>
 
 #include "arch/arch_model.hpp"
+#include "constraints/mapping_constraints.hpp"
 #include "problem/phase_problem.hpp"
 
 namespace trainloop {
@@ -57,7 +58,11 @@ struct CostLowerBound {
     double edp() const { return energy_pj * double(cycles); }
 };
 
-CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem);
+// `constraints` (may be null): the architecture's own mapping constraints,
+// resolved for the problem's phase (constraints_for_phase): what every mapping
+// on it honours, so the MAC-serving term may assume them.
+CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
+                                const MappingConstraints* constraints = nullptr);
 
 // The words the inner levels hold at once (every instance's capacity); -1
 // when one of them is unbounded.

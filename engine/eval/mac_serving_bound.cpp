@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -18,6 +19,35 @@ struct Keeper {
     double fixed = 0;
     double cap = 1;
 };
+
+// The most multicast (spatial reduction) array axis `axis` can give data space
+// `s`: the spread of the dimensions that do not index s (inputs: and a
+// sliding window's overlap, at most min(f_P, f_R) and min(f_Q, f_S), counted
+// on every axis that may hold one of the pair), at most the axis's instances
+// over all levels; with `constraints`, only over the dimensions they let
+// across the axis.
+double axis_multicast_cap(const ArchModel& arch, const PhaseProblem& problem, ArrayAxis axis,
+                          DataSpace s, const MappingConstraints* constraints,
+                          const std::function<double(Dim)>& extent) {
+    double fanout = 1;
+    for (std::size_t i = 0; i < arch.num_levels; ++i) {
+        fanout *= double(axis == ArrayAxis::x ? arch.fanout_x(i) : arch.fanout_y(i));
+    }
+    const auto& fixed = constraints ? constraints->axis(axis) : std::nullopt;
+    const auto allowed = [&](Dim d) {
+        return !fixed || std::find(fixed->dims.begin(), fixed->dims.end(), d) != fixed->dims.end();
+    };
+    double spread = 1;
+    for (Dim d : kAllDims) {
+        if (allowed(d) && problem.projection(s).axis_of[d] < 0) spread *= extent(d);
+    }
+    if (s == DataSpace::inputs) {
+        for (const auto& [p, r] : {std::pair{Dim::P, Dim::R}, std::pair{Dim::Q, Dim::S}}) {
+            if (allowed(p) || allowed(r)) spread *= std::min(extent(p), extent(r));
+        }
+    }
+    return std::min(fanout, spread);
+}
 
 }  // namespace
 
@@ -64,9 +94,10 @@ double least_serving_sum(const std::array<double, 3>& a, const std::array<double
 }
 
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
-                                  const PerDataSpace<double>& distinct) {
+                                  const PerDataSpace<double>& distinct,
+                                  const MappingConstraints* constraints) {
     const DimBounds& b = problem.space.bounds;
-    const auto extent = [&](Dim d) {
+    const std::function<double(Dim)> extent = [&](Dim d) {
         return double(kPaddableDims.contains(d) ? 2 * b[d] - 1 : b[d]);
     };
     const double macs = double(problem.macs());
@@ -76,6 +107,11 @@ double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& pro
     cap[DataSpace::weights] = extent(Dim::N) * extent(Dim::P) * extent(Dim::Q);
     cap[DataSpace::outputs] = extent(Dim::C) * extent(Dim::R) * extent(Dim::S);
     cap[DataSpace::inputs] = extent(Dim::K) * window;
+    for (DataSpace s : kAllDataSpaces) {
+        cap[s] = std::min(
+            cap[s], axis_multicast_cap(arch, problem, ArrayAxis::x, s, constraints, extent) *
+                        axis_multicast_cap(arch, problem, ArrayAxis::y, s, constraints, extent));
+    }
 
     PerDataSpace<std::vector<Keeper>> keepers{};
     const LevelModel& outermost = arch.levels[0];

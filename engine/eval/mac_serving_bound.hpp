@@ -13,6 +13,9 @@
 //   m_W · m_O · m_I ≤ MAC units × min(R, P)·min(S, Q),
 //   m_s ≤ the MAC units under one instance of i, ≤ the extents of its
 //         dimensions (with padding, N, K, C may spread up to 2·bound − 1),
+//         ≤ Π over the array's two axes of the axis's instances (over all
+//         levels) and of the extents of the dimensions that may go across it
+//         (all, or those the architecture's constraints fix there),
 //         and ≤ MACs / (s's distinct words): every word is read (updated)
 //         at least once.
 // Each data space's innermost keeper is any level that may hold it (the
@@ -28,14 +31,19 @@
 #include <array>
 
 #include "arch/arch_model.hpp"
+#include "constraints/mapping_constraints.hpp"
 #include "problem/phase_problem.hpp"
 #include "vocabulary/per_space.hpp"
 
 namespace trainloop {
 
-// `distinct`: each data space's distinct words (lower_bound.hpp). At least 0.
+// `distinct`: each data space's distinct words (lower_bound.hpp).
+// `constraints` (may be null): the architecture's mapping constraints for the
+// problem's phase; an axis they give dimensions for multicasts only through
+// those. At least 0.
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
-                                  const PerDataSpace<double>& distinct);
+                                  const PerDataSpace<double>& distinct,
+                                  const MappingConstraints* constraints = nullptr);
 
 // The least Σ a_s / m_s over 1 ≤ m_s ≤ cap_s with Π m_s ≤ product (exposed
 // for its test).

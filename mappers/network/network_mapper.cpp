@@ -186,7 +186,9 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
             trainloop::search(arch, planned.problem, plan.mapspaces[planned.mapspace], search),
             std::nullopt};
         if (!planned.densities || planned.densities->all_dense()) {
-            searched.bound = cost_lower_bound(arch, planned.problem);
+            const MappingConstraints constraints =
+                constraints_for_phase(options.architecture_constraints, planned.problem.phase);
+            searched.bound = cost_lower_bound(arch, planned.problem, &constraints);
         }
         result.evaluations += searched.result.evaluations;
         const bool failed = !searched.result.best.has_value();

@@ -87,6 +87,9 @@ struct NetworkMapOptions {
     // Stop at the first problem without a valid mapping (the result then
     // names it in `failure` and holds only the problems searched so far).
     bool stop_at_failure = true;
+    // The architecture's own `constraints:` (not a constraints file's, not the
+    // dataflow): what the lower bound may assume of every mapping on it.
+    MappingConstraints architecture_constraints;
 };
 
 struct NetworkMapProgress {

@@ -55,6 +55,7 @@ RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int 
                                  subject.sparsity, subject.network, settings.iteration);
     }
     setup.options = network_map_options(settings.search, threads);
+    setup.options.architecture_constraints = subject.arch_constraints;
     return setup;
 }
 

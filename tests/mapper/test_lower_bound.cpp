@@ -211,3 +211,52 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
 
 }  // namespace
 }  // namespace trainloop
+
+namespace trainloop {
+namespace {
+
+// The architecture's constraints bound its multicast: on the Cambricon-X-like
+// baseline each of the 128 rows holds one output channel (fw, wu) or one input
+// channel (bw), so a row multicasts no weight. The bound with them is at least
+// the bound without them, higher on some layer-phase, and still below every
+// mapping the constrained mapspace offers (and the mapper's best).
+TEST(LowerBound, TheArchitecturesConstraintsTightenItAndItHolds) {
+    const ArchitectureSpec spec = load_architecture_spec(
+        std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/eager_pruning_cx_baseline.yaml");
+    ASSERT_FALSE(spec.constraints.empty());
+    const ArchModel arch = build_arch_model(spec.arch);
+    std::mt19937_64 rng(17);
+    int tighter = 0;
+    for (const IterationSpace& space : layers()) {
+        for (Phase phase : kAllPhases) {
+            const PhaseProblem problem = make_phase_problem("layer", phase, space);
+            const MappingConstraints constraints = constraints_for_phase(spec.constraints, phase);
+            const CostLowerBound loose = cost_lower_bound(arch, problem);
+            const CostLowerBound bound = cost_lower_bound(arch, problem, &constraints);
+            EXPECT_GE(bound.energy_pj, loose.energy_pj) << to_string(space);
+            tighter += bound.energy_pj > 1.01 * loose.energy_pj ? 1 : 0;
+            const Mapspace mapspace =
+                Mapspace::build(arch, space, MapspaceConstraints{std::nullopt, true, constraints});
+            int valid = 0;
+            for (int n = 0; n < 300; ++n) {
+                const Evaluation e =
+                    evaluate(arch, problem, mapspace.to_mapping(mapspace.random_point(rng)));
+                if (!e.valid()) continue;
+                ++valid;
+                EXPECT_GE(e.energy_pj, bound.energy_pj * (1 - 1e-12)) << to_string(space);
+                EXPECT_GE(e.cycles, bound.cycles) << to_string(space);
+            }
+            EXPECT_GT(valid, 0) << to_string(space) << " " << phase_name(phase);
+            SearchOptions options;
+            options.budget.max_evaluations = 2000;
+            options.threads = 1;
+            const SearchResult best = search(arch, problem, mapspace, options);
+            ASSERT_TRUE(best.best) << to_string(space);
+            EXPECT_GE(best.best->energy_pj, bound.energy_pj * (1 - 1e-12)) << to_string(space);
+        }
+    }
+    EXPECT_GT(tighter, 5) << tighter;
+}
+
+}  // namespace
+}  // namespace trainloop
