@@ -8,6 +8,7 @@
 
 #include "arch/arch_model.hpp"
 #include "eval/evaluation.hpp"
+#include "support/architecture_equality.hpp"
 #include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "timeloop/timeloop_import.hpp"
@@ -73,20 +74,7 @@ TEST(TimeloopV04, TheGoldenArchitectureImportsAsItsV03Form) {
     const TimeloopCase v03 =
         import_with(golden("arch.yaml"), golden("problem.yaml"), golden("map.yaml"));
     const TimeloopCase v04 = import_with(v04_arch(), golden("problem.yaml"), golden("map.yaml"));
-    ASSERT_EQ(v04.arch.levels.size(), v03.arch.levels.size());
-    for (std::size_t i = 0; i < v03.arch.levels.size(); ++i) {
-        const StorageLevel& a = v04.arch.levels[i];
-        const StorageLevel& b = v03.arch.levels[i];
-        SCOPED_TRACE(b.name);
-        EXPECT_EQ(a.name, b.name);
-        EXPECT_EQ(a.capacity_bytes, b.capacity_bytes);
-        EXPECT_EQ(a.word_bits, b.word_bits);
-        EXPECT_EQ(a.instances, b.instances);
-        EXPECT_EQ(a.read_bandwidth, b.read_bandwidth);
-        EXPECT_EQ(a.write_bandwidth, b.write_bandwidth);
-    }
-    EXPECT_EQ(v04.arch.pe_array.rows, v03.arch.pe_array.rows);
-    EXPECT_EQ(v04.arch.pe_array.columns, v03.arch.pe_array.columns);
+    testing::expect_same_architecture(v04.arch, v03.arch);
     EXPECT_EQ(v04.mapping, v03.mapping);
     const Evaluation a = evaluate_imported(v04);
     const Evaluation b = evaluate_imported(v03);
