@@ -39,7 +39,8 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
         ->default_val("any");
     command
         ->add_option("--objective", o.objective,
-                     "What the best mapping minimizes: energy, latency (cycles), edp (energy × "
+                     "What the best mapping minimizes: energy, latency (cycles; ties to the lower "
+                     "energy), edp (energy × "
                      "cycles), pareto (keep the energy-cycles front), offchip (words moved to "
                      "and from the outermost level, metadata included; ties to the lower energy)")
         ->default_val("edp")

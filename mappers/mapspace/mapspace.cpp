@@ -527,7 +527,7 @@ MapPoint Mapspace::random_point(std::mt19937_64& rng) const {
 
 MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialMove how) const {
     MapPoint p = from;
-    switch (rng() % 4) {
+    switch (rng() % 5) {
         case 0: {  // move one prime factor of a dimension to another level
             const Dim d = kAllDims[rng() % kNumDims];
             std::vector<std::size_t> holders;
@@ -561,6 +561,10 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialM
             p.keep[level] = keeps_[level][rng() % keeps_[level].size()];
             break;
         }
+        case 3: {  // exchange prime factors of two dimensions between two levels
+            if (auto q = exchange_factors(from, rng)) return *q;
+            break;
+        }
         default: {  // another spatial choice
             const std::uint32_t before = p.spatial;
             p.spatial = std::uint32_t(rng() % spatial_.size());
@@ -573,6 +577,41 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialM
                 }
             }
             break;
+        }
+    }
+    return p;
+}
+
+std::optional<MapPoint> Mapspace::exchange_factors(const MapPoint& from,
+                                                   std::mt19937_64& rng) const {
+    // Every (level, dimension) holding a factor > 1; the first pick at
+    // random, the second among those of another level and dimension.
+    std::vector<std::pair<std::size_t, Dim>> held;
+    for (std::size_t i = 0; i < num_levels_; ++i) {
+        for (Dim d : kAllDims) {
+            if (from.factors[i][d] > 1) held.emplace_back(i, d);
+        }
+    }
+    if (held.empty()) return std::nullopt;
+    const auto [up, d] = held[rng() % held.size()];
+    std::vector<std::pair<std::size_t, Dim>> partners;
+    for (const auto& [level, e] : held) {
+        if (level != up && e != d) partners.emplace_back(level, e);
+    }
+    if (partners.empty()) return std::nullopt;
+    const auto [down, e] = partners[rng() % partners.size()];
+    const std::vector<std::int64_t> d_primes = prime_factors(from.factors[up][d]);
+    const std::vector<std::int64_t> e_primes = prime_factors(from.factors[down][e]);
+    const std::int64_t pd = d_primes[rng() % d_primes.size()];
+    const std::int64_t pe = e_primes[rng() % e_primes.size()];
+    MapPoint p = from;
+    p.factors[up][d] /= pd;
+    p.factors[down][d] *= pd;
+    p.factors[down][e] /= pe;
+    p.factors[up][e] *= pe;
+    for (std::size_t level : {up, down}) {
+        for (Dim x : {d, e}) {
+            if (!factor_allowed(level, x, p.factors[level][x])) return std::nullopt;
         }
     }
     return p;

@@ -152,10 +152,12 @@ class Mapspace {
     Mapping to_mapping(const MapPoint& point) const;
     MapPoint random_point(std::mt19937_64& rng) const;
     // A small random change: move a prime factor of one dimension between
-    // levels, swap two loops of a level, flip a keep bit, or change the
-    // spatial choice (`how`: re-splitting the dimensions it changes at
-    // random, or rescaling their factors as with_spatial_choice does where
-    // it can, which keeps the tiling found so far).
+    // levels, exchange prime factors of two dimensions between two levels
+    // (exchange_factors), swap two loops of a level, flip a keep bit, or
+    // change the spatial choice (`how`: re-splitting the dimensions it
+    // changes at random, or rescaling their factors as with_spatial_choice
+    // does where it can, which keeps the tiling found so far); each kind
+    // equally likely.
     MapPoint neighbor(const MapPoint& point, std::mt19937_64& rng,
                       SpatialMove how = SpatialMove::resplit) const;
     // Every point one move away: each prime factor of each dimension moved
@@ -169,6 +171,15 @@ class Mapspace {
     // array then lands where it stays in the tiles it was spread over).
     // In a fixed order, so a hill climb over them is deterministic.
     std::vector<MapPoint> single_moves(const MapPoint& point) const;
+    // A prime factor of one dimension moved from one level to another and a
+    // prime factor of another dimension moved back, both at random; nullopt
+    // when the point has no two such factors or the exchange leaves the
+    // factor bounds. The tiles keep roughly their size, so where a level is
+    // full one dimension's tile can grow as another's shrinks, which two
+    // single moves reach only through an overflow or a much worse point
+    // (ResNet-18 layer4.0.conv1 bw with `any`: bench/RESULTS.md, "Factor
+    // exchanges").
+    std::optional<MapPoint> exchange_factors(const MapPoint& point, std::mt19937_64& rng) const;
     // The point with another spatial choice, the temporal factors of each
     // dimension whose bound changes rescaled at the outermost level that can
     // take the change (keeping the inner tiles) or, with Absorb::innermost,

@@ -680,7 +680,10 @@ double objective_value(Objective objective, std::int64_t cycles, double energy_p
 bool improves(Objective objective, double value, double energy_pj, double best_value,
               const std::optional<Candidate>& best) {
     if (value != best_value) return value < best_value;
-    return objective == Objective::offchip && best && energy_pj < best->energy_pj;
+    // Many mappings take the fewest cycles or move the fewest words: of
+    // those, the least energy.
+    const bool ties_to_energy = objective == Objective::latency || objective == Objective::offchip;
+    return ties_to_energy && best && energy_pj < best->energy_pj;
 }
 
 int search_parallelism(SearchStrategy strategy, bool stop_when_converged) {

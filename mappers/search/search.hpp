@@ -23,8 +23,9 @@
 
 namespace trainloop {
 
-// offchip: the fewest words moved to and from the outermost level (metadata
-// included, eval/evaluation.hpp offchip_words()), ties broken by energy.
+// latency: the fewest cycles, ties broken by energy. offchip: the fewest
+// words moved to and from the outermost level (metadata included,
+// eval/evaluation.hpp offchip_words()), ties broken by energy.
 enum class Objective : std::uint8_t { energy, latency, edp, pareto, offchip };
 enum class SearchStrategy : std::uint8_t { exhaustive, random, anneal };
 

@@ -98,6 +98,65 @@ TEST(Mapspace, RandomPointsAndNeighboursAreStructurallyValid) {
     }
 }
 
+// An exchange moves one prime factor of a dimension from one level to another
+// and one of another dimension back: two dimensions change at the same two
+// levels, every dimension keeps its bound, and the tiles' sizes move by no
+// more than the two primes; a point whose factors all sit at one level has
+// nothing to exchange.
+TEST(Mapspace, AnExchangeMovesTwoDimensionsFactorsBetweenTwoLevelsInOppositeDirections) {
+    const ArchModel arch = small_arch();
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
+    std::mt19937_64 rng(11);
+    int exchanges = 0;
+    for (int trial = 0; trial < 500; ++trial) {
+        const MapPoint from = space.random_point(rng);
+        const std::optional<MapPoint> to = space.exchange_factors(from, rng);
+        if (!to) continue;
+        ++exchanges;
+        EXPECT_EQ(to->spatial, from.spatial);
+        EXPECT_EQ(to->order, from.order);
+        EXPECT_EQ(to->keep, from.keep);
+        std::vector<Dim> changed_dims;
+        std::vector<std::size_t> changed_levels;
+        for (Dim d : kAllDims) {
+            std::int64_t before = 1, after = 1;
+            bool changed = false;
+            for (std::size_t i = 0; i < space.num_levels(); ++i) {
+                before *= from.factors[i][d];
+                after *= to->factors[i][d];
+                EXPECT_TRUE(space.factor_allowed(i, d, to->factors[i][d]));
+                if (to->factors[i][d] == from.factors[i][d]) continue;
+                changed = true;
+                if (std::find(changed_levels.begin(), changed_levels.end(), i) ==
+                    changed_levels.end())
+                    changed_levels.push_back(i);
+            }
+            EXPECT_EQ(after, before) << dim_name(d);
+            if (changed) changed_dims.push_back(d);
+        }
+        ASSERT_EQ(changed_dims.size(), 2u);
+        ASSERT_EQ(changed_levels.size(), 2u);
+        // One dimension grows at the level where the other shrinks.
+        const std::size_t a = changed_levels[0], b = changed_levels[1];
+        const Dim d = changed_dims[0], e = changed_dims[1];
+        EXPECT_EQ(to->factors[a][d] > from.factors[a][d], to->factors[a][e] < from.factors[a][e]);
+        EXPECT_EQ(to->factors[b][d] > from.factors[b][d], to->factors[b][e] < from.factors[b][e]);
+        EXPECT_EQ(check_mapping_structure(arch, kSmall, space.to_mapping(*to)), std::nullopt);
+    }
+    EXPECT_GT(exchanges, 100);
+
+    MapPoint all_outer = space.random_point(rng);
+    for (Dim d : kAllDims) {
+        std::int64_t product = 1;
+        for (std::size_t i = 0; i < space.num_levels(); ++i) {
+            product *= all_outer.factors[i][d];
+            all_outer.factors[i][d] = 1;
+        }
+        all_outer.factors[0][d] = product;
+    }
+    EXPECT_EQ(space.exchange_factors(all_outer, rng), std::nullopt);
+}
+
 // The hill climb's moves: each is a structurally valid mapping, differs from
 // the point it starts from, and keeps every dimension's bound (spatial ×
 // temporal factors); among them are factor, order, keep and spatial moves.
@@ -298,15 +357,34 @@ TEST(Search, NothingFitsYieldsAHistogramOfReasons) {
     }
 }
 
-TEST(Search, OffchipTrafficTiesGoToTheLowerEnergy) {
+TEST(Search, OffchipTrafficAndLatencyTiesGoToTheLowerEnergy) {
     Candidate best;
     best.energy_pj = 10;
-    EXPECT_TRUE(improves(Objective::offchip, 99, 50, 100, best));   // fewer words
-    EXPECT_FALSE(improves(Objective::offchip, 101, 1, 100, best));  // more words, less energy
-    EXPECT_TRUE(improves(Objective::offchip, 100, 9, 100, best));   // a tie: less energy wins
-    EXPECT_FALSE(improves(Objective::offchip, 100, 11, 100, best));
-    EXPECT_FALSE(improves(Objective::latency, 100, 9, 100, best));  // others keep the first
-    EXPECT_TRUE(improves(Objective::offchip, 100, 9, 200, std::nullopt));
+    for (Objective o : {Objective::offchip, Objective::latency}) {
+        EXPECT_TRUE(improves(o, 99, 50, 100, best));   // fewer words or cycles
+        EXPECT_FALSE(improves(o, 101, 1, 100, best));  // more, with less energy
+        EXPECT_TRUE(improves(o, 100, 9, 100, best));   // a tie: less energy wins
+        EXPECT_FALSE(improves(o, 100, 11, 100, best));
+        EXPECT_TRUE(improves(o, 100, 9, 200, std::nullopt));
+    }
+    EXPECT_FALSE(improves(Objective::energy, 100, 9, 100, best));  // the others keep the first
+    EXPECT_FALSE(improves(Objective::edp, 100, 9, 100, best));
+}
+
+// Of the mappings with the fewest cycles, the latency objective keeps the one
+// with the least energy: the Pareto front's fastest point, found exhaustively.
+TEST(Search, TheLatencyObjectiveKeepsTheLeastEnergyOfTheFastestMappings) {
+    const ArchModel arch = small_arch();
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
+    const SearchResult fastest =
+        search(arch, fw, space, options(SearchStrategy::exhaustive, Objective::latency, 2, 0));
+    const SearchResult front =
+        search(arch, fw, space, options(SearchStrategy::exhaustive, Objective::pareto, 2, 0));
+    ASSERT_TRUE(fastest.exhausted && fastest.best && !front.pareto.empty());
+    const Candidate& front_fastest = front.pareto.back();  // by increasing energy
+    EXPECT_EQ(fastest.best->cycles, front_fastest.cycles);
+    EXPECT_DOUBLE_EQ(fastest.best->energy_pj, front_fastest.energy_pj);
 }
 
 TEST(Search, TheOffchipObjectiveFindsTheFewestOffchipWordsAndNoOtherStrategyBeatsIt) {

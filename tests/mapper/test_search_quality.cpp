@@ -141,7 +141,9 @@ TEST(SearchQuality, MapJsonTextAndDatabaseCarryConvergenceBoundAndGap) {
             EXPECT_NEAR(gap["energy"].get<double>(),
                         e["energy_pj"].get<double>() / bound["energy_pj"].get<double>() - 1, 1e-12);
             EXPECT_GE(gap["cycles"].get<double>(), 0);
-            EXPECT_GE(gap["edp"].get<double>(), gap["energy"].get<double>());
+            // (1 + energy gap)(1 + cycles gap) - 1, equal to the energy gap
+            // (to rounding) where the cycles meet their bound.
+            EXPECT_GE(gap["edp"].get<double>(), gap["energy"].get<double>() - 1e-12);
             ++checked;
         }
     }
