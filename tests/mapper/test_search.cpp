@@ -373,14 +373,17 @@ TEST(Search, OffchipTrafficAndLatencyTiesGoToTheLowerEnergy) {
 
 // Of the mappings with the fewest cycles, the latency objective keeps the one
 // with the least energy: the Pareto front's fastest point, found exhaustively.
-TEST(Search, TheLatencyObjectiveKeepsTheLeastEnergyOfTheFastestMappings) {
+// The whole K,N mapspace of kSmall's `phase` on small_arch(), searched for `objective`.
+SearchResult exhaustive_kn(Phase phase, Objective objective) {
     const ArchModel arch = small_arch();
-    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const PhaseProblem problem = make_phase_problem("l", phase, kSmall);
     const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
-    const SearchResult fastest =
-        search(arch, fw, space, options(SearchStrategy::exhaustive, Objective::latency, 2, 0));
-    const SearchResult front =
-        search(arch, fw, space, options(SearchStrategy::exhaustive, Objective::pareto, 2, 0));
+    return search(arch, problem, space, options(SearchStrategy::exhaustive, objective, 2, 0));
+}
+
+TEST(Search, TheLatencyObjectiveKeepsTheLeastEnergyOfTheFastestMappings) {
+    const SearchResult fastest = exhaustive_kn(Phase::fw, Objective::latency);
+    const SearchResult front = exhaustive_kn(Phase::fw, Objective::pareto);
     ASSERT_TRUE(fastest.exhausted && fastest.best && !front.pareto.empty());
     const Candidate& front_fastest = front.pareto.back();  // by increasing energy
     EXPECT_EQ(fastest.best->cycles, front_fastest.cycles);
@@ -391,10 +394,8 @@ TEST(Search, TheOffchipObjectiveFindsTheFewestOffchipWordsAndNoOtherStrategyBeat
     const ArchModel arch = small_arch();
     const PhaseProblem bw = make_phase_problem("l", Phase::bw, kSmall);
     const Mapspace space = Mapspace::build(arch, kSmall, {parse_dataflow("K,N"), false});
-    const SearchResult fewest =
-        search(arch, bw, space, options(SearchStrategy::exhaustive, Objective::offchip, 2, 0));
-    const SearchResult edp_best =
-        search(arch, bw, space, options(SearchStrategy::exhaustive, Objective::edp, 2, 0));
+    const SearchResult fewest = exhaustive_kn(Phase::bw, Objective::offchip);
+    const SearchResult edp_best = exhaustive_kn(Phase::bw, Objective::edp);
     ASSERT_TRUE(fewest.exhausted && fewest.best && edp_best.best);
     EXPECT_LE(fewest.best->offchip_words, edp_best.best->offchip_words);
     // Every tensor word crosses the outermost level at least once.
