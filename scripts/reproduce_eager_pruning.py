@@ -625,8 +625,8 @@ def main():
       "the fewest cycles, and at those mappings energy is whatever the fastest mapping found "
       "costs (the `latency` objective keeps the cheapest only among mappings that tie on "
       "cycles, which dense training's mappings often do and sparse training's, whose cycles "
-      "the load imbalance sets, rarely; README, \"Sparse training\"), while the paper's energy figures (§5.5) are against GPUs, "
-      "which trainloop does not model."
+      "the load imbalance sets, rarely; README, \"Sparse training\"), while the paper's "
+      "energy figures (§5.5) are against GPUs, which trainloop does not model."
       % (mean, mean / 1.91, unit_mean, CX_UNITS_TEXT, unit_mean / 1.91,
          "right (EP faster)" if min(mean, unit_mean) > 1 else "**wrong**",
          ", ".join("%.2f×" % runs[(n, "shipped")]["speedup"] for n in networks),

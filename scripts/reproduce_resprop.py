@@ -397,7 +397,8 @@ def main():
       "ReSprop; the thesis makes no energy claim." % (
           ", ".join("%s %.2f×" % (LABEL[n], gscn[n]) for n in networks), args.dense_arch,
           LABEL[networks[0]],
-          steady[networks[0]]["bw"]["total_energy_pj"] / at_edp[networks[0]]["bw"]["total_energy_pj"],
+          (steady[networks[0]]["bw"]["total_energy_pj"] /
+           at_edp[networks[0]]["bw"]["total_energy_pj"]),
           100 * (1 - steady[networks[0]]["bw"]["total_cycles"] /
                  at_edp[networks[0]]["bw"]["total_cycles"])))
     w("")

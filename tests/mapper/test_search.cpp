@@ -100,9 +100,8 @@ TEST(Mapspace, RandomPointsAndNeighboursAreStructurallyValid) {
 
 // An exchange moves one prime factor of a dimension from one level to another
 // and one of another dimension back: two dimensions change at the same two
-// levels, every dimension keeps its bound, and the tiles' sizes move by no
-// more than the two primes; a point whose factors all sit at one level has
-// nothing to exchange.
+// levels, one growing where the other shrinks, and every dimension keeps its
+// bound; a point whose factors all sit at one level has nothing to exchange.
 TEST(Mapspace, AnExchangeMovesTwoDimensionsFactorsBetweenTwoLevelsInOppositeDirections) {
     const ArchModel arch = small_arch();
     const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, true});
