@@ -370,8 +370,6 @@ TEST(Search, OffchipTrafficAndLatencyTiesGoToTheLowerEnergy) {
     EXPECT_FALSE(improves(Objective::edp, 100, 9, 100, best));
 }
 
-// Of the mappings with the fewest cycles, the latency objective keeps the one
-// with the least energy: the Pareto front's fastest point, found exhaustively.
 // The whole K,N mapspace of kSmall's `phase` on small_arch(), searched for `objective`.
 SearchResult exhaustive_kn(Phase phase, Objective objective) {
     const ArchModel arch = small_arch();
@@ -380,6 +378,8 @@ SearchResult exhaustive_kn(Phase phase, Objective objective) {
     return search(arch, problem, space, options(SearchStrategy::exhaustive, objective, 2, 0));
 }
 
+// Of the mappings with the fewest cycles, the latency objective keeps the one
+// with the least energy: the Pareto front's fastest point, found exhaustively.
 TEST(Search, TheLatencyObjectiveKeepsTheLeastEnergyOfTheFastestMappings) {
     const SearchResult fastest = exhaustive_kn(Phase::fw, Objective::latency);
     const SearchResult front = exhaustive_kn(Phase::fw, Objective::pareto);
