@@ -120,6 +120,43 @@ TEST(SearchQuality, TheDefaultSearchCoversASmallMapspaceExhaustively) {
     EXPECT_EQ(r.rounds, 0);
 }
 
+// A problem whose default search used to stop, converged, 1.12 % above the
+// best known mapping for half the seeds: ResNet-18 layer4.0.conv1 bw with
+// `any` (after a 1 × 1 layer, so that it has a bw phase). Its best known EDP
+// is from `map --budget 36000000 --seed 1` (100× the default's evaluations).
+// With the rounds' chains started cooler, seeds 1–4 (those of
+// bench/RESULTS.md's measurement) each reach it; over seeds 1–12, 11 do
+// (seed 10 stops 1.12 % above).
+TEST(SearchQuality, TheDefaultSearchReachesTheBestKnownMappingOfAHardProblem) {
+    const std::string workload =
+        testing::temp_file("layer4_0_conv1.yaml", R"(network: layer4_0_conv1
+inputs:
+  - {name: a, channels: 256, height: 14, width: 14}
+layers:
+  - {name: pre, type: conv, inputs: [a], out_channels: 256, kernel: 1}
+  - {name: conv1, type: conv, inputs: [pre], out_channels: 512, kernel: 3, stride: 2, padding: 1}
+)");
+    constexpr double kBestKnownEdp = 1.4018372995558619e17;  // pJ × cycles
+    for (int seed : {1, 2, 3, 4}) {
+        const auto r = run_trainloop(
+            "map --arch " + kArch + " --workload " + workload +
+                " --phase bw --dataflow any --threads 1 -q -f json --seed " + std::to_string(seed),
+            testing::Capture::stdout_only);
+        ASSERT_EQ(r.exit_code, 0) << r.output;
+        const nlohmann::json json = nlohmann::json::parse(r.output);
+        bool found = false;
+        for (const auto& layer : json["layers"]) {
+            if (layer["name"] != "conv1") continue;
+            const auto& bw = layer["phases"]["bw"];
+            const double edp = bw["cycles"].get<double>() * bw["energy_pj"].get<double>();
+            EXPECT_LE(edp, kBestKnownEdp * 1.01) << "seed " << seed;
+            EXPECT_GE(edp, kBestKnownEdp * (1 - 1e-9)) << "seed " << seed << ": a better mapping";
+            found = true;
+        }
+        EXPECT_TRUE(found) << json.dump();
+    }
+}
+
 TEST(SearchQuality, MapJsonTextAndDatabaseCarryConvergenceBoundAndGap) {
     const std::string db = testing::temp_path("quality.db");
     std::filesystem::remove(db);
