@@ -23,7 +23,8 @@
 // (Sparseloop compresses per rank of the loop nest, trainloop per tile:
 // difference 3), the skipped or gated operand's reads at its level (Sparseloop
 // decides per tile of the condition operand, trainloop per element:
-// difference 5) and, beside them, the computes.
+// difference 5) and, beside them, the computes; and per case the cycles and
+// the energy (levels and MACs), with and without trainloop's format metadata.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -55,10 +56,13 @@ struct SparseTally {
     int cases = 0;
     int compared = 0;
     int excluded = 0;
-    Agreement compressed;        // the compressed operand's counts
-    Agreement storage_action;    // a skipped or gated operand's reads at its level
-    Agreement action_computes;   // the computes where a storage level skips or gates
-    int metadata_overflows = 0;  // cases whose tiles overflow with their format metadata
+    Agreement compressed;               // the compressed operand's counts
+    Agreement storage_action;           // a skipped or gated operand's reads at its level
+    Agreement action_computes;          // the computes where a storage level skips or gates
+    Agreement cycles;                   // per case
+    Agreement energy;                   // per case: levels and MACs (Timeloop's NoC energy is 0)
+    Agreement energy_without_metadata;  // the same without trainloop's format metadata
+    int metadata_overflows = 0;         // cases whose tiles overflow with their format metadata
     std::vector<std::string> mismatches;
 };
 
@@ -115,6 +119,22 @@ void check_case(const CorpusCase& c, SparseTally& t) {
         return;
     }
     ASSERT_TRUE(evaluated.imported.sparse()) << c.label();
+    t.cycles.add(double(e.cycles), expected["cycles"].get<double>());
+    double theirs_pj = expected["arithmetic"]["energy_pj"].get<double>();
+    for (const auto& level : expected["levels"]) {
+        for (const auto& [space, x] : level["spaces"].items())
+            theirs_pj += x["energy_pj"].get<double>();
+    }
+    double ours_pj = e.energy.mac;
+    double metadata_pj = 0;
+    for (std::size_t li = 0; li < arch.levels.size(); ++li) {
+        for (const auto& space : e.energy.level[li]) {
+            for (double pj : space) ours_pj += pj;
+        }
+        metadata_pj += e.energy.level_metadata[li];
+    }
+    t.energy.add(ours_pj, theirs_pj);
+    t.energy_without_metadata.add(ours_pj - metadata_pj, theirs_pj);
     const double computes = expected["sparse_computes"]["actual"].get<double>();
     if (storage_action(arch, "", std::nullopt)) {
         t.action_computes.add(e.counts.macs_performed, computes);
@@ -182,10 +202,13 @@ TEST_P(SparseCorpus, UncompressedCountsAndComputesAgreeWithSparseloop) {
     std::cout << fmt::format(
         "{}: {} cases ({} overflow with their format metadata), {} quantities compared, {} "
         "excluded; within 1 %: compressed operand {} of {}, skipped or gated reads {} of {}, "
-        "computes beside them {} of {}\n",
+        "computes beside them {} of {}, cycles {} of {}, energy {} of {} ({} of {} without "
+        "trainloop's format metadata)\n",
         GetParam(), t.cases, t.metadata_overflows, t.compared, t.excluded, t.compressed.within,
         t.compressed.count, t.storage_action.within, t.storage_action.count,
-        t.action_computes.within, t.action_computes.count);
+        t.action_computes.within, t.action_computes.count, t.cycles.within, t.cycles.count,
+        t.energy.within, t.energy.count, t.energy_without_metadata.within,
+        t.energy_without_metadata.count);
 }
 
 std::vector<std::string> architecture_names() {
