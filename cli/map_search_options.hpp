@@ -83,8 +83,10 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command->add_flag(
         "--imperfect-factors", o.imperfect_factors,
         "Also spread N, K, C or G over the array by a factor that does not divide it (K = 1000 "
-        "on all 32 columns in 32 steps, the last one padded), as Timeloop's imperfect "
-        "factorization does; docs/nest_analysis.md, \"Imperfect factors\"");
+        "on all 32 columns in 32 steps, the last one padded), and tile them in time by any "
+        "size, the outermost level taking the remainder (K = 106 as 9 x 6 in a buffer, two "
+        "outer steps, the second partial), as Timeloop's imperfect factorization does; "
+        "docs/nest_analysis.md, \"Imperfect factors\"");
     command
         ->add_option("--constraints", o.constraints,
                      "Mapping constraints YAML (fixed spatial dimensions and factors, factor "

@@ -218,6 +218,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     check_dataflow_against_constraints(constraints);
     Mapspace m;
     m.num_levels_ = arch.num_levels;
+    m.imperfect_ = constraints.imperfect_factors;
     m.bounds_ = space.bounds;
     m.build_spatial_choices(arch, space, constraints);
     m.build_keep_choices(arch, constraints);
@@ -527,7 +528,9 @@ MapPoint Mapspace::random_point(std::mt19937_64& rng) const {
 
 MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialMove how) const {
     MapPoint p = from;
-    switch (rng() % 5) {
+    // The remainder-tile move exists only with imperfect factors, so without
+    // them the moves (and every result) are what they were.
+    switch (rng() % (imperfect_ ? 6 : 5)) {
         case 0: {  // move one prime factor of a dimension to another level
             const Dim d = kAllDims[rng() % kNumDims];
             std::vector<std::size_t> holders;
@@ -563,6 +566,10 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialM
         }
         case 3: {  // exchange prime factors of two dimensions between two levels
             if (auto q = exchange_factors(from, rng)) return *q;
+            break;
+        }
+        case 5: {  // a tile that leaves a remainder at the outermost level
+            if (auto q = remainder_tile(from, rng)) return *q;
             break;
         }
         default: {  // another spatial choice
@@ -613,6 +620,34 @@ std::optional<MapPoint> Mapspace::exchange_factors(const MapPoint& from,
         for (Dim x : {d, e}) {
             if (!factor_allowed(level, x, p.factors[level][x])) return std::nullopt;
         }
+    }
+    return p;
+}
+
+std::optional<MapPoint> Mapspace::remainder_tile(const MapPoint& from, std::mt19937_64& rng) const {
+    if (!imperfect_ || num_levels_ < 2) return std::nullopt;
+    // A temporal bound of 2 or less has no tile that leaves a remainder.
+    std::vector<Dim> dims;
+    for (Dim d : kAllDims) {
+        if (kPaddableDims.contains(d) && temporal_bound(from.spatial, d) > 2) dims.push_back(d);
+    }
+    if (dims.empty()) return std::nullopt;
+    const Dim d = dims[rng() % dims.size()];
+    const std::int64_t bound = temporal_bound(from.spatial, d);
+    const std::size_t level = 1 + rng() % (num_levels_ - 1);
+    MapPoint p = from;
+    p.factors[level][d] = 1 + std::int64_t(rng() % std::uint64_t(bound));
+    std::int64_t inner = 1;
+    for (std::size_t i = 1; i < num_levels_; ++i) {
+        inner = saturating_mul(inner, p.factors[i][d]);
+        if (inner > bound) return std::nullopt;
+    }
+    p.factors[0][d] = ceil_div(bound, inner);
+    const std::int64_t extent =
+        saturating_mul(spatial_[from.spatial].total[d], saturating_mul(p.factors[0][d], inner));
+    if (extent >= 2 * bounds_[d] || !factor_allowed(0, d, p.factors[0][d]) ||
+        !factor_allowed(level, d, p.factors[level][d])) {
+        return std::nullopt;
     }
     return p;
 }

@@ -5,7 +5,9 @@
 // with which factors (from a dataflow, or all dataflows for `any`; with
 // imperfect factors also one that does not divide its dimension); temporal
 // — every ordered factorization of each dimension's remaining bound across
-// the levels (perfect factors of it); loop orders per level (only the relative order
+// the levels (perfect factors of it; with imperfect factors the annealing
+// also reaches tiles that leave a remainder, remainder_tile(), which the
+// exhaustive strategy does not enumerate); loop orders per level (only the relative order
 // of loops with factor > 1 matters, and the innermost level's order changes
 // nothing, so it is not explored); keep/bypass of each data space at each
 // level below the outermost.
@@ -44,7 +46,9 @@ struct MapspaceConstraints {
     MappingConstraints user = {};
     // Also spatial factors that do not divide their dimension (N, K, C, G):
     // the one that takes the fewest steps through it, the temporal loops
-    // then factoring the padded bound ⌈bound/spatial⌉ (nest/padding.hpp).
+    // then factoring the padded bound ⌈bound/spatial⌉ (nest/padding.hpp);
+    // and temporal tiles of any size, the outermost level taking the
+    // remainder (Mapspace::remainder_tile).
     bool imperfect_factors = false;
 
     // What a problem of `phase` is mapped under (user's per-phase entries resolved).
@@ -156,8 +160,9 @@ class Mapspace {
     // (exchange_factors), swap two loops of a level, flip a keep bit, or
     // change the spatial choice (`how`: re-splitting the dimensions it
     // changes at random, or rescaling their factors as with_spatial_choice
-    // does where it can, which keeps the tiling found so far); each kind
-    // equally likely.
+    // does where it can, which keeps the tiling found so far); with imperfect
+    // factors also give a level a tile that leaves a remainder
+    // (remainder_tile); each kind equally likely.
     MapPoint neighbor(const MapPoint& point, std::mt19937_64& rng,
                       SpatialMove how = SpatialMove::resplit) const;
     // Every point one move away: each prime factor of each dimension moved
@@ -180,6 +185,16 @@ class Mapspace {
     // (ResNet-18 layer4.0.conv1 bw with `any`: bench/RESULTS.md, "Factor
     // exchanges").
     std::optional<MapPoint> exchange_factors(const MapPoint& point, std::mt19937_64& rng) const;
+    // With imperfect factors: one level below the outermost gets a tile of
+    // N, K, C or G of any size up to the dimension's temporal bound, and the
+    // outermost level takes the remainder, ⌈bound / inner tile⌉ steps, the
+    // last a partial tile (Timeloop's imperfect factorization, Ruby; the
+    // evaluator's model: nest/padding.hpp). A dimension whose divisors give
+    // the buffers no tile near the size that fits (K = 2 · 53: 1, 2, 53 or
+    // 106) then gets one (16, in 7 steps). nullopt without imperfect factors,
+    // or when the inner tiles outgrow the bound, the factor bounds forbid it,
+    // or the padded extent reaches twice the dimension.
+    std::optional<MapPoint> remainder_tile(const MapPoint& point, std::mt19937_64& rng) const;
     // The point with another spatial choice, the temporal factors of each
     // dimension whose bound changes rescaled at the outermost level that can
     // take the change (keeping the inner tiles) or, with Absorb::innermost,
@@ -207,6 +222,7 @@ class Mapspace {
                                              std::int64_t bound) const;
 
     std::size_t num_levels_ = 0;
+    bool imperfect_ = false;  // MapspaceConstraints::imperfect_factors
     DimBounds bounds_;
     std::vector<SpatialChoice> spatial_;
     std::array<std::vector<DataSpaceSet>, kMaxLevels> keeps_;
