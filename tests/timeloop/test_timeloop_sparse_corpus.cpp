@@ -29,6 +29,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numeric>
 
 #include "support/timeloop_corpus.hpp"
 
@@ -125,14 +126,11 @@ void check_case(const CorpusCase& c, SparseTally& t) {
         for (const auto& [space, x] : level["spaces"].items())
             theirs_pj += x["energy_pj"].get<double>();
     }
-    double ours_pj = e.energy.mac;
-    double metadata_pj = 0;
-    for (std::size_t li = 0; li < arch.levels.size(); ++li) {
-        for (const auto& space : e.energy.level[li]) {
-            for (double pj : space) ours_pj += pj;
-        }
-        metadata_pj += e.energy.level_metadata[li];
-    }
+    // Levels and MACs, as Sparseloop reports them: no leakage, no network hops.
+    const double ours_pj = e.energy.total_pj() - e.energy.action_pj(EnergyAction::leak) -
+                           e.energy.action_pj(EnergyAction::hop);
+    const double metadata_pj =
+        std::accumulate(e.energy.level_metadata.begin(), e.energy.level_metadata.end(), 0.0);
     t.energy.add(ours_pj, theirs_pj);
     t.energy_without_metadata.add(ours_pj - metadata_pj, theirs_pj);
     const double computes = expected["sparse_computes"]["actual"].get<double>();
