@@ -734,7 +734,13 @@ def write_report(stored):
     w("- SMAUG's 10 cycles per multiplication (§IV-D.2): trainloop's MAC units finish one "
       "per cycle; only ratios between designs are compared.")
     w("- SIGMA's Im2Col expansion of the input matrix (§V-B): trainloop runs SIGMA's "
-      "bitmap format on the convolution itself, so its traffic is understated.")
+      "bitmap format on the convolution itself, so its traffic is understated. By how "
+      "much, the paper's own breakdown bounds: against SIGMA, W and G account for 14 points "
+      "each of the saving, A for 5 and E for 2 (Fig. 16, §V-B), so Im2Col, which expands A "
+      "(and E in the backward pass), costs SIGMA at most those 7 points there. Expanding "
+      "the input matrix where it crosses the chip boundary would multiply A's words by up "
+      "to R·S / stride² (9 for a 3 × 3 convolution at stride 1), far more than 5 points; "
+      "the paper's SIGMA must expand it on chip.")
     w("- The output of each layer is written after the sparsification unit's ReLU (§IV-E.4): "
       "trainloop writes fw's output and bw's input gradient at density 1 (their zeros are "
       "not known before the phase runs, `docs/sparsity_format.md`), compressed in each "
