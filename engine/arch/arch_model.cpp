@@ -47,7 +47,9 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
     for (const FormatEntry& f : sparse.formats) {
         for (Phase p : kAllPhases) {
             if (!f.in_phase[p]) continue;
-            model.levels[*arch.level_index(f.level)].format[f.data_space][p] = f.format;
+            LevelModel& level = model.levels[*arch.level_index(f.level)];
+            level.format[f.data_space][p] = f.format;
+            level.index_bits[f.data_space][p] = f.index_bits;
         }
     }
     const auto add = [&](const std::vector<SparseActionEntry>& entries, bool skip) {

@@ -53,10 +53,12 @@ struct LevelModel {
     // it is kept in (by phase), and the data spaces whose zeros skip (or gate)
     // its accesses here (empty: none).
     PerDataSpace<PerPhase<CompressedFormat>> format{};
+    PerDataSpace<PerPhase<std::int64_t>> index_bits{};  // 0: derived from the tile
     PerDataSpace<PhaseDataSpaces> skip_when_zero{};
     PerDataSpace<PhaseDataSpaces> gate_when_zero{};
 
     CompressedFormat format_in(DataSpace s, Phase p) const { return format[s][p]; }
+    std::int64_t index_bits_in(DataSpace s, Phase p) const { return index_bits[s][p]; }
     // The same format in every phase.
     void set_format(DataSpace s, CompressedFormat f) { format[s].fill(f); }
 };

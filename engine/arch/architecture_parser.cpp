@@ -431,7 +431,7 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
     std::vector<FormatEntry> formats;
     for (const SpecNode& item : node.items()) {
         MapReader reader(item);
-        reader.allow({"level", "data_space", "format", "phases"});
+        reader.allow({"level", "data_space", "format", "index_bits", "phases"});
         reader.finish();
         FormatEntry entry;
         const std::size_t level = read_level_ref(reader.required("level"), levels);
@@ -443,6 +443,20 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
         check_holds(space, levels[level], one, "level");
         entry.format =
             read_enum<CompressedFormat>(reader.required("format"), kCompressedFormatNames);
+        if (const auto bits = reader.optional("index_bits")) {
+            if (!has_index_fields(entry.format)) {
+                bits->fail(fmt::format("`index_bits` on format `{}`, which has no index fields",
+                                       compressed_format_name(entry.format)),
+                           "`index_bits` only with format csr or rp_dual",
+                           "remove `index_bits`, or use csr or rp_dual");
+            }
+            entry.index_bits = bits->as_positive_int();
+            if (entry.index_bits > kMaxIndexBits) {
+                bits->fail(fmt::format("`index_bits` {} is wider than {} bits", entry.index_bits,
+                                       kMaxIndexBits),
+                           fmt::format("an integer from 1 to {}", kMaxIndexBits));
+            }
+        }
         if (const auto phases = reader.optional("phases")) entry.in_phase = read_phase_set(*phases);
         for (const FormatEntry& f : formats) {
             if (f.level != entry.level || f.data_space != entry.data_space) continue;

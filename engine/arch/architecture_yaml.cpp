@@ -107,6 +107,7 @@ std::string sparse_text(const SparseFeatures& sparse) {
             Fields fields = {{"level", yaml_scalar(f.level)},
                              {"data_space", std::string(data_space_name(f.data_space))},
                              {"format", std::string(compressed_format_name(f.format))}};
+            if (f.index_bits > 0) fields.push_back({"index_bits", std::to_string(f.index_bits)});
             add_phases(f.in_phase, fields);
             out += fmt::format("    - {}\n", flow_map(fields));
         }

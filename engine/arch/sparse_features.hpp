@@ -33,6 +33,13 @@ enum class CompressedFormat : std::uint8_t { uncompressed, bitmap, csr, rle, coo
 inline constexpr std::array<std::string_view, 7> kCompressedFormatNames = {
     "uncompressed", "bitmap", "csr", "rle", "coo", "csb", "rp_dual"};
 
+// The formats whose index fields `index_bits:` can fix.
+constexpr bool has_index_fields(CompressedFormat f) {
+    return f == CompressedFormat::csr || f == CompressedFormat::rp_dual;
+}
+// The widest index field `index_bits:` accepts.
+inline constexpr std::int64_t kMaxIndexBits = 64;
+
 constexpr std::string_view compressed_format_name(CompressedFormat f) {
     return kCompressedFormatNames[static_cast<std::size_t>(f)];
 }
@@ -54,6 +61,11 @@ struct FormatEntry {
     std::string level;
     DataSpace data_space = DataSpace::weights;
     CompressedFormat format = CompressedFormat::uncompressed;
+    // `index_bits:` the width of every index field of a `csr` or `rp_dual`
+    // tile (row pointers or row headers, column indices), as a paper states
+    // it (Chen et al. 2024 eqs. 5-8: 8 bits); 0 derives each width from the
+    // tile (format_layout.hpp).
+    std::int64_t index_bits = 0;
     // The training phases it applies in (`phases:`; all three when absent):
     // a data space holds a different tensor per phase (w in fw/bw, dw in wu),
     // and a design may compress one and not the other.

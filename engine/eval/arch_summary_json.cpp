@@ -65,7 +65,9 @@ nlohmann::json architecture_summary_json(const Architecture& arch, const ArchMod
     for (const FormatEntry& f : arch.sparse.formats) {
         formats.push_back({{"level", f.level},
                            {"data_space", std::string(data_space_name(f.data_space))},
-                           {"format", std::string(compressed_format_name(f.format))}});
+                           {"format", std::string(compressed_format_name(f.format))},
+                           {"index_bits", f.index_bits > 0 ? nlohmann::json(f.index_bits)
+                                                           : nlohmann::json(nullptr)}});
     }
     const LoadBalancing& lb = arch.sparse.load_balancing;
     nlohmann::json area = nlohmann::json::object();

@@ -15,10 +15,10 @@ namespace trainloop {
 // CompressedSize::words() packs them.
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model,
-                               std::int64_t /*word_bits*/) {
+                               std::int64_t /*word_bits*/, std::int64_t index_bits) {
     assert(density >= 0 && density <= 1 && "a density is a fraction of the elements");
     if (format == CompressedFormat::uncompressed) return {double(tile.elements()), 0};
-    const FormatLayout f = format_layout(tile);
+    const FormatLayout f = format_layout(tile, index_bits);
     const double E = double(f.elements);
     const double n = tile_occupancy(model, density, tile, space).mean_nonzeros;
     switch (format) {

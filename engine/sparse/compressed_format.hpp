@@ -33,9 +33,11 @@ struct CompressedSize {
 
 // The expected size of one tile of `space`'s tensor (`word_bits` per value)
 // stored in `format`. Field widths and layouts: format_layout.hpp and
-// docs/sparse_formats.md.
+// docs/sparse_formats.md; `index_bits` > 0 fixes the index fields' width
+// (FormatEntry::index_bits).
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
-                               double density, const DensityModel& model, std::int64_t word_bits);
+                               double density, const DensityModel& model, std::int64_t word_bits,
+                               std::int64_t index_bits = 0);
 
 // What a transfer of the tile moves per word it would move uncompressed
 // (docs/sparse_formats.md, "Using it in the evaluator"): data words and

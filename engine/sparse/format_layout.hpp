@@ -46,7 +46,10 @@ struct FormatLayout {
     std::int64_t row_header_bits = 0;
 };
 
-inline FormatLayout format_layout(const TensorTile& tile) {
+// `index_bits` > 0: the index fields of CSR and RP-CSR (row pointers, column
+// indices, row headers) are that wide, as a paper states them, whatever the
+// tile needs (FormatEntry::index_bits).
+inline FormatLayout format_layout(const TensorTile& tile, std::int64_t index_bits = 0) {
     FormatLayout f;
     f.elements = tile.elements();
     f.row_length = tile.row_length();
@@ -67,6 +70,11 @@ inline FormatLayout format_layout(const TensorTile& tile) {
     }
     f.block_pointer_bits = bits_for_values(f.elements);
     f.row_header_bits = bits_for_values(f.row_length + 1);
+    if (index_bits > 0) {
+        f.column_index_bits = index_bits;
+        f.row_pointer_bits = index_bits;
+        f.row_header_bits = index_bits;
+    }
     return f;
 }
 

@@ -66,7 +66,8 @@ CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem,
     }
     const OperandDensity& operand = densities->of(space);
     return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
-                           operand.model, level.word_bits);
+                           operand.model, level.word_bits,
+                           level.index_bits_in(space, problem.phase));
 }
 
 void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,

@@ -114,6 +114,23 @@ TEST(PartitionedSram, CompressedTilesFitWhenDataAndMetadataEachFitTheirPart) {
     EXPECT_EQ(violation_kind_name(ViolationKind::metadata_capacity), "metadata_capacity");
 }
 
+TEST(PartitionedSram, IndexBitsSetTheMetadataTheEvaluatorStores) {
+    // The 64 x 64 weight tile at density 0.25 in CSR: 1,024 nonzeros, 65 row
+    // pointers. Derived from the tile: 6-bit column indices, 13-bit pointers
+    // (offsets 0..4096); with `index_bits: 8` both are 8 bits.
+    const FcCase c;
+    const auto metadata_words = [&](const std::string& format) {
+        std::string spec = glb_with("");
+        spec.replace(spec.find("format: csr}"), 12, format);
+        const Evaluation e =
+            evaluate(build_arch_model(parse_inline(spec)), c.problem, c.mapping, c.densities);
+        EXPECT_TRUE(e.valid());
+        return e.counts.levels[1].space(DataSpace::weights).footprint_metadata_words;
+    };
+    EXPECT_NEAR(metadata_words("format: csr}"), (65.0 * 13 + 1024.0 * 6) / 32, 1e-9);
+    EXPECT_NEAR(metadata_words("format: csr, index_bits: 8}"), (65.0 * 8 + 1024.0 * 8) / 32, 1e-9);
+}
+
 TEST(PartitionedSram, ADenseTileCannotUseTheIndexPart) {
     const FcCase c;
     // 4,096 dense words in a GLB of 4,100 words: fits when unified, not when

@@ -93,6 +93,37 @@ TEST(SparseFeatures, FormatsActInTheirPhasesOnly) {
         << "no `phases:` means every phase";
 }
 
+TEST(SparseFeatures, IndexBitsFixTheIndexFieldsOfCsrAndRpDual) {
+    const Architecture arch =
+        parse_inline(sparse_with("{level: GLB, data_space: weights, format: csb}",
+                                 "{level: GLB, data_space: weights, format: csr, index_bits: 8}"));
+    EXPECT_EQ(arch.sparse.formats[1].index_bits, 8);
+    EXPECT_EQ(arch.sparse.formats[0].index_bits, 0) << "absent: derived from the tile";
+    const ArchModel model = build_arch_model(arch);
+    EXPECT_EQ(model.levels[1].index_bits_in(DataSpace::weights, Phase::wu), 8);
+    EXPECT_EQ(model.levels[0].index_bits_in(DataSpace::weights, Phase::wu), 0);
+}
+
+TEST(SparseFeatures, IndexBitsOnAFormatWithoutIndexFieldsIsRejected) {
+    const SpecError e = expect_spec_error(
+        [] { parse_inline(sparse_with("format: bitmap}", "format: bitmap, index_bits: 8}")); });
+    expect_located(e, kInlineFile, 31, "sparse.formats[2].index_bits",
+                   "`index_bits` on format `bitmap`, which has no index fields");
+}
+
+TEST(SparseFeatures, IndexBitsMustBeAPositiveWidthOfAtMost64) {
+    for (const char* bad : {"0", "-3", "65", "eight"}) {
+        const SpecError e = expect_spec_error([&] {
+            parse_inline(sparse_with("{level: GLB, data_space: weights, format: csb}",
+                                     std::string("{level: GLB, data_space: weights, format: "
+                                                 "rp_dual, index_bits: ") +
+                                         bad + "}"));
+        });
+        EXPECT_EQ(e.where().line, 30) << bad;
+        EXPECT_EQ(e.key_path(), "sparse.formats[1].index_bits") << bad;
+    }
+}
+
 TEST(SparseFeatures, TwoFormatsForTheSamePhaseAreRejected) {
     const SpecError e = expect_spec_error([] {
         parse_inline(

@@ -42,6 +42,35 @@ TEST(RpDualSwitch, FollowsTheFieldWidthsOfTheTile) {
                 1 - 491.0 / 4500, 1e-12);
 }
 
+TEST(RpDualSwitch, IndexBitsGiveThePapersFieldsOnAnyRow) {
+    // `index_bits: 8` (Chen et al. 2024 eqs. 7-8): 8-bit headers and column
+    // indices on rows of any length, so eq. 10 holds for rows of 500 too, and
+    // for the short rows of a 3 x 3 kernel, where the tile alone needs 2 bits.
+    for (const std::int64_t x : {3, 14, 500}) {
+        const FormatLayout f = format_layout(tile({16, x}), 8);
+        EXPECT_EQ(f.column_index_bits, 8) << x;
+        EXPECT_EQ(f.row_header_bits, 8) << x;
+        EXPECT_EQ(f.row_pointer_bits, 8) << x;
+        EXPECT_NEAR(
+            1 - rp_bf_switch_density({f.row_length, f.row_header_bits, f.column_index_bits}),
+            std::min(1.0, 0.875 + 1.0 / double(x)), 1e-12)
+            << x;
+    }
+}
+
+TEST(CsrWithIndexBits, IsEq5OfSeed003PlusOneRowPointer) {
+    // Eqs. 5-7: 32 bits per nonzero, 8 per column index, 8 per row; trainloop's
+    // CSR keeps R + 1 row pointers (offsets 0..E), one more than eq. 7's Y.
+    const TensorTile t = tile({20, 500});
+    for (const double density : {0.05, 0.3, 0.9}) {
+        const CompressedSize s = compressed_size(CompressedFormat::csr, t, DataSpace::weights,
+                                                 density, UniformModel{}, 32, 8);
+        const double n = density * 20 * 500;
+        EXPECT_NEAR(s.data_words, n, 1e-9);
+        EXPECT_NEAR(s.metadata_bits, 8 * n + 8 * (20 + 1), 1e-9) << density;
+    }
+}
+
 // The single formats over a whole tile: every row RP-CSR, or every row RP-BF.
 double rp_csr_alone(const TensorTile& t, double density) {
     const FormatLayout f = format_layout(t);

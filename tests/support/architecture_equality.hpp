@@ -84,6 +84,7 @@ inline void expect_same_architecture(const Architecture& a, const Architecture& 
         EXPECT_EQ(a.sparse.formats[i].level, b.sparse.formats[i].level);
         EXPECT_EQ(a.sparse.formats[i].data_space, b.sparse.formats[i].data_space);
         EXPECT_EQ(a.sparse.formats[i].format, b.sparse.formats[i].format);
+        EXPECT_EQ(a.sparse.formats[i].index_bits, b.sparse.formats[i].index_bits);
     }
     for (const auto& [x, y] : {std::pair{&a.sparse.skipping, &b.sparse.skipping},
                                std::pair{&a.sparse.gating, &b.sparse.gating}}) {

@@ -276,6 +276,7 @@ TEST(ArchitectureYaml, EveryOptionalFieldRoundTrips) {
     arch.networks[1].bandwidth = 64;
     arch.networks[1].data_spaces = DataSpaceSet{{false, false, true}};
     arch.sparse.formats.push_back({"GLB", DataSpace::weights, CompressedFormat::csb});
+    arch.sparse.formats.push_back({"DRAM", DataSpace::weights, CompressedFormat::csr, 8});
     arch.sparse.skipping.push_back({"RF", DataSpace::inputs, DataSpaceSet{{true, false, false}}});
     arch.sparse.gating.push_back(
         {std::string(kComputeLevel), DataSpace::weights, DataSpaceSet{{false, true, true}}});
