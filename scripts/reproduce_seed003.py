@@ -582,14 +582,19 @@ def write_report(stored):
       "same-mapping rows remove that (every design runs the proposed design's mappings), "
       "and so do the fewest-words rows (every design runs the mappings that move the "
       "fewest words off chip).")
-    w("- **What a row is.** trainloop's compressed formats index a tile row by row along "
-      "the tensor's innermost axis longer than one (a 3 × 3 kernel's rows have 3 elements; "
-      "`docs/sparse_formats.md`), and CSR's row pointers are wide enough to address the "
-      "whole tile; the paper's eqs. (7)-(8) assume 8-bit indices on rows hundreds of "
-      "elements wide. On short rows CSR pays a row pointer every few elements, which the "
-      "dual format's per-row header avoids, so on the same mappings the dual format saves "
-      "more against the CSR designs (SCNN, SparseTrain) than eqs. (5)-(9) allow, and within "
-      "what they allow against the bitmap design (SIGMA).")
+    w("- **How wide an index is.** Like the paper's PEs, which process the indices \"one row "
+      "at a time\" of each 2-D matrix of the convolution (§IV-E.6), trainloop's compressed "
+      "formats index a tile row by row along the tensor's innermost axis longer than one (a "
+      "3 × 3 kernel's rows have 3 elements, a feature map's rows its width; "
+      "`docs/sparse_formats.md`). Its fields are as wide as the tile needs: CSR's row "
+      "pointers address the whole tile (13 bits or more on these tiles), its column indices "
+      "and RP-CSR's only the row (2 bits on a kernel row); eqs. (5)-(8) count 8 bits for "
+      "every index. On short rows trainloop's CSR therefore pays a wide row pointer every "
+      "few elements, which the dual format's narrow per-row header avoids, so on the same "
+      "mappings the dual format saves more against the CSR designs (SCNN, SparseTrain) than "
+      "eqs. (5)-(9) allow, and within what they allow against the bitmap design (SIGMA). "
+      "The variant with every index field 8 bits wide (`index_bits: 8`, the variants table "
+      "at the end) shows how much the widths move the figures.")
     w("")
 
     figure("time", "Fig. 19: execution time",
