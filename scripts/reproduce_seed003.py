@@ -587,7 +587,7 @@ def write_report(stored):
       "formats index a tile row by row along the tensor's innermost axis longer than one (a "
       "3 × 3 kernel's rows have 3 elements, a feature map's rows its width; "
       "`docs/sparse_formats.md`). Its fields are as wide as the tile needs: CSR's row "
-      "pointers address the whole tile (13 bits or more on these tiles), its column indices "
+      "pointers address the whole tile (13 bits from 4,096 elements on), its column indices "
       "and RP-CSR's only the row (2 bits on a kernel row); eqs. (5)-(8) count 8 bits for "
       "every index. On short rows trainloop's CSR therefore pays a wide row pointer every "
       "few elements, which the dual format's narrow per-row header avoids, so on the same "
