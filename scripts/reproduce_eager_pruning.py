@@ -364,7 +364,7 @@ def write_fig20_run_average(w, cnns, runs):
         return
     w("The other reading of \"the average speedup on one iteration of training ... with EP "
       "algorithm\" (§5.3): the average over the iterations of an EP training run, which "
-      "start dense and end at Table 5's CR. trainloop: the run's dense MACs over %d PEs "
+      "start dense and are pruned towards Table 5's CR. trainloop: the run's dense MACs over %d PEs "
       "divided by the cycles of the whole run (`total_macs` and `total_cycles` of the "
       "whole-run `train-cost` above; dense training: `dense_total_cycles`), uniform spread "
       "over the filters (the shipped profile; the per-filter spreads were run for one "
