@@ -677,7 +677,18 @@ def write_report(stored):
           % (LABEL[SENSITIVITY_NETWORK], cp["workload_stddev"],
              cp.get("workload_stddev_coarse", float("nan")),
              cp.get("workload_stddev_two_level", float("nan"))))
-        w("")
+        both = variants.get("clustered_10")
+        if both:
+            bp = both["proposed"]
+            w("With A and E clustered per channel as well (post-ReLU channels differ in "
+              "density too) at cv 1.0, they are %.3f, %.3f and %.4f (paper: up to 0.19, "
+              "0.045 and 0.013), and the baselines' own partitions %.3f on average (the "
+              "time saving that goes with them is in the table under Fig. 19). The paper's \"random zero location\" (§II-A.2) "
+              "alone cannot give its own Fig. 18: independent zeros leave the PEs' work "
+              "within sampling noise of each other."
+              % (bp["workload_stddev"], bp.get("workload_stddev_coarse", float("nan")),
+                 bp.get("workload_stddev_two_level", float("nan")), baseline_spread(both)))
+            w("")
 
     figure("energy", "Fig. 20: energy",
            "Paper: \"reduces energy consumption by 24 % on average\"; 25 %, 27 % and 18 % "
@@ -750,10 +761,10 @@ def write_report(stored):
       "bitmap format on the convolution itself, so its traffic is understated. By how "
       "much, the paper's own breakdown bounds: against SIGMA, W and G account for 14 points "
       "each of the saving, A for 5 and E for 2 (Fig. 16, §V-B), so Im2Col, which expands A "
-      "(and E in the backward pass), costs SIGMA at most those 7 points there. Expanding "
+      "(and E in the backward pass), costs SIGMA at most those 7 of the 34 points. Expanding "
       "the input matrix where it crosses the chip boundary would multiply A's words by up "
       "to R·S / stride² (9 for a 3 × 3 convolution at stride 1), far more than 5 points; "
-      "the paper's SIGMA must expand it on chip.")
+      "the breakdown points to an expansion on chip, which off-chip traffic does not see.")
     w("- The output of each layer is written after the sparsification unit's ReLU (§IV-E.4): "
       "trainloop writes fw's output and bw's input gradient at density 1 (their zeros are "
       "not known before the phase runs, `docs/sparsity_format.md`), compressed in each "
