@@ -364,8 +364,8 @@ def write_fig20_run_average(w, cnns, runs):
         return
     w("The other reading of \"the average speedup on one iteration of training ... with EP "
       "algorithm\" (§5.3): the average over the iterations of an EP training run, which "
-      "start dense and are pruned towards Table 5's CR. trainloop: the run's dense MACs over %d PEs "
-      "divided by the cycles of the whole run (`total_macs` and `total_cycles` of the "
+      "start dense and are pruned towards Table 5's CR. trainloop: the run's dense MACs "
+      "over %d PEs divided by the cycles of the whole run (`total_macs` and `total_cycles` of the "
       "whole-run `train-cost` above; dense training: `dense_total_cycles`), uniform spread "
       "over the filters (the shipped profile; the per-filter spreads were run for one "
       "iteration only)." % PES)
@@ -388,11 +388,12 @@ def write_fig20_run_average(w, cnns, runs):
         verdicts.append("against %s %.2f, %s" % (
             label, cx, "right (only EP above 1)" if ep > 1 > cx else
             "**wrong** (CX above 1 too)" if cx >= 1 else "**wrong** (EP below 1)"))
+    ratio = ep / FIG20_EP_CGM
     w("Read this way, EP's own bar is %.2f (paper 1.19, ratio %.2f, %s); direction: %s. "
       "The run average counts the iterations before the last pruning, where fewer MACs are "
-      "gone; which of the two readings the paper plots it does not say." % (ep, ep / FIG20_EP_CGM,
-                            "within ±20 %" if abs(ep / FIG20_EP_CGM - 1) <= RC_TOLERANCE
-                            else "**outside ±20 %**", "; ".join(verdicts)))
+      "gone; which of the two readings the paper plots it does not say."
+      % (ep, ratio, "within ±20 %" if abs(ratio - 1) <= RC_TOLERANCE else "**outside ±20 %**",
+         "; ".join(verdicts)))
     w("")
 
 
