@@ -683,7 +683,8 @@ def write_report(stored):
             w("With A and E clustered per channel as well (post-ReLU channels differ in "
               "density too) at cv 1.0, they are %.3f, %.3f and %.4f (paper: up to 0.19, "
               "0.045 and 0.013), and the baselines' own partitions %.3f on average (the "
-              "time saving that goes with them is in the table under Fig. 19). The paper's \"random zero location\" (§II-A.2) "
+              "time saving that goes with them is in the table under Fig. 19). The paper's "
+              "\"random zero location\" (§II-A.2) "
               "alone cannot give its own Fig. 18: independent zeros leave the PEs' work "
               "within sampling noise of each other."
               % (bp["workload_stddev"], bp.get("workload_stddev_coarse", float("nan")),
