@@ -106,6 +106,35 @@ SparseActionEntry compute_entry(DataSpaceSet condition_on) {
     return entry;
 }
 
+// Sparseloop carries a skip or gate of an operand's reads on to the MACs: the
+// MACs that would have used the skipped (gated) reads are not performed
+// (Timeloop v3.0.3, src/sparse-analysis/storage-optimization-combiner.cpp: the
+// innermost level optimizing a read-only data space removes that share of the
+// computes). Where that level serves the MACs, each read pairs with its MACs'
+// condition operands, and trainloop states the same as a `compute` entry of
+// the same kind on the same condition. Above it Sparseloop decides per tile of
+// the condition operand, which trainloop does not model (difference 5 of
+// docs/timeloop_interop.md): nothing is carried. The output is read-write:
+// Sparseloop carries nothing from it, and neither does the import.
+void carry_actions_to_macs(const TimeloopSpec& spec, const Architecture& arch,
+                           const Mapping& mapping, ImportedSparsity& out) {
+    for (const TimeloopActionOptimization& a : spec.sparse.actions) {
+        if (a.target == TimeloopDataSpace::outputs) continue;
+        const auto level = serving_level(mapping, to_data_space(a.target));
+        if (!level || arch.levels[*level].name != a.level) continue;
+        const bool skipping = a.kind == TimeloopActionOptimization::Kind::skipping;
+        (skipping ? out.features.skipping : out.features.gating)
+            .push_back(compute_entry(import_action(a).condition_on));
+        out.notes.push_back(fmt::format(
+            "{}: {} {} reads at `{}`, the level serving the MACs, also {} the MACs that would "
+            "use them, as in Sparseloop: imported as a `compute` {} entry on the same "
+            "condition, which (unlike Sparseloop) also saves those MACs' other accesses there",
+            format_location(a.location), skipping ? "skipping" : "gating",
+            kTimeloopSpaceNames[std::size_t(a.target)], a.level, skipping ? "skips" : "gates",
+            skipping ? "skipping" : "gating"));
+    }
+}
+
 OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
                               std::vector<std::string>& notes) {
     if (d.distribution == "banded") {
@@ -149,6 +178,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
                                                                              : out.features.gating;
         entries.push_back(import_action(a));
     }
+    carry_actions_to_macs(spec, arch, mapping, out);
     if (const auto& compute = spec.sparse.compute) {
         out.notes.push_back(fmt::format(
             "{}: a gated or skipped MAC here also saves its operands' reads and its output's "

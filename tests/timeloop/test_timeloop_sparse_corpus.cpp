@@ -8,15 +8,16 @@
 // and data space, per instance, with Sparseloop's actual (neither gated nor
 // skipped) counts:
 // - the computes performed, within 1 %, unless a storage level skips or gates
-//   (Sparseloop then also skips or gates the MACs whose operand the level
-//   serving them skipped or gated; trainloop does not: difference 5 of
+//   (Sparseloop then removes the MACs by the condition operand's tile, also
+//   above the level serving them; trainloop carries only a skip or gate at
+//   the serving level to the MACs, per element: difference 5 of
 //   docs/timeloop_interop.md, "Sparse inputs");
 // - every count of a data space kept uncompressed, within 0.1 % (and one word
 //   per instance, as Sparseloop prints whole words), except what
-//   timeloop_differences excludes (as in the dense corpus), and, with gated
-//   MACs, the reads and updates at the level serving the MACs (trainloop also
-//   gates a gated MAC's operand reads and output update, Sparseloop only the
-//   MAC: difference 2).
+//   timeloop_differences excludes (as in the dense corpus), and, where a
+//   `compute` entry skips or gates MACs, the reads and updates at the level
+//   serving the MACs (trainloop also saves a skipped or gated MAC's operand
+//   reads and output update, Sparseloop only the MAC: difference 2).
 // A case whose tiles overflow a level once trainloop adds their format
 // metadata (which Sparseloop leaves out without a metadata storage) is
 // counted, not compared. Tallied and printed, not required: the compressed operand's counts
@@ -80,9 +81,13 @@ testing::EvaluatedCase evaluate_sparse_case(const CorpusCase& c) {
     return testing::evaluate_timeloop_files(files);
 }
 
-bool gates_macs(const Architecture& arch) {
-    for (const SparseActionEntry& e : arch.sparse.gating) {
-        if (e.level == kComputeLevel) return true;
+// Whether a `compute` entry skips or gates MACs (declared, or carried from a
+// skip or gate at the level serving the MACs).
+bool acts_on_macs(const Architecture& arch) {
+    for (const auto* entries : {&arch.sparse.skipping, &arch.sparse.gating}) {
+        for (const SparseActionEntry& e : *entries) {
+            if (e.level == kComputeLevel) return true;
+        }
     }
     return false;
 }
@@ -175,7 +180,7 @@ void check_case(const CorpusCase& c, SparseTally& t) {
                     continue;
                 }
                 if (skip.excludes(quantity, li, s) ||
-                    (serving && gates_macs(arch) && quantity != Quantity::fills)) {
+                    (serving && acts_on_macs(arch) && quantity != Quantity::fills)) {
                     ++t.excluded;
                     continue;
                 }

@@ -160,6 +160,46 @@ TEST(TimeloopSparseImport, ComputeSkippingConditionsOnTheOperandsThatAreNotThere
     EXPECT_EQ(c.arch.sparse.skipping[0].condition_on, set_of({DataSpace::weights}));
 }
 
+// A skip or gate of an operand's reads at the level serving the MACs (RegFile
+// keeps every data space in the golden mapping) also skips or gates those
+// MACs, as in Sparseloop: the import adds a `compute` entry on the same
+// condition. Nothing is carried from a level above it, nor from the output.
+TEST(TimeloopSparseImport, ASkipAtTheLevelServingTheMacsIsCarriedToTheMacs) {
+    const std::string sparse = R"(sparse_optimizations:
+  targets:
+  - name: GlobalBuffer
+    action-optimization:
+    - type: gating
+      options: [{target: Weights, condition-on: [Inputs]}]
+  - name: RegFile
+    action-optimization:
+    - type: skipping
+      options:
+      - {target: Weights, condition-on: [Inputs]}
+      - {target: Outputs, condition-on: [Weights]}
+)";
+    const TimeloopCase c = import_files(files(problem_with(kDensities), sparse));
+    const SparseFeatures& f = c.arch.sparse;
+    ASSERT_EQ(f.skipping.size(), 3u);
+    EXPECT_EQ(f.skipping[2].level, kComputeLevel);
+    EXPECT_EQ(f.skipping[2].condition_on, set_of({DataSpace::inputs}));
+    ASSERT_EQ(f.gating.size(), 1u);  // GlobalBuffer does not serve the MACs
+    EXPECT_EQ(f.gating[0].level, "GlobalBuffer");
+    const auto carried = std::count_if(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+        return contains(n, "the level serving the MACs, also skips the MACs");
+    });
+    EXPECT_EQ(carried, 1);
+
+    // The MACs performed are those with a nonzero input (density 0.6); the
+    // skipped MACs take no time.
+    const Evaluation e = evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
+    ASSERT_TRUE(e.valid());
+    EXPECT_DOUBLE_EQ(e.counts.macs_performed, double(c.problem.space.macs()) * 0.6);
+    const TimeloopCase dense = import_files(files(golden("problem.yaml"), ""));
+    const Evaluation d = evaluate(build_arch_model(dense.arch), dense.problem, dense.mapping);
+    EXPECT_LT(e.compute_cycles, d.compute_cycles);
+}
+
 TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates) {
     const TimeloopCase c = import_files(files(problem_with(kDensities), ""));
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::weights).density, 0.5);
