@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <ranges>
 
 #include "common/spec_error.hpp"
 
@@ -28,6 +29,62 @@ std::optional<CompressedFormat> format_of(const std::vector<std::string>& ranks)
     if (inner == "B" && above(same_or_offsets)) return CompressedFormat::bitmap;
     if (inner == "RLE" && above(same_or_offsets)) return CompressedFormat::rle;
     return std::nullopt;
+}
+
+// A stated field width: where it was given, and what it is.
+struct StatedWidth {
+    std::int64_t bits = 0;
+    SourceLocation location;
+    const char* key = "";
+};
+
+// The `index_bits` of an imported format: for `csr` ([UOP, ..., CP]) the width
+// its ranks state for the row pointers (the UOP ranks' payload: offsets) and
+// the column indices (the CP rank's metadata: coordinates), when they state
+// one width for all (trainloop's `index_bits` is one width, 1-64); otherwise
+// 0, each field as wide as the tile needs. A width trainloop does not read is
+// named in a note.
+std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat format,
+                               std::vector<std::string>& notes) {
+    std::vector<StatedWidth> index_fields;
+    std::vector<StatedWidth> unread;
+    for (std::size_t i = 0; i < std::min(r.ranks.size(), r.widths.size()); ++i) {
+        const TimeloopRankWidths& w = r.widths[i];
+        const bool csr = format == CompressedFormat::csr;
+        if (w.metadata_bits) {
+            const StatedWidth stated{*w.metadata_bits, w.metadata_location, "metadata-word-bits"};
+            (csr && r.ranks[i] == "CP" ? index_fields : unread).push_back(stated);
+        }
+        if (w.payload_bits) {
+            const StatedWidth stated{*w.payload_bits, w.payload_location, "payload-word-bits"};
+            (csr && r.ranks[i] == "UOP" ? index_fields : unread).push_back(stated);
+        }
+    }
+    std::int64_t bits = 0;
+    if (!index_fields.empty()) {
+        const std::int64_t first = index_fields.front().bits;
+        const bool one_width = std::all_of(index_fields.begin(), index_fields.end(),
+                                           [&](const StatedWidth& w) { return w.bits == first; });
+        if (one_width && first >= 1 && first <= kMaxIndexBits) {
+            bits = first;
+        } else {
+            notes.push_back(fmt::format(
+                "{}: the index widths {} at `{}` are not read: trainloop's `csr` takes one "
+                "width of 1 to {} bits for its row pointers and column indices (`index_bits`); "
+                "each field is as wide as the tile needs",
+                format_location(index_fields.front().location),
+                fmt::join(index_fields | std::views::transform(&StatedWidth::bits), ", "), r.level,
+                kMaxIndexBits));
+        }
+    }
+    for (const StatedWidth& w : unread) {
+        if (w.bits == 0) continue;  // no field of that kind
+        notes.push_back(
+            fmt::format("{}: `{}` is not read: trainloop's `{}` sizes this field from the tile "
+                        "(docs/sparse_formats.md)",
+                        format_location(w.location), w.key, compressed_format_name(format)));
+    }
+    return bits;
 }
 
 FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
@@ -62,6 +119,7 @@ FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::stri
     entry.level = r.level;
     entry.data_space = to_data_space(r.space);
     entry.format = *format;
+    entry.index_bits = import_index_bits(r, *format, notes);
     return entry;
 }
 

@@ -41,18 +41,27 @@ void read_ranks(const SpecNode& node, TimeloopRepresentation& r, TimeloopSpec& s
             format.fail(fmt::format("unknown rank format `{}`", quoted_excerpt(format.as_string())),
                         "UOP, UB, CP, B or RLE", suggestion_hint(name, kRankFormats));
         }
-        // trainloop derives field widths from the tile (docs/sparse_formats.md)
-        // and sees a tile as rows along its innermost axis.
-        for (const char* key : {"metadata-word-bits", "payload-word-bits", "flattened-rankIDs"}) {
-            if (auto v = map.optional(key)) {
-                spec.notes.push_back(fmt::format(
-                    "{}: `{}` is not read: trainloop sizes a format's fields from the tile and "
-                    "lays its ranks out itself (docs/sparse_formats.md)",
-                    format_location(v->location()), key));
-            }
+        // The widths become a format's `index_bits` where trainloop has one
+        // (timeloop_sparse_import.cpp); trainloop sees a tile as rows along
+        // its innermost axis and lays its ranks out itself.
+        TimeloopRankWidths widths;
+        if (auto v = map.optional("metadata-word-bits")) {
+            widths.metadata_bits = v->as_non_negative_int();
+            widths.metadata_location = v->location();
+        }
+        if (auto v = map.optional("payload-word-bits")) {
+            widths.payload_bits = v->as_non_negative_int();
+            widths.payload_location = v->location();
+        }
+        if (auto v = map.optional("flattened-rankIDs")) {
+            spec.notes.push_back(fmt::format(
+                "{}: `flattened-rankIDs` is not read: trainloop sees a tile as rows along its "
+                "innermost axis and lays its ranks out itself (docs/sparse_formats.md)",
+                format_location(v->location())));
         }
         map.finish();
         r.ranks.push_back(name);
+        r.widths.push_back(widths);
     }
     if (r.ranks.empty()) node.fail("an empty list of ranks", "at least one `{format: ...}`");
 }

@@ -121,10 +121,21 @@ inline constexpr std::initializer_list<const char*> kErtCompute = {"mac_random",
 // src/model/sparse-optimization-parser.cpp), per target component.
 // A data space's representation format at a storage level: its ranks' format
 // names (UOP, UB, CP, B, RLE; upper-case), the top rank first, as written.
+// A rank's stated field widths (`metadata-word-bits`, `payload-word-bits`),
+// where given: a CP rank's metadata is its coordinates, a UOP rank's payload
+// its offsets.
+struct TimeloopRankWidths {
+    std::optional<std::int64_t> metadata_bits;
+    std::optional<std::int64_t> payload_bits;
+    SourceLocation metadata_location;
+    SourceLocation payload_location;
+};
+
 struct TimeloopRepresentation {
     std::string level;
     TimeloopDataSpace space = TimeloopDataSpace::weights;
     std::vector<std::string> ranks;
+    std::vector<TimeloopRankWidths> widths;  // one per rank
     SourceLocation location;
 };
 

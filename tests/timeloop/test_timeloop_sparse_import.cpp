@@ -2,6 +2,7 @@
 // read into trainloop's sparse features and densities
 // (timeloop/timeloop_sparse_import.hpp), what has no equivalent is a located
 // error, and the imported native files evaluate exactly as the direct import.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -49,7 +50,7 @@ const std::string kSparse = R"(sparse_optimizations:
     representation-format:
       data-spaces:
       - name: Weights
-        ranks: [{format: UOP}, {format: UOP}, {format: CP}]
+        ranks: [{format: UOP}, {format: UOP}, {format: CP, metadata-word-bits: 8}]
       - name: Inputs
         ranks: [{format: cp}, {format: CP}]
   - name: GlobalBuffer
@@ -95,6 +96,7 @@ TEST(TimeloopSparseImport, RankPatternsBecomeTrainloopFormats) {
     const TimeloopCase c = import_files(files(problem_with(kDensities), kSparse));
     const SparseFeatures& f = c.arch.sparse;
     EXPECT_EQ(f.format_of("DRAM", DataSpace::weights, Phase::fw), CompressedFormat::csr);
+    EXPECT_EQ(f.formats[0].index_bits, 8);  // the written files keep it (below)
     EXPECT_EQ(f.format_of("DRAM", DataSpace::inputs, Phase::fw), CompressedFormat::coo);
     EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::weights, Phase::fw), CompressedFormat::bitmap);
     EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
@@ -198,6 +200,71 @@ TEST(TimeloopSparseImport, ASkipAtTheLevelServingTheMacsIsCarriedToTheMacs) {
     const TimeloopCase dense = import_files(files(golden("problem.yaml"), ""));
     const Evaluation d = evaluate(build_arch_model(dense.arch), dense.problem, dense.mapping);
     EXPECT_LT(e.compute_cycles, d.compute_cycles);
+}
+
+// CSR's stated widths become `index_bits` when they are one width (row
+// pointers: the UOP ranks' payload; column indices: the CP rank's metadata);
+// any other width is named in a note, never silently dropped.
+TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
+    const auto format_at_dram = [](const std::string& ranks) {
+        const TimeloopCase c = import_files(
+            files(problem_with(kDensities),
+                  "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+                  "      data-spaces:\n      - {name: Weights, ranks: " +
+                      ranks + "}\n"));
+        EXPECT_EQ(c.arch.sparse.formats.size(), 1u);
+        return std::pair{c.arch.sparse.formats.at(0), c.notes};
+    };
+    const auto said = [](const std::vector<std::string>& notes, const std::string& text) {
+        return std::any_of(notes.begin(), notes.end(),
+                           [&](const std::string& n) { return contains(n, text); });
+    };
+    const auto [eight, eight_notes] = format_at_dram(
+        "[{format: UOP, payload-word-bits: 8}, {format: CP, metadata-word-bits: 8}]");
+    EXPECT_EQ(eight.format, CompressedFormat::csr);
+    EXPECT_EQ(eight.index_bits, 8);
+    EXPECT_FALSE(said(eight_notes, "not read"));
+
+    // Only the column indices stated: the row pointers take the same width.
+    EXPECT_EQ(
+        format_at_dram("[{format: UOP}, {format: CP, metadata-word-bits: 12}]").first.index_bits,
+        12);
+
+    const auto [mixed, mixed_notes] = format_at_dram(
+        "[{format: UOP, payload-word-bits: 16}, {format: CP, metadata-word-bits: 8}]");
+    EXPECT_EQ(mixed.index_bits, 0);
+    EXPECT_TRUE(said(mixed_notes, "the index widths 16, 8 at `DRAM` are not read"));
+
+    const auto [wide, wide_notes] = format_at_dram(
+        "[{format: UOP}, {format: CP, "
+        "metadata-word-bits: 65}]");
+    EXPECT_EQ(wide.index_bits, 0);
+    EXPECT_TRUE(said(wide_notes, "one width of 1 to 64 bits"));
+
+    // A width trainloop's format does not take: bitmap, or a UOP's metadata.
+    const auto [bitmap, bitmap_notes] = format_at_dram("[{format: B, metadata-word-bits: 1}]");
+    EXPECT_EQ(bitmap.index_bits, 0);
+    EXPECT_TRUE(said(bitmap_notes, "`metadata-word-bits` is not read: trainloop's `bitmap`"));
+    const auto [uop, uop_notes] = format_at_dram(
+        "[{format: UOP, metadata-word-bits: 4}, {format: CP, metadata-word-bits: 8}]");
+    EXPECT_EQ(uop.index_bits, 8);
+    EXPECT_TRUE(said(uop_notes, "`metadata-word-bits` is not read: trainloop's `csr`"));
+
+    // The width reaches the evaluator: 8-bit fields on a 16-bit word hold
+    // less metadata than 16-bit ones.
+    const auto metadata_reads = [&](int bits) {
+        const TimeloopCase c = import_files(
+            files(problem_with(kDensities),
+                  fmt::format("sparse_optimizations:\n  targets:\n  - name: DRAM\n"
+                              "    representation-format:\n      data-spaces:\n      - {{name: "
+                              "Weights, ranks: [{{format: UOP}}, {{format: CP, metadata-word-bits: "
+                              "{}}}]}}\n",
+                              bits)));
+        const Evaluation e = evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
+        EXPECT_TRUE(e.valid());
+        return e.counts.levels[0].space(DataSpace::weights).metadata_reads;
+    };
+    EXPECT_LT(metadata_reads(8), metadata_reads(16));
 }
 
 TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates) {
@@ -491,6 +558,13 @@ TEST(TimeloopSparseImportErrors, MalformedSparseOptimizationsAreLocated) {
         "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
         "      data-spaces:\n      - {name: Weight, ranks: [{format: B}]}\n");
     EXPECT_EQ(space.hint(), "did you mean `Weights`?");
+
+    const SpecError negative = error_of(one_format("[{format: CP, metadata-word-bits: -8}]"));
+    EXPECT_EQ(negative.key_path().substr(negative.key_path().rfind('.') + 1), "metadata-word-bits");
+    const SpecError word =
+        error_of(one_format("[{format: UOP, payload-word-bits: eight}, "
+                            "{format: CP}]"));
+    EXPECT_EQ(word.key_path().substr(word.key_path().rfind('.') + 1), "payload-word-bits");
 }
 
 TEST(TimeloopSparseImportErrors, AV04ComponentsOwnSparseOptimizationsPointAtTheTopLevelForm) {
