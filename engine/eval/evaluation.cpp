@@ -247,7 +247,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     e.violation = check_mapping_structure(arch, problem.space, mapping);
     if (e.violation) return e;
     analyze_nest(problem, mapping, e.nest);
-    sparse_action_counts(arch, problem, e.nest, densities, e.counts);
+    sparse_action_counts(arch, problem, mapping, e.nest, densities, e.counts);
     e.violation = check_capacity(arch, e.counts);
     if (e.violation) return e;
     e.imbalance = estimate_load_imbalance(arch, problem, mapping, e.nest, densities, imbalance);

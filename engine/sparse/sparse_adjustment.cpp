@@ -1,8 +1,10 @@
 #include "sparse/sparse_adjustment.hpp"
 
 #include "sparse/compressed_format.hpp"
+#include "sparse/condition_tile.hpp"
 #include "sparse/effectual_macs.hpp"
 #include "sparse/tensor_tile.hpp"
+#include "sparse/tile_occupancy.hpp"
 
 namespace trainloop {
 namespace {
@@ -17,6 +19,32 @@ double no_zero_probability(const PhaseDensities& densities, const DataSpaceSet& 
         if (!conditions.contains(c)) continue;
         if (c == target && target_compressed) continue;
         p *= densities.of(c).density;
+    }
+    return p;
+}
+
+// The probability that a read of `target` at storage level `level` is kept
+// by the level's own entries on `conditions` and by the MACs' entries on
+// `macs` (nonempty only where the level serves the MACs). A level's entry
+// skips a read when the whole condition tile the read meets is empty
+// (condition_tile.hpp); a MAC's, when its one element is zero. A condition
+// in both keeps the read only when the MAC's element is nonzero, which
+// implies a nonempty tile.
+double kept_probability(const PhaseProblem& problem, const Mapping& mapping,
+                        const NestAnalysis& nest, std::size_t level,
+                        const PhaseDensities& densities, const DataSpaceSet& conditions,
+                        const DataSpaceSet& macs, DataSpace target, bool target_compressed) {
+    double p = 1.0;
+    for (DataSpace c : kAllDataSpaces) {
+        if (c == target && target_compressed) continue;
+        const OperandDensity& operand = densities.of(c);
+        if (macs.contains(c)) {
+            p *= operand.density;
+        } else if (conditions.contains(c) && operand.density < 1.0) {
+            const DimBounds box = condition_box(problem, mapping, nest, level, target);
+            const TensorTile tile = tile_of(problem.projection(c), box);
+            p *= 1.0 - tile_occupancy(operand.model, operand.density, tile, c).probability_empty;
+        }
     }
     return p;
 }
@@ -71,8 +99,8 @@ CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem,
 }
 
 void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
-                          const NestAnalysis& nest, const PhaseDensities& densities,
-                          ActionCounts& out) {
+                          const Mapping& mapping, const NestAnalysis& nest,
+                          const PhaseDensities& densities, ActionCounts& out) {
     dense_action_counts(nest, out);
     const DataSpace output = problem.output();
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
@@ -87,16 +115,18 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             // The innermost keeper serves the MACs: a skipped (gated) MAC does
             // not read its operands there nor update its output.
             const bool serves_macs = nest.levels[i].spaces[s].child < 0;
-            const DataSpaceSet skip =
-                level.skip_when_zero[s].in(problem.phase) |
-                (serves_macs ? macs_condition(arch.compute_skip, problem.phase, s, output)
-                             : DataSpaceSet{});
-            const DataSpaceSet gate =
-                level.gate_when_zero[s].in(problem.phase) |
-                (serves_macs ? macs_condition(arch.compute_gate, problem.phase, s, output)
-                             : DataSpaceSet{});
-            const double kept_by_skip = no_zero_probability(densities, skip, s, compressed);
-            const double kept_by_gate = no_zero_probability(densities, gate, s, compressed);
+            const DataSpaceSet macs_skip =
+                serves_macs ? macs_condition(arch.compute_skip, problem.phase, s, output)
+                            : DataSpaceSet{};
+            const DataSpaceSet macs_gate =
+                serves_macs ? macs_condition(arch.compute_gate, problem.phase, s, output)
+                            : DataSpaceSet{};
+            const double kept_by_skip = kept_probability(problem, mapping, nest, i, densities,
+                                                         level.skip_when_zero[s].in(problem.phase),
+                                                         macs_skip, s, compressed);
+            const double kept_by_gate = kept_probability(problem, mapping, nest, i, densities,
+                                                         level.gate_when_zero[s].in(problem.phase),
+                                                         macs_gate, s, compressed);
             // For the output an update and its read-modify-write read go together.
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;

@@ -7,8 +7,10 @@
 //     crossing the network) moves data_words / elements of the dense words
 //     plus metadata in the same proportion (docs/sparse_formats.md);
 //   - skipping at a level: reads of the target (updates, for the phase's
-//     output) that meet a zero of a condition operand are not done and take no
-//     cycle; gating: not done (no energy) but the cycle is spent;
+//     output) whose condition tile is empty — every element of a condition
+//     operand the read meets is zero (sparse/condition_tile.hpp); one element
+//     at a level serving the MACs without spatial loops below — are not done
+//     and take no cycle; gating: not done (no energy) but the cycle is spent;
 //   - skipping (gating) at `compute`: the MACs with a zero condition operand
 //     are not done (no energy); skipping also removes their cycles, with the
 //     load imbalance that causes (imbalance/load_imbalance.hpp). A skipped
@@ -17,8 +19,9 @@
 //     read for the read-modify-write). The condition operand itself is still
 //     read to find its zero, unless that level keeps it in a compressed
 //     format, which stores and reads only the nonzeros.
-// Operands are independent: the probability that a MAC (an access) meets no
-// zero is the product of the condition operands' densities. The phase's
+// Operands are independent: the probability that a MAC meets no zero is the
+// product of the condition operands' densities; that a level's read meets a
+// nonempty tile of each, the product of 1 − P(empty) over them. The phase's
 // output as a condition is its known-zero mask (its density is the share of
 // elements needed, known before the phase runs: Eager Pruning's wu computes
 // no gradient of a pruned weight, Zhang et al., ISCA 2019, §2.2 and §4.4);
@@ -32,6 +35,7 @@
 #pragma once
 
 #include "arch/arch_model.hpp"
+#include "mapping/mapping.hpp"
 #include "nest/action_counts.hpp"
 #include "nest/nest_analysis.hpp"
 #include "sparse/compressed_format.hpp"
@@ -50,7 +54,7 @@ CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem,
 // The sparse adjustment. Precondition: `nest` analyzes `problem` under a
 // mapping that passed check_mapping_structure.
 void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
-                          const NestAnalysis& nest, const PhaseDensities& densities,
-                          ActionCounts& out);
+                          const Mapping& mapping, const NestAnalysis& nest,
+                          const PhaseDensities& densities, ActionCounts& out);
 
 }  // namespace trainloop

@@ -336,7 +336,7 @@ TimeloopCase import_timeloop(const TimeloopSpec& spec) {
     c.problem = make_phase_problem("timeloop", Phase::fw, space);
     c.mapping = import_mapping(spec, c.arch, space);
     c.notes = unread_sparse_actions(spec);
-    ImportedSparsity sparsity = import_sparsity(spec, c.arch, c.mapping);
+    ImportedSparsity sparsity = import_sparsity(spec, c.arch, c.problem, c.mapping);
     c.arch.sparse = std::move(sparsity.features);
     c.densities = sparsity.densities;
     c.notes.insert(c.notes.end(), sparsity.notes.begin(), sparsity.notes.end());

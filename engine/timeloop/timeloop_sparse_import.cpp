@@ -7,6 +7,8 @@
 #include <ranges>
 
 #include "common/spec_error.hpp"
+#include "sparse/condition_tile.hpp"
+#include "sparse/tensor_tile.hpp"
 
 namespace trainloop {
 namespace {
@@ -164,31 +166,54 @@ SparseActionEntry compute_entry(DataSpaceSet condition_on) {
     return entry;
 }
 
-// Sparseloop carries a skip or gate of an operand's reads on to the MACs: the
-// MACs that would have used the skipped (gated) reads are not performed
-// (Timeloop v3.0.3, src/sparse-analysis/storage-optimization-combiner.cpp: the
-// innermost level optimizing a read-only data space removes that share of the
-// computes). Where that level serves the MACs, each read pairs with its MACs'
-// condition operands, and trainloop states the same as a `compute` entry of
-// the same kind on the same condition. Above it Sparseloop decides per tile of
-// the condition operand, which trainloop does not model (difference 5 of
-// docs/timeloop_interop.md): nothing is carried. The output is read-write:
+// Sparseloop carries a skip or gate of an operand's reads on to the MACs: it
+// removes the share of the computes whose reads the innermost level
+// optimizing a read-only data space skipped or gated (Timeloop v3.0.3,
+// src/sparse-analysis/storage-optimization-combiner.cpp). Where that level
+// serves the MACs and each read meets one element of each condition operand
+// (no spatial loop below it spreads the read over several), that share is
+// exactly the MACs with a zero condition element, and trainloop states it as
+// a `compute` entry of the same kind on the same condition. A read that meets
+// a larger condition tile is skipped only when all of it is zero, which no
+// per-element `compute` entry expresses; above the serving level Sparseloop's
+// tile differs from trainloop's (difference 5 of docs/timeloop_interop.md).
+// Nothing is carried there, and a note says so. The output is read-write:
 // Sparseloop carries nothing from it, and neither does the import.
 void carry_actions_to_macs(const TimeloopSpec& spec, const Architecture& arch,
-                           const Mapping& mapping, ImportedSparsity& out) {
+                           const PhaseProblem& problem, const Mapping& mapping,
+                           ImportedSparsity& out) {
     for (const TimeloopActionOptimization& a : spec.sparse.actions) {
         if (a.target == TimeloopDataSpace::outputs) continue;
-        const auto level = serving_level(mapping, to_data_space(a.target));
+        const DataSpace target = to_data_space(a.target);
+        const auto level = serving_level(mapping, target);
         if (!level || arch.levels[*level].name != a.level) continue;
+        const SparseActionEntry storage = import_action(a);
+        const DimBounds box = serving_condition_box(problem, mapping, *level, target);
+        std::int64_t tile = 1;
+        for (DataSpace c : kAllDataSpaces) {
+            if (storage.condition_on.contains(c))
+                tile = std::max(tile, tile_of(problem.projection(c), box).elements());
+        }
         const bool skipping = a.kind == TimeloopActionOptimization::Kind::skipping;
+        const char* verb = skipping ? "skips" : "gates";
+        if (tile > 1) {
+            out.notes.push_back(fmt::format(
+                "{}: {} {} reads at `{}`, the level serving the MACs, meets {} condition "
+                "elements per read (spatial loops below it): Sparseloop also {} the MACs of "
+                "the reads it {}, which a per-element `compute` entry cannot state; none is "
+                "added",
+                format_location(a.location), skipping ? "skipping" : "gating",
+                kTimeloopSpaceNames[std::size_t(a.target)], a.level, tile, verb, verb));
+            continue;
+        }
         (skipping ? out.features.skipping : out.features.gating)
-            .push_back(compute_entry(import_action(a).condition_on));
+            .push_back(compute_entry(storage.condition_on));
         out.notes.push_back(fmt::format(
             "{}: {} {} reads at `{}`, the level serving the MACs, also {} the MACs that would "
             "use them, as in Sparseloop: imported as a `compute` {} entry on the same "
             "condition, which (unlike Sparseloop) also saves those MACs' other accesses there",
             format_location(a.location), skipping ? "skipping" : "gating",
-            kTimeloopSpaceNames[std::size_t(a.target)], a.level, skipping ? "skips" : "gates",
+            kTimeloopSpaceNames[std::size_t(a.target)], a.level, verb,
             skipping ? "skipping" : "gating"));
     }
 }
@@ -226,7 +251,7 @@ OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
 }  // namespace
 
 ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& arch,
-                                 const Mapping& mapping) {
+                                 const PhaseProblem& problem, const Mapping& mapping) {
     ImportedSparsity out;
     for (const TimeloopRepresentation& r : spec.sparse.formats) {
         out.features.formats.push_back(import_format(r, out.notes));
@@ -236,7 +261,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
                                                                              : out.features.gating;
         entries.push_back(import_action(a));
     }
-    carry_actions_to_macs(spec, arch, mapping, out);
+    carry_actions_to_macs(spec, arch, problem, mapping, out);
     if (const auto& compute = spec.sparse.compute) {
         out.notes.push_back(fmt::format(
             "{}: a gated or skipped MAC here also saves its operands' reads and its output's "

@@ -28,6 +28,7 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
+#include "problem/phase_problem.hpp"
 #include "sparse/phase_densities.hpp"
 #include "timeloop/timeloop_spec.hpp"
 
@@ -42,6 +43,6 @@ struct ImportedSparsity {
 // `mapping` is the imported mapping on `arch` (its keep sets decide which
 // level serves each operand to the MACs).
 ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& arch,
-                                 const Mapping& mapping);
+                                 const PhaseProblem& problem, const Mapping& mapping);
 
 }  // namespace trainloop

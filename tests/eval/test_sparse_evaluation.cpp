@@ -3,6 +3,7 @@
 // at a level, and compressed formats, change exactly what they should.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <random>
 
 #include "eval/evaluation.hpp"
@@ -15,15 +16,7 @@ namespace {
 
 using testing::space_of;
 
-IterationSpace conv() {
-    return space_of({{Dim::N, 4},
-                     {Dim::K, 8},
-                     {Dim::C, 8},
-                     {Dim::P, 6},
-                     {Dim::Q, 6},
-                     {Dim::R, 3},
-                     {Dim::S, 3}});
-}
+IterationSpace conv() { return testing::small_conv(); }
 
 PhaseDensities densities(double w, double x, double y) {
     PhaseDensities d;
@@ -34,18 +27,7 @@ PhaseDensities densities(double w, double x, double y) {
 }
 
 // A weight-stationary mapping on three_level(4, 4, ...): C on x, K on y.
-Mapping ws_mapping() {
-    using testing::loops;
-    Mapping m;
-    m.num_levels = 3;
-    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
-    m.level(0).temporal = loops({{Dim::N, 4}, {Dim::K, 2}, {Dim::C, 2}});
-    m.level(1).temporal = loops({{Dim::P, 6}});
-    m.level(1).spatial_x = loops({{Dim::C, 4}});
-    m.level(1).spatial_y = loops({{Dim::K, 4}});
-    m.level(2).temporal = loops({{Dim::Q, 6}, {Dim::R, 3}, {Dim::S, 3}});
-    return m;
-}
+Mapping ws_mapping() { return testing::small_conv_ws_mapping(); }
 
 void expect_same_metrics(const Evaluation& dense, const Evaluation& sparse) {
     ASSERT_TRUE(dense.valid());
@@ -375,6 +357,12 @@ TEST(SparseEvaluation, ThePhasesOutputAsASkippingConditionIsItsKnownZeroMask) {
     EXPECT_LT(masked.compute_cycles, unmasked.compute_cycles);
 }
 
+// A level skips (gates) a read only when the whole condition tile the read
+// meets is empty (sparse/condition_tile.hpp). In ws_mapping the RF serves the
+// MACs and has no spatial loop below it: each input read meets one weight.
+// The GLB's input reads fill the RF's tile (Q6 R3 S3), which meets the
+// weights of the K4 PEs on y (an input does not index K) over R3 S3: 36
+// weights, all zero with probability (1 − d)^36.
 TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheirEnergy) {
     ArchModel skip = testing::three_level(4, 4, 1 << 14, 256);
     skip.levels[1].read_bandwidth = 1;  // make the GLB's reads count in latency
@@ -383,19 +371,28 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
     skip.levels[1].skip_when_zero[x].insert(DataSpace::weights);
     gate.levels[1].gate_when_zero[x].insert(DataSpace::weights);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const double w = 0.05;
     const Evaluation dense = evaluate(skip, fw, ws_mapping());
-    const Evaluation skipped = evaluate(skip, fw, ws_mapping(), densities(0.25, 1, 1));
-    const Evaluation gated = evaluate(gate, fw, ws_mapping(), densities(0.25, 1, 1));
+    const Evaluation skipped = evaluate(skip, fw, ws_mapping(), densities(w, 1, 1));
+    const Evaluation gated = evaluate(gate, fw, ws_mapping(), densities(w, 1, 1));
     const double dense_reads = double(dense.nest.levels[1].space(DataSpace::inputs).reads);
-    EXPECT_DOUBLE_EQ(skipped.counts.levels[1].space(DataSpace::inputs).reads, dense_reads * 0.25);
-    EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(DataSpace::inputs).reads, dense_reads * 0.25);
-    EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(DataSpace::inputs).timed_reads, dense_reads);
+    const double kept = 1 - std::pow(1 - w, 36);
+    EXPECT_NEAR(skipped.counts.levels[1].space(x).reads, dense_reads * kept, 1e-9 * dense_reads);
+    EXPECT_NEAR(gated.counts.levels[1].space(x).reads, dense_reads * kept, 1e-9 * dense_reads);
+    EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(x).timed_reads, dense_reads);
     EXPECT_LT(skipped.level_cycles[1], dense.level_cycles[1]);
     EXPECT_EQ(gated.level_cycles[1], dense.level_cycles[1]);
     EXPECT_EQ(skipped.energy.level[1][std::size_t(x)][0], gated.energy.level[1][std::size_t(x)][0]);
     // Weights' own reads are not conditioned on anything here.
     EXPECT_EQ(skipped.counts.levels[1].space(DataSpace::weights).reads,
               double(dense.nest.levels[1].space(DataSpace::weights).reads));
+
+    // At the RF, serving the MACs, a read meets one weight: kept with its density.
+    ArchModel serving = testing::three_level(4, 4, 1 << 14, 256);
+    serving.levels[2].skip_when_zero[x].insert(DataSpace::weights);
+    const Evaluation rf = evaluate(serving, fw, ws_mapping(), densities(w, 1, 1));
+    const double rf_reads = double(dense.nest.levels[2].space(x).reads);
+    EXPECT_NEAR(rf.counts.levels[2].space(x).reads, rf_reads * w, 1e-9 * rf_reads);
 }
 
 TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {

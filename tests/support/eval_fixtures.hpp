@@ -34,6 +34,31 @@ inline IterationSpace resnet18_conv3x() {
                      {Dim::S, 3}});
 }
 
+// A small 3×3 convolution (N4 K8 C8, 6×6 outputs) and a weight-stationary
+// mapping of it on three_level(4, 4, ...): DRAM[N4 K2 C2] GLB[P6 | X: C4,
+// Y: K4] RF[Q6 R3 S3], every level keeping every data space.
+inline IterationSpace small_conv() {
+    return space_of({{Dim::N, 4},
+                     {Dim::K, 8},
+                     {Dim::C, 8},
+                     {Dim::P, 6},
+                     {Dim::Q, 6},
+                     {Dim::R, 3},
+                     {Dim::S, 3}});
+}
+
+inline Mapping small_conv_ws_mapping() {
+    Mapping m;
+    m.num_levels = 3;
+    for (std::size_t i = 0; i < 3; ++i) m.level(i).keep = DataSpaceSet::all();
+    m.level(0).temporal = loops({{Dim::N, 4}, {Dim::K, 2}, {Dim::C, 2}});
+    m.level(1).temporal = loops({{Dim::P, 6}});
+    m.level(1).spatial_x = loops({{Dim::C, 4}});
+    m.level(1).spatial_y = loops({{Dim::K, 4}});
+    m.level(2).temporal = loops({{Dim::Q, 6}, {Dim::R, 3}, {Dim::S, 3}});
+    return m;
+}
+
 // The golden run's mapping on DRAM → GLB → RF: weight-stationary, C across
 // the 16 columns, K across the 16 rows.
 inline Mapping timeloop_golden_mapping() {

@@ -8,9 +8,9 @@
 // and data space, per instance, with Sparseloop's actual (neither gated nor
 // skipped) counts:
 // - the computes performed, within 1 %, unless a storage level skips or gates
-//   (Sparseloop then removes the MACs by the condition operand's tile, also
-//   above the level serving them; trainloop carries only a skip or gate at
-//   the serving level to the MACs, per element: difference 5 of
+//   (Sparseloop then removes the MACs of the skipped reads, at any level;
+//   the import carries a skip or gate to the MACs only at the level serving
+//   them where a read meets one condition element: difference 5 of
 //   docs/timeloop_interop.md, "Sparse inputs");
 // - every count of a data space kept uncompressed, within 0.1 % (and one word
 //   per instance, as Sparseloop prints whole words), except what
@@ -22,9 +22,9 @@
 // metadata (which Sparseloop leaves out without a metadata storage) is
 // counted, not compared. Tallied and printed, not required: the compressed operand's counts
 // (Sparseloop compresses per rank of the loop nest, trainloop per tile:
-// difference 3), the skipped or gated operand's reads at its level (Sparseloop
-// decides per tile of the condition operand, trainloop per element:
-// difference 5) and, beside them, the computes; and per case the cycles and
+// difference 3), the skipped or gated operand's reads at its level (both decide
+// by the condition tile a read meets, over different loops: difference 5)
+// and, beside them, the computes; and per case the cycles and
 // the energy (levels and MACs), with and without trainloop's format metadata.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -177,6 +177,11 @@ void check_case(const CorpusCase& c, SparseTally& t) {
                 }
                 if (quantity == Quantity::reads && storage_action(arch, name, s)) {
                     t.storage_action.add(mine, theirs);
+                    std::cout << c.label() << " " << name << " " << space << " reads " << mine
+                              << " vs " << theirs << " total "
+                              << (theirs + x["skipped_reads"].get<double>() +
+                                  x["gated_reads"].get<double>())
+                              << "\n";
                     continue;
                 }
                 if (skip.excludes(quantity, li, s) ||

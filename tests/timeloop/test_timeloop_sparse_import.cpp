@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "arch/arch_model.hpp"
@@ -200,6 +201,50 @@ TEST(TimeloopSparseImport, ASkipAtTheLevelServingTheMacsIsCarriedToTheMacs) {
     const TimeloopCase dense = import_files(files(golden("problem.yaml"), ""));
     const Evaluation d = evaluate(build_arch_model(dense.arch), dense.problem, dense.mapping);
     EXPECT_LT(e.compute_cycles, d.compute_cycles);
+}
+
+// Where the level serving the MACs multicasts a read over a spatial loop, the
+// read meets several condition elements and is skipped only when all are
+// zero: Sparseloop removes those MACs only, which no per-element `compute`
+// entry states, so none is added, and a note says why.
+TEST(TimeloopSparseImport, AMulticastReadIsNotCarriedToTheMacs) {
+    // The RegFile bypasses the inputs: the GlobalBuffer serves them, and its
+    // Y loop K16 multicasts each input to 16 PEs (16 weights).
+    std::string map = golden("map.yaml");
+    map +=
+        "- target: RegFile\n  type: datatype\n  keep: [Weights, Outputs]\n"
+        "  bypass: [Inputs]\n";
+    const std::string sparse = R"(sparse_optimizations:
+  targets:
+  - name: GlobalBuffer
+    action-optimization:
+    - type: skipping
+      options: [{target: Inputs, condition-on: [Weights]}]
+)";
+    const TimeloopCase c = import_timeloop(read_timeloop_spec(
+        {(kGolden / "arch.yaml").string(),
+         testing::temp_file("problem.yaml", problem_with(kDensities)),
+         testing::temp_file("map.yaml", map), (kGolden / "ERT.yaml").string(),
+         (kGolden / "ART.yaml").string(), testing::temp_file("sparse.yaml", sparse)}));
+    ASSERT_EQ(c.arch.sparse.skipping.size(), 1u);
+    EXPECT_EQ(c.arch.sparse.skipping[0].level, "GlobalBuffer");
+    EXPECT_TRUE(std::any_of(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+        return contains(n, "meets 16 condition elements per read") && contains(n, "none is added");
+    }));
+    // A read is skipped when all 16 weights are zero (density 0.5).
+    const Evaluation e = evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
+    ASSERT_TRUE(e.valid());
+    const TimeloopCase dense_case = import_timeloop(
+        read_timeloop_spec({(kGolden / "arch.yaml").string(), (kGolden / "problem.yaml").string(),
+                            testing::temp_file("map.yaml", map), (kGolden / "ERT.yaml").string(),
+                            (kGolden / "ART.yaml").string()}));
+    const Evaluation d =
+        evaluate(build_arch_model(dense_case.arch), dense_case.problem, dense_case.mapping);
+    const std::size_t glb = *c.arch.level_index("GlobalBuffer");
+    const double dense_reads = d.counts.levels[glb].space(DataSpace::inputs).reads;
+    EXPECT_NEAR(e.counts.levels[glb].space(DataSpace::inputs).reads,
+                dense_reads * (1 - std::pow(0.5, 16)), 1e-9 * dense_reads);
+    EXPECT_DOUBLE_EQ(e.counts.macs_performed, double(c.problem.space.macs()));
 }
 
 // CSR's stated widths become `index_bits` when they are one width (row

@@ -1,0 +1,51 @@
+#include "sparse/condition_tile.hpp"
+
+namespace trainloop {
+namespace {
+
+void multiply_unless_indexed(DimBounds& box, const LoopList& loops, DimSet indexed) {
+    for (const Loop& l : loops) {
+        if (!indexed.contains(l.dim)) box[l.dim] *= l.factor;
+    }
+}
+
+}  // namespace
+
+DimBounds serving_condition_box(const PhaseProblem& problem, const Mapping& mapping,
+                                std::size_t level, DataSpace target) {
+    const DimSet indexed = problem.projection(target).relevant;
+    DimBounds box;
+    for (Dim d : kAllDims) box[d] = 1;
+    // Below the serving level, temporal loops are later reads.
+    for (std::size_t j = level; j < mapping.num_levels; ++j) {
+        multiply_unless_indexed(box, mapping.level(j).spatial_x, indexed);
+        multiply_unless_indexed(box, mapping.level(j).spatial_y, indexed);
+    }
+    return box;
+}
+
+DimBounds condition_box(const PhaseProblem& problem, const Mapping& mapping,
+                        const NestAnalysis& nest, std::size_t level, DataSpace target) {
+    const int child = nest.levels[level].space(target).child;
+    if (child < 0) return serving_condition_box(problem, mapping, level, target);
+    const DimSet indexed = problem.projection(target).relevant;
+    DimBounds box = nest.tile_box[std::size_t(child)];
+    for (std::size_t j = level; j < std::size_t(child); ++j) {
+        multiply_unless_indexed(box, mapping.level(j).spatial_x, indexed);
+        multiply_unless_indexed(box, mapping.level(j).spatial_y, indexed);
+    }
+    // The temporal loops the child keeps the target across: innermost first,
+    // up to the first loop that indexes it.
+    for (std::size_t j = std::size_t(child); j-- > level;) {
+        const LoopList& loops = mapping.level(j).temporal;
+        for (std::size_t k = loops.size(); k-- > 0;) {
+            const Loop& l = loops[k];
+            if (l.factor <= 1) continue;
+            if (indexed.contains(l.dim)) return box;
+            box[l.dim] *= l.factor;
+        }
+    }
+    return box;
+}
+
+}  // namespace trainloop
