@@ -20,16 +20,17 @@
 //   reads and output update, Sparseloop only the MAC: difference 2).
 // A case whose tiles overflow a level once trainloop adds their format
 // metadata (which Sparseloop leaves out without a metadata storage) is
-// counted, not compared. Tallied and printed, not required: the compressed operand's counts
-// (Sparseloop compresses per rank of the loop nest, trainloop per tile:
-// difference 3), the skipped or gated operand's reads at its level (both decide
-// by the condition tile a read meets, over different loops: difference 5)
-// and, beside them, the computes; and per case the cycles and
+// counted, not compared. Tallied, printed and held at their measured floor
+// (kAgreementFloors: how many are within 1 %), not required one by one: the compressed operand's
+// counts (Sparseloop compresses per rank of the loop nest, trainloop per tile: difference 3), the
+// skipped or gated operand's reads at its level (both decide by the condition tile a read meets,
+// over different loops: difference 5) and, beside them, the computes; and per case the cycles and
 // the energy (levels and MACs), with and without trainloop's format metadata.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <numeric>
 
 #include "support/timeloop_corpus.hpp"
@@ -200,6 +201,27 @@ void check_case(const CorpusCase& c, SparseTally& t) {
     }
 }
 
+// The agreement measured when the documented differences were last changed
+// (docs/timeloop_interop.md, "The sparse corpus": the totals are the sums of
+// these rows), per architecture: how many of the printed quantities are
+// within 1 % of Sparseloop. A change that moves fewer within 1 % fails here
+// and must say why in that document; one that moves more raises the row.
+struct AgreementFloor {
+    int compressed = 0;
+    int storage_reads = 0;
+    int action_computes = 0;
+    int cycles = 0;
+    int energy = 0;
+};
+
+const std::map<std::string, AgreementFloor> kAgreementFloors = {
+    {"cluster_4x4", {125, 8, 8, 21, 6}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
+    {"glb_rf_16x16", {89, 10, 10, 24, 7}}, {"glb_rf_16x16_metadata", {68, 0, 0, 4, 4}},
+    {"glb_rf_8x4", {107, 9, 10, 15, 4}},   {"glb_rf_8x4_metadata", {54, 0, 0, 5, 3}},
+    {"spad_1d_16", {72, 9, 9, 20, 7}},     {"spad_1d_16_metadata", {44, 0, 0, 4, 2}},
+    {"vector_pe_4x4", {94, 7, 8, 17, 10}}, {"vector_pe_4x4_metadata", {61, 0, 0, 4, 3}},
+};
+
 class SparseCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SparseCorpus, UncompressedCountsAndComputesAgreeWithSparseloop) {
@@ -217,6 +239,13 @@ TEST_P(SparseCorpus, UncompressedCountsAndComputesAgreeWithSparseloop) {
         t.action_computes.within, t.action_computes.count, t.cycles.within, t.cycles.count,
         t.energy.within, t.energy.count, t.energy_without_metadata.within,
         t.energy_without_metadata.count);
+    const auto floor = kAgreementFloors.find(GetParam());
+    ASSERT_NE(floor, kAgreementFloors.end()) << "no agreement floor for " << GetParam();
+    EXPECT_GE(t.compressed.within, floor->second.compressed);
+    EXPECT_GE(t.storage_action.within, floor->second.storage_reads);
+    EXPECT_GE(t.action_computes.within, floor->second.action_computes);
+    EXPECT_GE(t.cycles.within, floor->second.cycles);
+    EXPECT_GE(t.energy.within, floor->second.energy);
 }
 
 std::vector<std::string> architecture_names() {
