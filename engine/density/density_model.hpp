@@ -6,6 +6,9 @@
 // Contract: a closed sum type of value structs, one per model, parsed from
 // `model:` (docs/sparsity_format.md):
 //   uniform    every element nonzero independently (Bernoulli);
+//   even       every tile holds as nearly density × elements nonzeros as a
+//              count can: the floor or the ceiling, with the mean exact
+//              (Sparseloop's `fixed-structured` distribution);
 //   n_m        structured N:M: exactly N nonzeros in every block of M
 //              consecutive elements along one tensor axis;
 //   clustered  each cluster (a filter, a channel or a row) has its own
@@ -32,6 +35,15 @@ namespace trainloop {
 // (Bernoulli), so per-tile nonzero counts are binomial.
 struct UniformModel {
     friend bool operator==(const UniformModel&, const UniformModel&) = default;
+};
+
+// The nonzeros spread as evenly as counts allow: a tile of E elements holds
+// ⌊d·E⌋ or ⌈d·E⌉ of them, the ceiling with probability d·E − ⌊d·E⌋, so the
+// mean is exactly d·E (Timeloop v3.0.3,
+// src/workload/density-models/fixed-structured-distribution.cpp). No tile is
+// empty once d·E ≥ 1, and work is as balanced as it can be.
+struct EvenModel {
+    friend bool operator==(const EvenModel&, const EvenModel&) = default;
 };
 
 // Exactly n nonzeros in every aligned block of m consecutive elements along
@@ -82,7 +94,7 @@ struct MaskModel {
     }
 };
 
-using DensityModel = std::variant<UniformModel, NMModel, ClusteredModel, MaskModel>;
+using DensityModel = std::variant<UniformModel, EvenModel, NMModel, ClusteredModel, MaskModel>;
 
 std::string_view density_model_name(const DensityModel& model);
 

@@ -212,14 +212,15 @@ DensityModel read_model(const SpecNode& node) {
         params->allow({"name", "parameters"});
     }
     DensityModel model = UniformModel{};
-    if (name == "uniform" && params) {
+    if (name == "even") model = EvenModel{};
+    if ((name == "uniform" || name == "even") && params) {
         const SpecNode& holder = params->node();
         static_cast<void>(MapReader(holder));  // fails unless it is a mapping
         for (const auto& entry : holder.raw()) {
             const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "<key>";
             if (!nested && (key == "name" || key == "parameters")) continue;
             holder.sibling(entry.first, child_key_path(holder.path(), key))
-                .fail(fmt::format("density model `uniform` takes no parameters, got `{}`",
+                .fail(fmt::format("density model `{}` takes no parameters, got `{}`", name,
                                   quoted_excerpt(key)),
                       "no parameters", "models with parameters: n_m, clustered, mask");
         }
@@ -249,6 +250,7 @@ void check_model_against_tensors(const SpecNode& model_node, const SparsityRule&
         const SpecNode& node;
         const SparsityRule& rule;
         void operator()(const UniformModel&) const {}
+        void operator()(const EvenModel&) const {}
         void operator()(const NMModel& m) const {
             for (TensorName t : rule.tensors) {
                 const DataSpace s = data_space_of(t);
@@ -348,7 +350,7 @@ SparsityProfile parse_sparsity_profile(const SpecNode& root) {
         profile.default_model = read_model(*n);
         if (std::holds_alternative<MaskModel>(profile.default_model)) {
             n->fail("a mask cannot be the default model (it belongs to one tensor)",
-                    "uniform, n_m or clustered", "give the mask in the rule of its tensor");
+                    "uniform, even, n_m or clustered", "give the mask in the rule of its tensor");
         }
     }
     for (const SpecNode& rule : top.required("rules").items()) {

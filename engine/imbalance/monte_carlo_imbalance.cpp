@@ -72,6 +72,7 @@ class OperandSampler {
         }
         std::visit(overloaded{
                        [](const UniformModel&) {},
+                       [](const EvenModel&) {},
                        [](const NMModel&) {},
                        [&](const ClusteredModel& c) {
                            clustered_ = &c;
@@ -130,6 +131,12 @@ class OperandSampler {
         return std::visit(
             overloaded{
                 [&](const UniformModel&) { return binomial(rng, tile.elements(), d_.density); },
+                [&](const EvenModel&) {
+                    // The floor, or the ceiling with the mean's fractional part.
+                    const double x = d_.density * double(tile.elements());
+                    const double low = std::floor(x);
+                    return std::int64_t(low) + binomial(rng, 1, x - low);
+                },
                 [&](const NMModel& nm) { return sample_n_m(rng, nm, tile, op_.space); },
                 [&](const ClusteredModel&) { return clustered_part(rng, group, tile, which); },
                 [&](const MaskModel&) { return mask_part(rng, tile, which); },

@@ -145,6 +145,7 @@ CacheKey key_of(const DensityModel& model, double density, const TensorTile& til
     // Every parameter of the model is part of the key.
     std::visit(overloaded{
                    [](const UniformModel&) {},
+                   [](const EvenModel&) {},
                    [&k](const NMModel& nm) {
                        k.axis = nm.axis;
                        k.parameter = double(nm.n) + double(nm.m) / 1024.0;
@@ -268,6 +269,14 @@ std::optional<double> small_count_expected_max(const DensityModel& model, double
         std::int64_t groups;
         std::optional<double> operator()(const UniformModel&) const {
             return expected_maximum_binomial(distinct, tile.elements(), density);
+        }
+        std::optional<double> operator()(const EvenModel&) const {
+            // The largest of `distinct` two-point counts: the ceiling unless
+            // every one is the floor.
+            const TileOccupancy o = tile_occupancy(EvenModel{}, density, tile, space);
+            const double low = std::floor(o.mean_nonzeros);
+            const double p = o.mean_nonzeros - low;
+            return low + 1.0 - std::pow(1.0 - p, double(distinct));
         }
         std::optional<double> operator()(const NMModel& m) const {
             return n_m_max(m, tile, space, distinct);

@@ -16,6 +16,16 @@ TileOccupancy binomial(double density, double elements) {
             elements * density * q * (q - density)};
 }
 
+// Even spread: ⌊x⌋ or ⌊x⌋ + 1 nonzeros, x = d·E, the second with probability
+// p = x − ⌊x⌋ (a two-point distribution: variance p(1 − p), third central
+// moment p(1 − p)(1 − 2p)); empty only when ⌊x⌋ = 0, with probability 1 − p.
+TileOccupancy even(double density, double elements) {
+    const double x = std::min(density * elements, elements);
+    const double low = std::floor(x);
+    const double p = x - low;
+    return {x, p * (1 - p), low == 0 ? 1 - p : 0.0, p * (1 - p) * (1 - 2 * p)};
+}
+
 // N:M blocks along one axis; each line holds floor(L/M) whole blocks (exactly
 // N nonzeros each) and a partial block of r = L mod M elements whose count is
 // Hypergeometric(population M, successes N, draws r).
@@ -153,6 +163,9 @@ TileOccupancy occupancy(const DensityModel& model, double density, const TensorT
         bool with_empty;
         TileOccupancy operator()(const UniformModel&) const {
             return binomial(density, double(tile.elements()));
+        }
+        TileOccupancy operator()(const EvenModel&) const {
+            return even(density, double(tile.elements()));
         }
         TileOccupancy operator()(const NMModel& m) const { return n_m(m, tile, space); }
         TileOccupancy operator()(const ClusteredModel& m) const {

@@ -101,19 +101,22 @@ void check_network(const NetworkSpec& spec, const TimeloopCase& c) {
 }
 
 // The problem's densities as a sparsity profile for the imported layer's fw
-// phase (docs/sparsity_format.md): w and x, uniform model (Outputs are dense,
-// timeloop_sparse_import.hpp).
+// phase (docs/sparsity_format.md): w and x, each with its model (even for
+// Sparseloop's fixed-structured, uniform for hypergeometric; Outputs are
+// dense, timeloop_sparse_import.hpp).
 std::string sparsity_profile_yaml(const TimeloopCase& c) {
     std::string out =
-        "# Sparseloop's problem densities (timeloop_sparse_import.hpp: read as the uniform\n"
-        "# model). Evaluate with: trainloop eval --mapping mapping.yaml --sparsity sparsity.yaml\n"
+        "# Sparseloop's problem densities (timeloop_sparse_import.hpp says how each\n"
+        "# distribution is read). Evaluate with:\n"
+        "#   trainloop eval --mapping mapping.yaml --sparsity sparsity.yaml\n"
         "sparsity_profile: timeloop_import\n"
         "model: uniform\n"
         "rules:\n";
     for (const auto& [space, tensor] :
          {std::pair{DataSpace::weights, "w"}, std::pair{DataSpace::inputs, "x"}}) {
-        out += fmt::format("  - {{layers: {}, tensors: {}, phases: fw, density: {}}}\n",
-                           kImportedLayerName, tensor, c.densities.of(space).density);
+        const OperandDensity& d = c.densities.of(space);
+        out += fmt::format("  - {{layers: {}, tensors: {}, phases: fw, density: {}, model: {}}}\n",
+                           kImportedLayerName, tensor, d.density, density_model_name(d.model));
     }
     return out;
 }

@@ -223,8 +223,9 @@ OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
     if (d.distribution == "banded") {
         throw SpecError(d.location, "distribution",
                         "Sparseloop's `banded` distribution has no trainloop density model",
-                        "fixed-structured or hypergeometric (trainloop: uniform)",
-                        "trainloop's models are uniform, n_m, clustered and mask "
+                        "fixed-structured (trainloop: even) or hypergeometric (trainloop: "
+                        "uniform)",
+                        "trainloop's models are uniform, even, n_m, clustered and mask "
                         "(docs/sparsity_format.md)");
     }
     if (space == TimeloopDataSpace::outputs && d.density < 1.0) {
@@ -236,14 +237,15 @@ OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
                         d.density),
             "Outputs dense (1.0)", "give Weights and Inputs densities only");
     }
+    // fixed-structured is trainloop's `even` model exactly.
+    if (d.distribution == "fixed-structured") return OperandDensity{d.density, EvenModel{}};
     if (d.density < 1.0) {
         notes.push_back(fmt::format(
-            "{}: {} density {} ({}) is read as trainloop's uniform model: the same mean; "
-            "Sparseloop's {} spread of nonzeros per tile differs (it matters for RLE "
-            "padding and load imbalance)",
-            format_location(d.location), kTimeloopSpaceNames[std::size_t(space)], d.density,
-            d.distribution,
-            d.distribution == "fixed-structured" ? "exact (zero)" : "hypergeometric"));
+            "{}: {} density {} (hypergeometric) is read as trainloop's uniform model: the same "
+            "mean; Sparseloop draws a tile's nonzeros from the whole tensor's without "
+            "replacement, trainloop each element independently (a slightly wider spread "
+            "per tile)",
+            format_location(d.location), kTimeloopSpaceNames[std::size_t(space)], d.density));
     }
     return OperandDensity{d.density, UniformModel{}};
 }

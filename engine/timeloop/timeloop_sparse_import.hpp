@@ -16,7 +16,12 @@
 //                                             operands that are not there
 //                                             (compressed or skipped at the
 //                                             innermost level keeping them)
-//   density (fixed-structured, hypergeometric) the same mean, model uniform
+//   action at the level serving the MACs,     also a `compute` entry of the
+//     one condition element per read            same kind and condition
+//   density fixed-structured                  the same density, model even
+//   density hypergeometric                    the same density, model uniform
+//   CSR widths (UOP payload-word-bits,        `index_bits`, when one width
+//     CP metadata-word-bits)
 //
 // Everything else (other rank patterns, the `banded` distribution, an
 // Outputs density below 1) is a located SpecError naming what trainloop

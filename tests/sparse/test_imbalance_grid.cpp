@@ -59,6 +59,7 @@ TEST(SlowImbalanceGrid, ClosedFormWithinFivePercentOfMonteCarlo) {
         const auto mask = clustered_mask(densities[di]);
         const std::pair<std::string, DensityModel> models[] = {
             {"uniform", UniformModel{}},
+            {"even", EvenModel{}},
             {"n_m", patterns[di]},
             {"clustered/filter",
              ClusteredModel{ClusterDistribution::beta, 0.6, ClusterUnit::filter}},

@@ -77,6 +77,45 @@ TEST(TileOccupancy, UniformAgainstSampling) {
                    0.02);
 }
 
+// Even spread (Sparseloop's fixed-structured): the floor or the ceiling of
+// d·E, the ceiling with the fractional part's probability; against the
+// moments of that two-point distribution summed directly.
+TEST(TileOccupancy, EvenIsTheFloorOrTheCeilingOfTheMean) {
+    struct Case {
+        double density;
+        std::int64_t k;
+        std::int64_t c;
+    };
+    for (const Case& t : {Case{0.2, 2, 3}, Case{0.1, 1, 3}, Case{0.4, 4, 5}, Case{0.5, 2, 2}}) {
+        const double x = t.density * double(t.k * t.c);
+        const double low = std::floor(x);
+        const double p = x - low;
+        double mean = 0, var = 0, third = 0, empty = 0;
+        for (const auto& [count, prob] : {std::pair{low, 1 - p}, std::pair{low + 1, p}}) {
+            mean += prob * count;
+            empty += count == 0 ? prob : 0;
+        }
+        for (const auto& [count, prob] : {std::pair{low, 1 - p}, std::pair{low + 1, p}}) {
+            var += prob * (count - mean) * (count - mean);
+            third += prob * std::pow(count - mean, 3);
+        }
+        const TileOccupancy o =
+            tile_occupancy(EvenModel{}, t.density, weights_tile(t.k, t.c), DataSpace::weights);
+        EXPECT_NEAR(o.mean_nonzeros, mean, 1e-12) << x;
+        EXPECT_NEAR(o.variance, var, 1e-12) << x;
+        EXPECT_NEAR(o.third_central_moment, third, 1e-12) << x;
+        EXPECT_NEAR(o.probability_empty, empty, 1e-12) << x;
+    }
+    // Six elements at 0.2 (1.2 nonzeros) are never empty; three at 0.1 are,
+    // with probability 0.7; uniform zeros would leave 0.8^6 and 0.9^3.
+    EXPECT_EQ(
+        tile_occupancy(EvenModel{}, 0.2, weights_tile(2, 3), DataSpace::weights).probability_empty,
+        0.0);
+    EXPECT_NEAR(
+        tile_occupancy(EvenModel{}, 0.1, weights_tile(1, 3), DataSpace::weights).probability_empty,
+        0.7, 1e-12);
+}
+
 TEST(TileOccupancy, NMWholeBlocksAreExact) {
     const TileOccupancy o =
         tile_occupancy(NMModel{2, 4, 'c'}, 0.5, weights_tile(3, 8), DataSpace::weights);

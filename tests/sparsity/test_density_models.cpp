@@ -37,6 +37,23 @@ rules:
     EXPECT_DOUBLE_EQ(density(p, "net", "l", TensorName::w, Phase::fw), 0.5);
 }
 
+TEST(DensityModels, EvenTakesNoParameters) {
+    const SparsityProfile p = parse(R"(sparsity_profile: p
+rules:
+  - {tensors: w, density: 0.3, model: even}
+  - {tensors: x, density: 0.5, model: {name: even}}
+)");
+    EXPECT_TRUE(std::holds_alternative<EvenModel>(p.rules[0].model));
+    EXPECT_TRUE(std::holds_alternative<EvenModel>(p.rules[1].model));
+    EXPECT_EQ(density_model_name(p.rules[0].model), "even");
+    const SpecError e = error_of(R"(sparsity_profile: p
+rules:
+  - {tensors: w, density: 0.3, model: {name: even, cv: 0.5}}
+)");
+    EXPECT_TRUE(contains(e.message(), "density model `even` takes no parameters, got `cv`"));
+    EXPECT_EQ(e.where().line, 3);
+}
+
 TEST(DensityModels, ClusteredUnderParametersAndDefaults) {
     const SparsityProfile p = parse(R"(sparsity_profile: p
 rules:

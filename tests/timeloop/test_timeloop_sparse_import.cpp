@@ -318,10 +318,13 @@ TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates)
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::inputs).density, 0.6);
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::outputs).density, 1.0);
     EXPECT_TRUE(c.sparse());
-    ASSERT_EQ(c.notes.size(), 2u);
-    EXPECT_TRUE(contains(c.notes[0], "hypergeometric"));
-    EXPECT_TRUE(contains(c.notes[1], "fixed-structured"));  // a bare number
-    EXPECT_TRUE(contains(c.notes[1], "uniform model"));
+    // Hypergeometric is read as uniform, with a note; a bare number is
+    // fixed-structured, trainloop's `even` model exactly.
+    EXPECT_TRUE(std::holds_alternative<UniformModel>(c.densities.of(DataSpace::weights).model));
+    EXPECT_TRUE(std::holds_alternative<EvenModel>(c.densities.of(DataSpace::inputs).model));
+    ASSERT_EQ(c.notes.size(), 1u);
+    EXPECT_TRUE(contains(c.notes[0], "Weights density 0.5 (hypergeometric)"));
+    EXPECT_TRUE(contains(c.notes[0], "uniform model"));
 
     // commonDensity gives Outputs the same density, which has no equivalent
     // (below); at 1 it is read like `densities`.
