@@ -310,7 +310,8 @@ std::vector<std::string> unread_sparse_actions(const TimeloopSpec& spec) {
         std::vector<std::string> unread;
         for (const auto& [action, energy] : table.actions) {
             if (action.starts_with("metadata_") || action.starts_with("gated_") ||
-                action.starts_with("skipped_") || action.find("compression") != std::string::npos)
+                action.starts_with("skipped_") || action.ends_with("_gated") ||
+                action.ends_with("_skipped") || action.find("compression") != std::string::npos)
                 unread.push_back(action);
         }
         if (unread.empty()) continue;

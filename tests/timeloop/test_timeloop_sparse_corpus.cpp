@@ -70,8 +70,9 @@ struct SparseTally {
 };
 
 testing::EvaluatedCase evaluate_sparse_case(const CorpusCase& c) {
-    // The architecture's files are the dense corpus's, or the directory's own
-    // (ARCH_metadata/: with a metadata storage at every level).
+    // Each architecture directory holds its files (ARCH_metadata/: with a
+    // metadata storage at every level; both ERTs list the sparse actions at
+    // 0 pJ, tests/golden/timeloop/README.md); the dense corpus's otherwise.
     const std::filesystem::path arch = std::filesystem::exists(c.arch_dir / "arch.yaml")
                                            ? c.arch_dir
                                            : testing::dense_corpus_dir() / c.arch_dir.filename();
@@ -215,7 +216,7 @@ struct AgreementFloor {
 };
 
 const std::map<std::string, AgreementFloor> kAgreementFloors = {
-    {"cluster_4x4", {125, 8, 8, 21, 6}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
+    {"cluster_4x4", {125, 8, 8, 21, 7}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
     {"glb_rf_16x16", {89, 10, 10, 24, 7}}, {"glb_rf_16x16_metadata", {68, 0, 0, 4, 4}},
     {"glb_rf_8x4", {107, 10, 10, 16, 4}},  {"glb_rf_8x4_metadata", {54, 0, 0, 5, 3}},
     {"spad_1d_16", {72, 9, 9, 20, 7}},     {"spad_1d_16_metadata", {44, 0, 0, 4, 2}},

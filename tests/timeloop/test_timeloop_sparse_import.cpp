@@ -416,11 +416,15 @@ TEST(TimeloopSparseImport, ErtSparseActionsAreNamedInANote) {
     ert.insert(ert.find(anchor),
                "    - {name: metadata_read, energy: 0.1}\n"
                "    - {name: gated_read, energy: 0.01}\n");
+    const std::string mac = "    - {name: compute, energy: 0.315}\n";
+    ASSERT_NE(ert.find(mac), std::string::npos);
+    ert.insert(ert.find(mac), "    - {name: compute_gated, energy: 0.0}\n");
     const TimeloopCase c =
         import_files({(kGolden / "arch.yaml").string(), (kGolden / "problem.yaml").string(),
                       (kGolden / "map.yaml").string(), testing::temp_file("ERT.yaml", ert)});
-    ASSERT_EQ(c.notes.size(), 1u);
+    ASSERT_EQ(c.notes.size(), 2u);
     EXPECT_TRUE(contains(c.notes[0], "gated_read, metadata_read not read"));
+    EXPECT_TRUE(contains(c.notes[1], "compute_gated not read"));
 }
 
 // ---- against Sparseloop (tests/golden/timeloop/sparse) ----------------------

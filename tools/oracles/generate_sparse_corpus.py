@@ -3,7 +3,8 @@
 (tests/golden/timeloop/sparse_corpus/) from the dense one.
 
 Each case takes a dense corpus case (architecture, problem, mapping; its
-arch.yaml, ERT.yaml and ART.yaml are reused from tests/golden/timeloop/dense/)
+arch.yaml and ART.yaml are copied from tests/golden/timeloop/dense/, its
+ERT.yaml too with the sparse actions listed at 0 pJ: sparse_ert)
 and adds random densities for Weights and Inputs (hypergeometric or
 fixed-structured) and, in turn, one of these sparse optimizations:
 
@@ -106,6 +107,36 @@ def metadata_architecture(arch_text):
     return "\n".join(out) + "\n"
 
 
+# Sparseloop prices a gated or skipped access, and a gated or skipped MAC, at
+# the full action's energy when the ERT does not list it (Timeloop v3.0.3,
+# include/model/topology.hpp: gated_read falls back to read, gated_compute to
+# compute). trainloop prices them at 0, as gating and skipping mean. The
+# corpus's ERTs therefore list them, at 0: storage tables gated_read,
+# skipped_read and gated_write (which every gated or skipped fill and update
+# falls back to), and the MAC's compute_gated (which skipped MACs fall back
+# to).
+SPARSE_STORAGE_ACTIONS = ("gated_read", "skipped_read", "gated_write")
+SPARSE_COMPUTE_ACTIONS = ("compute_gated",)
+
+
+def sparse_ert(ert_text, mac):
+    """The ERT with the sparse actions at 0 pJ appended to each table."""
+    out, table = [], None
+    lines = ert_text.splitlines()
+    for i, line in enumerate(lines):
+        out.append(line)
+        if m := re.match(r"\s*- name:\s*(\S+)", line):
+            table = m.group(1)
+        last_action = re.match(r"(\s*)- \{name: ", line) and not (
+            i + 1 < len(lines) and re.match(r"\s*- \{name: ", lines[i + 1]))
+        if table and last_action:
+            indent = re.match(r"(\s*)", line).group(1)
+            component = re.sub(r"\[[^\]]*\]", "", table).split(".")[-1]
+            actions = SPARSE_COMPUTE_ACTIONS if component == mac else SPARSE_STORAGE_ACTIONS
+            out += [f"{indent}- {{name: {a}, energy: 0.0}}" for a in actions]
+    return "\n".join(out) + "\n"
+
+
 def ranks(count, upper, inner):
     return (f"        - format: {upper}\n" * (count - 1)) + f"        - format: {inner}\n"
 
@@ -159,18 +190,22 @@ def main():
         mac = arithmetic_name((arch_dir / "arch.yaml").read_text())
         cases = sorted(p for p in arch_dir.glob("*.yaml")
                        if p.name not in ("arch.yaml", "ERT.yaml", "ART.yaml"))
+        # Each architecture's files beside its cases: the dense corpus's, with
+        # the sparse actions in the ERT; and its variant with metadata storage.
+        plain_dir = args.out / arch_dir.name
         metadata_dir = args.out / f"{arch_dir.name}_metadata"
-        metadata_dir.mkdir(parents=True, exist_ok=True)
-        (metadata_dir / "arch.yaml").write_text(
-            metadata_architecture((arch_dir / "arch.yaml").read_text()))
-        for table in ("ERT.yaml", "ART.yaml"):
-            (metadata_dir / table).write_text((arch_dir / table).read_text())
+        for out_dir, arch_text in ((plain_dir, (arch_dir / "arch.yaml").read_text()),
+                                   (metadata_dir, metadata_architecture(
+                                       (arch_dir / "arch.yaml").read_text()))):
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / "arch.yaml").write_text(arch_text)
+            (out_dir / "ERT.yaml").write_text(sparse_ert((arch_dir / "ERT.yaml").read_text(), mac))
+            (out_dir / "ART.yaml").write_text((arch_dir / "ART.yaml").read_text())
         for index, case in enumerate(rng.sample(cases, min(args.per_arch, len(cases)))):
             template = TEMPLATES[index % len(TEMPLATES)]
             metadata = template in METADATA_TEMPLATES
-            out_dir = metadata_dir if metadata else args.out / arch_dir.name
-            out_dir.mkdir(parents=True, exist_ok=True)
-            files_dir = metadata_dir if metadata else arch_dir
+            out_dir = metadata_dir if metadata else plain_dir
+            files_dir = out_dir
             space = rng.choice(("Weights", "Inputs"))
             weights, inputs = rng.choice(DENSITIES), rng.choice(DENSITIES)
             distribution = rng.choice(DISTRIBUTIONS)
