@@ -9,6 +9,7 @@
 #include "eval/evaluation_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "nest/padding.hpp"
+#include "sparse/condition_tile.hpp"
 
 namespace trainloop::cli {
 namespace {
@@ -24,7 +25,32 @@ std::string energy(double pj) {
     return fmt::format("{:.3f} pJ", pj);
 }
 
-std::string sparse_section(const Evaluation& e, const PhaseProblem& problem) {
+// One line per storage-level skipping or gating entry: the share of the reads
+// it leaves, and the condition tile a read meets (skipped only when all of it
+// is zero, so a large tile rarely is).
+std::string storage_action_lines(const Evaluation& e, const Architecture& arch,
+                                 const ArchModel& model, const PhaseProblem& problem,
+                                 const Mapping& mapping) {
+    std::string out;
+    const auto name = [&](DataSpace s) { return tensor_name(tensor_in_phase(problem.phase, s)); };
+    for (const StorageActionTile& a : storage_action_tiles(model, problem, mapping, e.nest)) {
+        const SpaceCounts& c = e.counts.levels[a.level].space(a.target);
+        const double kept = a.skipping ? c.kept_by_skipping : c.kept_by_gating;
+        const std::string when =
+            a.tile_elements == 1
+                ? fmt::format("when it is zero")
+                : fmt::format("only when all {} are zero", group_thousands(a.tile_elements));
+        out += fmt::format("  {} at {}: {} {} kept {}; each meets {} {} and is {} {}\n",
+                           a.skipping ? "skipping" : "gating", arch.levels[a.level].name,
+                           name(a.target), a.target == problem.output() ? "updates" : "reads",
+                           percent(kept, 1.0), group_thousands(a.tile_elements), name(a.condition),
+                           a.skipping ? "skipped" : "gated", when);
+    }
+    return out;
+}
+
+std::string sparse_section(const Evaluation& e, const Architecture& arch, const ArchModel& model,
+                           const PhaseProblem& problem, const Mapping& mapping) {
     std::string out = "sparsity     densities";
     for (DataSpace s : kAllDataSpaces) {
         out += fmt::format(" {} {:.3g}", tensor_name(tensor_in_phase(problem.phase, s)),
@@ -36,6 +62,7 @@ std::string sparse_section(const Evaluation& e, const PhaseProblem& problem) {
                        percent(e.counts.effectual_macs, macs),
                        group_thousands(std::int64_t(std::llround(e.counts.macs_performed))),
                        percent(e.counts.macs_performed, macs));
+    out += storage_action_lines(e, arch, model, problem, mapping);
     const LoadImbalance& li = e.imbalance;
     if (!li.applies) {
         out += "  load imbalance: none (the MACs do not skip zeros)\n";
@@ -107,7 +134,7 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
             dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
             group_thousands(extent - problem.space.bounds[d]));
     }
-    if (e.sparse) out += sparse_section(e, problem);
+    if (e.sparse) out += sparse_section(e, arch, model, problem, mapping);
     out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),
                        e.energy_pj / double(e.nest.macs));
 

@@ -4,6 +4,7 @@
 
 #include "mapping/mapping_json.hpp"
 #include "nest/padding.hpp"
+#include "sparse/condition_tile.hpp"
 
 namespace trainloop {
 namespace {
@@ -136,6 +137,19 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         {"accesses", accesses},
         {"mapping", mapping_to_json(mapping, arch)}};
     if (e.imbalance.applies) out["imbalance"] = imbalance_json(e.imbalance);
+    // Storage-level skipping and gating: the condition tile a read meets, and
+    // the share of the reads (the output: updates) left.
+    nlohmann::json storage_actions = nlohmann::json::array();
+    for (const StorageActionTile& a : storage_action_tiles(model, problem, mapping, e.nest)) {
+        const SpaceCounts& c = e.counts.levels[a.level].space(a.target);
+        storage_actions.push_back({{"level", arch.levels[a.level].name},
+                                   {"tensor", tensor_of(a.target)},
+                                   {"action", a.skipping ? "skipping" : "gating"},
+                                   {"condition", tensor_of(a.condition)},
+                                   {"condition_tile_elements", a.tile_elements},
+                                   {"kept", a.skipping ? c.kept_by_skipping : c.kept_by_gating}});
+    }
+    if (e.sparse && !storage_actions.empty()) out["storage_actions"] = storage_actions;
     // Imperfect factors (nest/padding.hpp): each padded dimension's extent.
     nlohmann::json padded = nlohmann::json::object();
     for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {

@@ -8,7 +8,10 @@
 //    "level_cycles": {level: cycles},
 //    "accesses": {level: {tensor: {"tile", "reads", "fills", "updates",
 //                                  "instances"}}},   // totals over instances
-//    "mapping": <mapping_to_json>}
+//    "mapping": <mapping_to_json>,
+//    "storage_actions": [{"level", "tensor", "action": "skipping" | "gating",
+//                         "condition", "condition_tile_elements", "kept"}]}
+//                                  // sparse, with storage-level entries only
 // Tensor names are the phase's (w, x, y / w, dx, dy / dw, x, dy) unless
 // `space_names` overrides them per data space (Timeloop import uses
 // Weights, Inputs, Outputs).

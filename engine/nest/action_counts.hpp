@@ -27,6 +27,10 @@ struct SpaceCounts {
     double child_side_words = 0;  // words crossing the network to (from) the children
     double footprint_words = 0;   // the tile's storage, metadata included (capacity)
     double footprint_metadata_words = 0;  // of which format metadata
+    // The share of the reads (for the phase's output: of the updates) that
+    // skipping and gating leave (sparse_adjustment.hpp); 1 when nothing acts.
+    double kept_by_skipping = 1;
+    double kept_by_gating = 1;
 };
 
 struct LevelCounts {

@@ -48,4 +48,30 @@ DimBounds condition_box(const PhaseProblem& problem, const Mapping& mapping,
     return box;
 }
 
+std::vector<StorageActionTile> storage_action_tiles(const ArchModel& arch,
+                                                    const PhaseProblem& problem,
+                                                    const Mapping& mapping,
+                                                    const NestAnalysis& nest) {
+    std::vector<StorageActionTile> out;
+    for (std::size_t i = 0; i < nest.num_levels; ++i) {
+        for (DataSpace target : kAllDataSpaces) {
+            if (!nest.levels[i].space(target).kept) continue;
+            for (const bool skipping : {true, false}) {
+                const LevelModel& level = arch.levels[i];
+                const DataSpaceSet conditions =
+                    (skipping ? level.skip_when_zero : level.gate_when_zero)[target].in(
+                        problem.phase);
+                if (conditions.empty()) continue;
+                const DimBounds box = condition_box(problem, mapping, nest, i, target);
+                for (DataSpace c : kAllDataSpaces) {
+                    if (!conditions.contains(c)) continue;
+                    out.push_back(
+                        {i, target, c, skipping, tile_of(problem.projection(c), box).elements()});
+                }
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace trainloop

@@ -22,7 +22,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
+#include "arch/arch_model.hpp"
 #include "mapping/mapping.hpp"
 #include "nest/nest_analysis.hpp"
 #include "problem/phase_problem.hpp"
@@ -34,6 +37,24 @@ namespace trainloop {
 // read of `target` at `level` meets.
 DimBounds condition_box(const PhaseProblem& problem, const Mapping& mapping,
                         const NestAnalysis& nest, std::size_t level, DataSpace target);
+
+// One storage-level skipping or gating entry as the mapping meets it: the
+// condition tile each read of `target` at `level` meets (for reports: why a
+// large tile is rarely skipped).
+struct StorageActionTile {
+    std::size_t level = 0;
+    DataSpace target = DataSpace::weights;
+    DataSpace condition = DataSpace::weights;
+    bool skipping = true;  // else gating
+    std::int64_t tile_elements = 1;
+};
+
+// The entries of `arch` in `problem`'s phase at the levels that keep their
+// target, outermost level first.
+std::vector<StorageActionTile> storage_action_tiles(const ArchModel& arch,
+                                                    const PhaseProblem& problem,
+                                                    const Mapping& mapping,
+                                                    const NestAnalysis& nest);
 
 // The same where `level` serves the MACs (no inner level keeps `target`):
 // the spatial loops below it, along the dimensions `target` does not index.

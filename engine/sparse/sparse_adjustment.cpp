@@ -135,6 +135,8 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                 c.updates *= kept_by_skip * kept_by_gate;
             }
             c.child_side_words *= kept_by_skip;
+            c.kept_by_skipping = kept_by_skip;
+            c.kept_by_gating = kept_by_gate;
         }
     }
     DataSpaceSet datapath = arch.compute_skip.in(problem.phase);

@@ -12,6 +12,7 @@
 #include "arch/arch_model.hpp"
 #include "common/output_files.hpp"
 #include "density/sparsity_library.hpp"
+#include "eval/evaluation_json.hpp"
 #include "eval/mapping_case.hpp"
 #include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
@@ -245,6 +246,28 @@ TEST(TimeloopSparseImport, AMulticastReadIsNotCarriedToTheMacs) {
     EXPECT_NEAR(e.counts.levels[glb].space(DataSpace::inputs).reads,
                 dense_reads * (1 - std::pow(0.5, 16)), 1e-9 * dense_reads);
     EXPECT_DOUBLE_EQ(e.counts.macs_performed, double(c.problem.space.macs()));
+
+    // The JSON and the text say which tile a read meets and what it keeps.
+    const nlohmann::json j = evaluation_to_json(e, c.arch, build_arch_model(c.arch), c.problem,
+                                                c.mapping, kTimeloopSpaceNames);
+    ASSERT_EQ(j["storage_actions"].size(), 1u);
+    EXPECT_EQ(j["storage_actions"][0]["level"], "GlobalBuffer");
+    EXPECT_EQ(j["storage_actions"][0]["tensor"], "Inputs");
+    EXPECT_EQ(j["storage_actions"][0]["condition"], "Weights");
+    EXPECT_EQ(j["storage_actions"][0]["condition_tile_elements"], 16);
+    EXPECT_NEAR(j["storage_actions"][0]["kept"].get<double>(), 1 - std::pow(0.5, 16), 1e-12);
+    const std::string files =
+        fmt::format("{} {} {} {} {} {}", (kGolden / "arch.yaml").string(),
+                    testing::temp_file("problem.yaml", problem_with(kDensities)),
+                    testing::temp_file("map.yaml", map), (kGolden / "ERT.yaml").string(),
+                    (kGolden / "ART.yaml").string(), testing::temp_file("sparse.yaml", sparse));
+    const auto text =
+        testing::run_trainloop("eval --timeloop " + files, testing::Capture::stdout_only);
+    ASSERT_EQ(text.exit_code, 0) << text.output;
+    EXPECT_TRUE(contains(text.output,
+                         "skipping at GlobalBuffer: x reads kept 100.0 %; each meets "
+                         "16 w and is skipped only when all 16 are zero"))
+        << text.output;
 }
 
 // CSR's stated widths become `index_bits` when they are one width (row
