@@ -377,7 +377,9 @@ TIMELOOP_SPARSE = """sparse_optimizations:
       - name: Weights
         ranks:
         - format: UOP
+          payload-word-bits: 8
         - format: CP
+          metadata-word-bits: 8
   - name: GlobalBuffer
     action-optimization:
     - type: skipping
