@@ -202,6 +202,12 @@ TEST(TimeloopSparseImport, ASkipAtTheLevelServingTheMacsIsCarriedToTheMacs) {
     const TimeloopCase dense = import_files(files(golden("problem.yaml"), ""));
     const Evaluation d = evaluate(build_arch_model(dense.arch), dense.problem, dense.mapping);
     EXPECT_LT(e.compute_cycles, d.compute_cycles);
+    // RegFile's weight reads are conditioned on the inputs twice (its own
+    // entry, one element per read, and the MACs'): kept once, with 0.6.
+    const std::size_t rf = *c.arch.level_index("RegFile");
+    const double dense_reads = d.counts.levels[rf].space(DataSpace::weights).reads;
+    EXPECT_NEAR(e.counts.levels[rf].space(DataSpace::weights).reads, dense_reads * 0.6,
+                1e-9 * dense_reads);
 }
 
 // Where the level serving the MACs multicasts a read over a spatial loop, the
