@@ -8,6 +8,7 @@ std::string_view density_model_name(const DensityModel& model) {
     struct Name {
         std::string_view operator()(const UniformModel&) const { return "uniform"; }
         std::string_view operator()(const EvenModel&) const { return "even"; }
+        std::string_view operator()(const HypergeometricModel&) const { return "hypergeometric"; }
         std::string_view operator()(const NMModel&) const { return "n_m"; }
         std::string_view operator()(const ClusteredModel&) const { return "clustered"; }
         std::string_view operator()(const MaskModel&) const { return "mask"; }
@@ -19,6 +20,7 @@ const ClusteredModel* clustered_model(const DensityModel& model) {
     struct Clustered {
         const ClusteredModel* operator()(const UniformModel&) const { return nullptr; }
         const ClusteredModel* operator()(const EvenModel&) const { return nullptr; }
+        const ClusteredModel* operator()(const HypergeometricModel&) const { return nullptr; }
         const ClusteredModel* operator()(const NMModel&) const { return nullptr; }
         const ClusteredModel* operator()(const ClusteredModel& m) const { return &m; }
         const ClusteredModel* operator()(const MaskModel&) const { return nullptr; }
@@ -27,7 +29,8 @@ const ClusteredModel* clustered_model(const DensityModel& model) {
 }
 
 const std::vector<std::string>& implemented_density_models() {
-    static const std::vector<std::string> names = {"uniform", "even", "n_m", "clustered", "mask"};
+    static const std::vector<std::string> names = {"uniform", "even",      "hypergeometric",
+                                                   "n_m",     "clustered", "mask"};
     return names;
 }
 

@@ -9,6 +9,9 @@
 //   even       every tile holds as nearly density × elements nonzeros as a
 //              count can: the floor or the ceiling, with the mean exact
 //              (Sparseloop's `fixed-structured` distribution);
+//   hypergeometric  the tensor holds exactly ⌈density × elements⌉
+//              nonzeros at random positions, so a tile's count is drawn
+//              without replacement (Sparseloop's `hypergeometric`);
 //   n_m        structured N:M: exactly N nonzeros in every block of M
 //              consecutive elements along one tensor axis;
 //   clustered  each cluster (a filter, a channel or a row) has its own
@@ -20,6 +23,7 @@
 // (sparse/tensor_tile.hpp): weights `gkcrs`, inputs `ngchw`, outputs `ngkpq`.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -45,6 +49,27 @@ struct UniformModel {
 struct EvenModel {
     friend bool operator==(const EvenModel&, const EvenModel&) = default;
 };
+
+// A tensor of N elements with exactly K = ⌈d·N⌉ nonzeros at uniformly
+// random positions (global pruning to a fixed count): a tile of E elements
+// holds Hypergeometric(N, K, E) of them (Timeloop v3.0.3,
+// src/workload/density-models/hypergeometric-distribution.cpp). `population`
+// is N, the tensor's element count: 0 as a profile gives it (`model:
+// hypergeometric` names no tensor), filled in from the layer when the
+// evaluator reads it (with_tensor_sizes, sparse/phase_densities.hpp); until
+// then tiles are counted as uniform (binomial), which has the same mean.
+struct HypergeometricModel {
+    std::int64_t population = 0;
+    friend bool operator==(const HypergeometricModel&, const HypergeometricModel&) = default;
+};
+
+// K, the nonzeros of a hypergeometric tensor of `population` elements at
+// `density`: ⌈d·N⌉, as Sparseloop counts them (hypergeometric-distribution.cpp:
+// total_nnzs = ceil(average_density × workload_tensor_size)), less a rounding
+// error's worth so that 0.1 × 30 is 3, not 4.
+inline double hypergeometric_nonzeros(double density, double population) {
+    return std::ceil(density * population - 1e-9);
+}
 
 // Exactly n nonzeros in every aligned block of m consecutive elements along
 // tensor axis `axis` (a letter of the data space's axes), at uniformly random
@@ -94,7 +119,8 @@ struct MaskModel {
     }
 };
 
-using DensityModel = std::variant<UniformModel, EvenModel, NMModel, ClusteredModel, MaskModel>;
+using DensityModel =
+    std::variant<UniformModel, EvenModel, HypergeometricModel, NMModel, ClusteredModel, MaskModel>;
 
 std::string_view density_model_name(const DensityModel& model);
 

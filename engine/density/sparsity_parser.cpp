@@ -213,7 +213,8 @@ DensityModel read_model(const SpecNode& node) {
     }
     DensityModel model = UniformModel{};
     if (name == "even") model = EvenModel{};
-    if ((name == "uniform" || name == "even") && params) {
+    if (name == "hypergeometric") model = HypergeometricModel{};
+    if ((name == "uniform" || name == "even" || name == "hypergeometric") && params) {
         const SpecNode& holder = params->node();
         static_cast<void>(MapReader(holder));  // fails unless it is a mapping
         for (const auto& entry : holder.raw()) {
@@ -251,6 +252,7 @@ void check_model_against_tensors(const SpecNode& model_node, const SparsityRule&
         const SparsityRule& rule;
         void operator()(const UniformModel&) const {}
         void operator()(const EvenModel&) const {}
+        void operator()(const HypergeometricModel&) const {}
         void operator()(const NMModel& m) const {
             for (TensorName t : rule.tensors) {
                 const DataSpace s = data_space_of(t);
@@ -350,7 +352,8 @@ SparsityProfile parse_sparsity_profile(const SpecNode& root) {
         profile.default_model = read_model(*n);
         if (std::holds_alternative<MaskModel>(profile.default_model)) {
             n->fail("a mask cannot be the default model (it belongs to one tensor)",
-                    "uniform, even, n_m or clustered", "give the mask in the rule of its tensor");
+                    "uniform, even, hypergeometric, n_m or clustered",
+                    "give the mask in the rule of its tensor");
         }
     }
     for (const SpecNode& rule : top.required("rules").items()) {

@@ -240,7 +240,13 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
 }
 
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
-                    const PhaseDensities& densities, const ImbalanceOptions& imbalance) {
+                    const PhaseDensities& given, const ImbalanceOptions& imbalance) {
+    // A hypergeometric model counts from its tensor's size: the layer's. Only
+    // then is a copy made (a mask model's copy touches its shared count).
+    PhaseDensities resolved;
+    const bool resolve = lacks_tensor_sizes(given);
+    if (resolve) resolved = with_tensor_sizes(given, problem);
+    const PhaseDensities& densities = resolve ? resolved : given;
     Evaluation e;
     e.sparse = true;
     for (DataSpace s : kAllDataSpaces) e.densities[s] = densities.of(s).density;

@@ -57,6 +57,21 @@ std::int64_t sample_n_m(Rng& rng, const NMModel& m, const TensorTile& tile, Data
     return count;
 }
 
+// Hypergeometric: E of the tensor's N elements drawn one by one without
+// replacement, K of them nonzero (N unknown: binomial).
+std::int64_t sample_hypergeometric(Rng& rng, const HypergeometricModel& m, double density,
+                                   std::int64_t elements) {
+    if (m.population <= 0) return binomial(rng, elements, density);
+    const std::int64_t n = m.population;
+    const auto k = std::int64_t(hypergeometric_nonzeros(density, double(n)));
+    const std::int64_t draws = std::min(elements, n);
+    std::int64_t hits = 0;
+    for (std::int64_t i = 0; i < draws; ++i) {
+        if (uniform01(rng) < double(k - hits) / double(n - i)) ++hits;
+    }
+    return hits;
+}
+
 // Draws the nonzero counts of one condition operand's distinct tiles (and
 // their two halves, for half-tile pairing), wave by wave.
 class OperandSampler {
@@ -73,6 +88,7 @@ class OperandSampler {
         std::visit(overloaded{
                        [](const UniformModel&) {},
                        [](const EvenModel&) {},
+                       [](const HypergeometricModel&) {},
                        [](const NMModel&) {},
                        [&](const ClusteredModel& c) {
                            clustered_ = &c;
@@ -136,6 +152,9 @@ class OperandSampler {
                     const double x = d_.density * double(tile.elements());
                     const double low = std::floor(x);
                     return std::int64_t(low) + binomial(rng, 1, x - low);
+                },
+                [&](const HypergeometricModel& h) {
+                    return sample_hypergeometric(rng, h, d_.density, tile.elements());
                 },
                 [&](const NMModel& nm) { return sample_n_m(rng, nm, tile, op_.space); },
                 [&](const ClusteredModel&) { return clustered_part(rng, group, tile, which); },

@@ -70,6 +70,28 @@ std::optional<double> n_m_max(const NMModel& m, const TensorTile& tile, DataSpac
     return base + max_from_pmf(pmf.data(), size, distinct);
 }
 
+// The largest of `distinct` Hypergeometric(N, K = ⌈d·N⌉, E) counts, from
+// their pmf C(K, k)·C(N − K, E − k) / C(N, E); nullopt past the support bound.
+std::optional<double> hypergeometric_max(const HypergeometricModel& m, double density,
+                                         const TensorTile& tile, std::int64_t distinct) {
+    if (m.population <= 0) return std::nullopt;
+    const double N = double(m.population);
+    const double E = std::min(double(tile.elements()), N);
+    const double K = hypergeometric_nonzeros(density, N);
+    const std::int64_t low = std::int64_t(std::max(0.0, E - (N - K)));
+    const std::int64_t high = std::int64_t(std::min(E, K));
+    if (std::size_t(high + 1) > kMaxSupport) return std::nullopt;
+    const auto log_choose = [](double n, double k) {
+        return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
+    };
+    std::array<double, kMaxSupport> pmf{};
+    for (std::int64_t k = low; k <= high; ++k) {
+        pmf[std::size_t(k)] = std::exp(log_choose(K, double(k)) + log_choose(N - K, E - double(k)) -
+                                       log_choose(N, E));
+    }
+    return max_from_pmf(pmf.data(), std::size_t(high + 1), distinct);
+}
+
 std::optional<double> mask_max(const MaskTensor& mask, const TensorTile& tile, DataSpace space,
                                std::int64_t distinct) {
     const MaskTileCounts counts = mask_tile_counts(mask, tile, space);
@@ -146,6 +168,7 @@ CacheKey key_of(const DensityModel& model, double density, const TensorTile& til
     std::visit(overloaded{
                    [](const UniformModel&) {},
                    [](const EvenModel&) {},
+                   [&k](const HypergeometricModel& h) { k.parameter = double(h.population); },
                    [&k](const NMModel& nm) {
                        k.axis = nm.axis;
                        k.parameter = double(nm.n) + double(nm.m) / 1024.0;
@@ -277,6 +300,11 @@ std::optional<double> small_count_expected_max(const DensityModel& model, double
             const double low = std::floor(o.mean_nonzeros);
             const double p = o.mean_nonzeros - low;
             return low + 1.0 - std::pow(1.0 - p, double(distinct));
+        }
+        std::optional<double> operator()(const HypergeometricModel& m) const {
+            if (m.population <= 0)
+                return expected_maximum_binomial(distinct, tile.elements(), density);
+            return hypergeometric_max(m, density, tile, distinct);
         }
         std::optional<double> operator()(const NMModel& m) const {
             return n_m_max(m, tile, space, distinct);

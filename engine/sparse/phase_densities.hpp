@@ -12,6 +12,7 @@
 #include "density/density_model.hpp"
 #include "density/density_schedule.hpp"
 #include "density/sparsity_profile.hpp"
+#include "problem/phase_problem.hpp"
 #include "vocabulary/per_space.hpp"
 #include "vocabulary/phase.hpp"
 
@@ -32,6 +33,15 @@ struct PhaseDensities {
                            [](const OperandDensity& d) { return d.density == 1.0; });
     }
 };
+
+// `densities` with every hypergeometric model's population (0 as a profile
+// gives it) set to the element count N of its tensor in `problem`, and its
+// density to the whole count of nonzeros it then holds, ⌈d·N⌉/N; the
+// others as they are.
+PhaseDensities with_tensor_sizes(const PhaseDensities& densities, const PhaseProblem& problem);
+
+// Whether some hypergeometric model still lacks its population.
+bool lacks_tensor_sizes(const PhaseDensities& densities);
 
 // The densities a profile gives the tensors of (network, layer) in `phase`
 // at training iteration `iteration` (kFinalIteration: after every schedule).

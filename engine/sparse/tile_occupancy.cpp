@@ -26,6 +26,26 @@ TileOccupancy even(double density, double elements) {
     return {x, p * (1 - p), low == 0 ? 1 - p : 0.0, p * (1 - p) * (1 - 2 * p)};
 }
 
+// Hypergeometric(N, K, E): a tile of E of the tensor's N elements, K of them
+// nonzero (K = ⌈d·N⌉). Mean E·K/N, variance E·(K/N)·(1 − K/N)·(N − E)/(N − 1),
+// third central moment E·K·(N − K)·(N − E)·(N − 2K)·(N − 2E) / (N³·(N − 1)·(N − 2)),
+// P(0) = C(N − K, E) / C(N, E) (any statistics text). N unknown (0): binomial.
+TileOccupancy hypergeometric(double density, double elements, std::int64_t population) {
+    if (population <= 0) return binomial(density, elements);
+    const double N = double(population);
+    const double E = std::min(elements, N);
+    const double K = hypergeometric_nonzeros(density, N);
+    const double p = K / N;
+    const double variance = N > 1 ? E * p * (1 - p) * (N - E) / (N - 1) : 0.0;
+    const double third = N > 2 ? E * K * (N - K) * (N - E) * (N - 2 * K) * (N - 2 * E) /
+                                     (N * N * N * (N - 1) * (N - 2))
+                               : 0.0;
+    const double empty = E > N - K ? 0.0
+                                   : std::exp(log_gamma(N - K + 1) - log_gamma(N - K - E + 1) -
+                                              log_gamma(N + 1) + log_gamma(N - E + 1));
+    return {E * p, variance, empty, third};
+}
+
 // N:M blocks along one axis; each line holds floor(L/M) whole blocks (exactly
 // N nonzeros each) and a partial block of r = L mod M elements whose count is
 // Hypergeometric(population M, successes N, draws r).
@@ -166,6 +186,9 @@ TileOccupancy occupancy(const DensityModel& model, double density, const TensorT
         }
         TileOccupancy operator()(const EvenModel&) const {
             return even(density, double(tile.elements()));
+        }
+        TileOccupancy operator()(const HypergeometricModel& m) const {
+            return hypergeometric(density, double(tile.elements()), m.population);
         }
         TileOccupancy operator()(const NMModel& m) const { return n_m(m, tile, space); }
         TileOccupancy operator()(const ClusteredModel& m) const {

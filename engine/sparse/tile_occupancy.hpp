@@ -7,7 +7,8 @@
 // Contract: pure; allocation-free for every model but `mask` (which averages
 // over the aligned tile positions of the actual mask, sparse/mask_tiles.hpp).
 // Models: uniform — binomial; even — the floor or the ceiling of the mean
-// count (a two-point distribution); n_m — the whole blocks of a line along the
+// count (a two-point distribution); hypergeometric — without replacement
+// from the tensor's exact count of nonzeros; n_m — the whole blocks of a line along the
 // model's axis are exact, a partial block (the tile's extent along the axis
 // modulo m, tiles aligned to blocks) is hypergeometric; clustered — a sum of
 // independent beta-binomials, one per cluster the tile touches (its extent

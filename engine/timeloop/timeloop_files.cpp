@@ -102,8 +102,8 @@ void check_network(const NetworkSpec& spec, const TimeloopCase& c) {
 
 // The problem's densities as a sparsity profile for the imported layer's fw
 // phase (docs/sparsity_format.md): w and x, each with its model (even for
-// Sparseloop's fixed-structured, uniform for hypergeometric; Outputs are
-// dense, timeloop_sparse_import.hpp).
+// Sparseloop's fixed-structured, hypergeometric for hypergeometric; Outputs
+// are dense, timeloop_sparse_import.hpp).
 std::string sparsity_profile_yaml(const TimeloopCase& c) {
     std::string out =
         "# Sparseloop's problem densities (timeloop_sparse_import.hpp says how each\n"

@@ -218,15 +218,13 @@ void carry_actions_to_macs(const TimeloopSpec& spec, const Architecture& arch,
     }
 }
 
-OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
-                              std::vector<std::string>& notes) {
+OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space) {
     if (d.distribution == "banded") {
         throw SpecError(d.location, "distribution",
                         "Sparseloop's `banded` distribution has no trainloop density model",
-                        "fixed-structured (trainloop: even) or hypergeometric (trainloop: "
-                        "uniform)",
-                        "trainloop's models are uniform, even, n_m, clustered and mask "
-                        "(docs/sparsity_format.md)");
+                        "fixed-structured (trainloop: even) or hypergeometric",
+                        "trainloop's models are uniform, even, hypergeometric, n_m, clustered "
+                        "and mask (docs/sparsity_format.md)");
     }
     if (space == TimeloopDataSpace::outputs && d.density < 1.0) {
         throw SpecError(
@@ -237,17 +235,11 @@ OperandDensity import_density(const TimeloopDensity& d, TimeloopDataSpace space,
                         d.density),
             "Outputs dense (1.0)", "give Weights and Inputs densities only");
     }
-    // fixed-structured is trainloop's `even` model exactly.
+    // Both distributions are trainloop models exactly: fixed-structured is
+    // `even`; `hypergeometric` takes its population from the layer when
+    // evaluated.
     if (d.distribution == "fixed-structured") return OperandDensity{d.density, EvenModel{}};
-    if (d.density < 1.0) {
-        notes.push_back(fmt::format(
-            "{}: {} density {} (hypergeometric) is read as trainloop's uniform model: the same "
-            "mean; Sparseloop draws a tile's nonzeros from the whole tensor's without "
-            "replacement, trainloop each element independently (a slightly wider spread "
-            "per tile)",
-            format_location(d.location), kTimeloopSpaceNames[std::size_t(space)], d.density));
-    }
-    return OperandDensity{d.density, UniformModel{}};
+    return OperandDensity{d.density, HypergeometricModel{}};
 }
 
 }  // namespace
@@ -291,7 +283,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
     for (TimeloopDataSpace s :
          {TimeloopDataSpace::weights, TimeloopDataSpace::inputs, TimeloopDataSpace::outputs}) {
         if (const auto& d = spec.problem.densities[std::size_t(s)]) {
-            out.densities.spaces[to_data_space(s)] = import_density(*d, s, out.notes);
+            out.densities.spaces[to_data_space(s)] = import_density(*d, s);
         }
     }
     return out;

@@ -19,7 +19,8 @@
 //   action at the level serving the MACs,     also a `compute` entry of the
 //     one condition element per read            same kind and condition
 //   density fixed-structured                  the same density, model even
-//   density hypergeometric                    the same density, model uniform
+//   density hypergeometric                    the same density, model
+//                                             hypergeometric
 //   CSR widths (UOP payload-word-bits,        `index_bits`, when one width
 //     CP metadata-word-bits)
 //

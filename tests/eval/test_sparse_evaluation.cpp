@@ -395,6 +395,35 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
     EXPECT_NEAR(rf.counts.levels[2].space(x).reads, rf_reads * w, 1e-9 * rf_reads);
 }
 
+// A hypergeometric model counts from its tensor's size, which the evaluator
+// reads from the layer: the 576 weights (K8 C8 R3 S3) at density 0.05 hold
+// exactly 29 nonzeros (density 29/576), so a GLB read, which meets 36 of
+// them (the test above), is skipped with probability Π (547 − i)/(576 − i).
+TEST(SparseEvaluation, AHypergeometricOperandCountsFromItsLayersTensor) {
+    ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+    const DataSpace x = DataSpace::inputs;
+    arch.levels[1].skip_when_zero[x].insert(DataSpace::weights);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    PhaseDensities d = densities(0.05, 1, 1);
+    d.spaces[DataSpace::weights].model = HypergeometricModel{};
+    const Evaluation e = evaluate(arch, fw, ws_mapping(), d);
+    PhaseDensities sized = d;
+    sized.spaces[DataSpace::weights].model = HypergeometricModel{576};
+    EXPECT_EQ(with_tensor_sizes(d, fw).of(DataSpace::weights).model,
+              sized.of(DataSpace::weights).model);
+    const Evaluation explicit_size = evaluate(arch, fw, ws_mapping(), sized);
+    const double dense_reads = double(e.nest.levels[1].space(x).reads);
+    double all_zero = 1;
+    for (int i = 0; i < 36; ++i) all_zero *= (547.0 - i) / (576.0 - i);
+    EXPECT_NEAR(e.counts.levels[1].space(x).reads, dense_reads * (1 - all_zero),
+                1e-9 * dense_reads);
+    EXPECT_EQ(e.counts.levels[1].space(x).reads, explicit_size.counts.levels[1].space(x).reads);
+    EXPECT_EQ(e.energy_pj, explicit_size.energy_pj);
+    // And its density is the whole count's: 29 / 576.
+    EXPECT_DOUBLE_EQ(with_tensor_sizes(d, fw).of(DataSpace::weights).density, 29.0 / 576);
+    EXPECT_DOUBLE_EQ(e.densities[DataSpace::weights], 29.0 / 576);
+}
+
 TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.levels[1].set_format(DataSpace::weights, CompressedFormat::bitmap);

@@ -260,3 +260,38 @@ TEST(ExpectedMaximum, BinomialExact) {
 
 }  // namespace
 }  // namespace trainloop
+
+namespace trainloop {
+namespace {
+
+// A hypergeometric operand (an exact count of nonzeros in the tensor): the
+// closed form (its pmf's order statistics) against the Monte-Carlo sampler
+// (draws without replacement), tiles drawn independently in both. On a 2×2
+// array a PE's tile is a quarter of the tensor, so the counts spread
+// visibly less than binomial ones (variance × (N − E)/(N − 1) ≈ 3/4), and
+// the slowest PE finishes sooner.
+TEST(LoadImbalance, HypergeometricClosedFormMatchesMonteCarlo) {
+    // Densities whose ⌈d·N⌉ is exact on these tensors (4·t² weights), as
+    // the evaluator makes them (with_tensor_sizes).
+    for (double density : {0.25, 0.5}) {
+        for (std::int64_t t : {4, 8}) {  // a one-element tile is Bernoulli either way
+            const std::int64_t side = 2;
+            const std::int64_t weights = side * side * t * t;  // one wave's: the tensor
+            const auto c = weight_sparse_case(Dataflow::CK, side, side, t, t, 1000,
+                                              HypergeometricModel{weights}, density);
+            const double closed = c.run(ImbalanceMethod::closed_form).cycles;
+            const double sampled = c.run(ImbalanceMethod::monte_carlo, 2000).cycles;
+            EXPECT_NEAR(closed, sampled, 0.03 * sampled) << density << " tile " << t * t;
+            const auto uniform =
+                weight_sparse_case(Dataflow::CK, side, side, t, t, 1000, UniformModel{}, density);
+            const double binomial = uniform.run(ImbalanceMethod::closed_form).cycles;
+            EXPECT_LE(closed, binomial * (1 + 1e-12)) << density << " tile " << t * t;
+            if (t == 8 && density == 0.5) {
+                EXPECT_LT(closed, 0.995 * binomial);
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace trainloop

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
+#include "imbalance/small_count_maximum.hpp"
 #include "sparse/tile_occupancy.hpp"
 
 namespace trainloop {
@@ -114,6 +116,66 @@ TEST(TileOccupancy, EvenIsTheFloorOrTheCeilingOfTheMean) {
     EXPECT_NEAR(
         tile_occupancy(EvenModel{}, 0.1, weights_tile(1, 3), DataSpace::weights).probability_empty,
         0.7, 1e-12);
+}
+
+// Hypergeometric(N, K = ⌈d·N⌉, E): against its pmf C(K,k)·C(N−K,E−k)/C(N,E)
+// summed directly, and the expected maximum of independent tiles against
+// Σ_k (1 − F(k)^n) over that pmf. Without a population it is binomial.
+TEST(TileOccupancy, HypergeometricAgainstItsPmf) {
+    const auto choose = [](double n, double k) {
+        if (k < 0 || k > n) return 0.0;
+        double c = 1;
+        for (int i = 0; i < int(k); ++i) c = c * (n - i) / (i + 1);
+        return c;
+    };
+    const double N = 40;
+    const double density = 0.3;  // K = 12
+    const double K = 12;
+    const TensorTile tile = weights_tile(2, 5);  // E = 10
+    const double E = 10;
+    std::vector<double> pmf(11);
+    double mean = 0;
+    for (int k = 0; k <= 10; ++k) {
+        pmf[std::size_t(k)] = choose(K, k) * choose(N - K, E - k) / choose(N, E);
+        mean += k * pmf[std::size_t(k)];
+    }
+    double var = 0, third = 0;
+    for (int k = 0; k <= 10; ++k) {
+        var += pmf[std::size_t(k)] * (k - mean) * (k - mean);
+        third += pmf[std::size_t(k)] * std::pow(k - mean, 3);
+    }
+    const TileOccupancy o =
+        tile_occupancy(HypergeometricModel{std::int64_t(N)}, density, tile, DataSpace::weights);
+    EXPECT_NEAR(o.mean_nonzeros, mean, 1e-12);
+    EXPECT_NEAR(o.variance, var, 1e-12);
+    EXPECT_NEAR(o.third_central_moment, third, 1e-12);
+    EXPECT_NEAR(o.probability_empty, pmf[0], 1e-12);
+    // Narrower than binomial: drawing without replacement.
+    EXPECT_LT(o.variance,
+              tile_occupancy(UniformModel{}, density, tile, DataSpace::weights).variance);
+    // The expected largest of 6 such tiles.
+    double max6 = 0, cdf = 0;
+    for (int k = 0; k < 10; ++k) {
+        cdf += pmf[std::size_t(k)];
+        max6 += 1 - std::pow(cdf, 6);
+    }
+    const auto closed = small_count_expected_max(HypergeometricModel{std::int64_t(N)}, density,
+                                                 tile, DataSpace::weights, 6, 1);
+    ASSERT_TRUE(closed.has_value());
+    EXPECT_NEAR(*closed, max6, 1e-9);
+    // A tile as large as the tensor holds exactly K.
+    const TileOccupancy whole =
+        tile_occupancy(HypergeometricModel{10}, density, tile, DataSpace::weights);
+    EXPECT_NEAR(whole.mean_nonzeros, 3, 1e-12);
+    EXPECT_NEAR(whole.variance, 0, 1e-12);
+    EXPECT_EQ(whole.probability_empty, 0.0);
+    // No population yet: binomial, the same mean.
+    const TileOccupancy unknown =
+        tile_occupancy(HypergeometricModel{}, density, tile, DataSpace::weights);
+    const TileOccupancy binomial =
+        tile_occupancy(UniformModel{}, density, tile, DataSpace::weights);
+    EXPECT_DOUBLE_EQ(unknown.variance, binomial.variance);
+    EXPECT_DOUBLE_EQ(unknown.probability_empty, binomial.probability_empty);
 }
 
 TEST(TileOccupancy, NMWholeBlocksAreExact) {

@@ -37,7 +37,7 @@ rules:
     EXPECT_DOUBLE_EQ(density(p, "net", "l", TensorName::w, Phase::fw), 0.5);
 }
 
-TEST(DensityModels, EvenTakesNoParameters) {
+TEST(DensityModels, EvenAndHypergeometricTakeNoParameters) {
     const SparsityProfile p = parse(R"(sparsity_profile: p
 rules:
   - {tensors: w, density: 0.3, model: even}
@@ -46,6 +46,19 @@ rules:
     EXPECT_TRUE(std::holds_alternative<EvenModel>(p.rules[0].model));
     EXPECT_TRUE(std::holds_alternative<EvenModel>(p.rules[1].model));
     EXPECT_EQ(density_model_name(p.rules[0].model), "even");
+    // hypergeometric takes no parameters either: its population is the
+    // tensor's size, which the evaluator reads from the layer.
+    const SparsityProfile h = parse(R"(sparsity_profile: p
+rules:
+  - {tensors: w, density: 0.3, model: hypergeometric}
+)");
+    EXPECT_EQ(h.rules[0].model, DensityModel{HypergeometricModel{}});
+    EXPECT_TRUE(contains(error_of(R"(sparsity_profile: p
+rules:
+  - {tensors: w, density: 0.3, model: {name: hypergeometric, population: 100}}
+)")
+                             .message(),
+                         "density model `hypergeometric` takes no parameters"));
     const SpecError e = error_of(R"(sparsity_profile: p
 rules:
   - {tensors: w, density: 0.3, model: {name: even, cv: 0.5}}

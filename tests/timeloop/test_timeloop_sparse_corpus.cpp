@@ -7,7 +7,7 @@
 // reads skipped or gated at a level on the other operand. Compared, per level
 // and data space, per instance, with Sparseloop's actual (neither gated nor
 // skipped) counts:
-// - the computes performed, within 1 %, unless a storage level skips or gates
+// - the computes performed, within 0.1 %, unless a storage level skips or gates
 //   (Sparseloop then removes the MACs of the skipped reads, at any level;
 //   the import carries a skip or gate to the MACs only at the level serving
 //   them where a read meets one condition element: difference 5 of
@@ -145,7 +145,7 @@ void check_case(const CorpusCase& c, SparseTally& t) {
         t.action_computes.add(e.counts.macs_performed, computes);
     } else {
         ++t.compared;
-        if (std::fabs(e.counts.macs_performed - computes) > 0.01 * computes) {
+        if (std::fabs(e.counts.macs_performed - computes) > 1e-3 * computes) {
             t.mismatches.push_back(fmt::format("{}: computes performed {} vs Sparseloop {}",
                                                c.label(), e.counts.macs_performed, computes));
         }
@@ -218,7 +218,7 @@ struct AgreementFloor {
 const std::map<std::string, AgreementFloor> kAgreementFloors = {
     {"cluster_4x4", {125, 8, 8, 21, 7}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
     {"glb_rf_16x16", {89, 10, 10, 24, 7}}, {"glb_rf_16x16_metadata", {68, 0, 0, 4, 4}},
-    {"glb_rf_8x4", {107, 10, 10, 16, 4}},  {"glb_rf_8x4_metadata", {54, 0, 0, 5, 3}},
+    {"glb_rf_8x4", {107, 10, 10, 16, 4}},  {"glb_rf_8x4_metadata", {56, 0, 0, 5, 3}},
     {"spad_1d_16", {72, 9, 9, 20, 7}},     {"spad_1d_16_metadata", {44, 0, 0, 4, 2}},
     {"vector_pe_4x4", {94, 9, 8, 18, 10}}, {"vector_pe_4x4_metadata", {61, 0, 0, 4, 3}},
 };

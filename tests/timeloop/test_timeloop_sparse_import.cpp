@@ -249,8 +249,15 @@ TEST(TimeloopSparseImport, AMulticastReadIsNotCarriedToTheMacs) {
         evaluate(build_arch_model(dense_case.arch), dense_case.problem, dense_case.mapping);
     const std::size_t glb = *c.arch.level_index("GlobalBuffer");
     const double dense_reads = d.counts.levels[glb].space(DataSpace::inputs).reads;
-    EXPECT_NEAR(e.counts.levels[glb].space(DataSpace::inputs).reads,
-                dense_reads * (1 - std::pow(0.5, 16)), 1e-9 * dense_reads);
+    // The weights are hypergeometric: 16 drawn without replacement from the
+    // layer's 147,456 weights, half of them zero, are all zero with
+    // probability Π (N/2 − i)/(N − i).
+    const double weights = 128.0 * 128 * 3 * 3;
+    double all_zero = 1;
+    for (int i = 0; i < 16; ++i) all_zero *= (weights / 2 - i) / (weights - i);
+    EXPECT_LT(all_zero, std::pow(0.5, 16));
+    EXPECT_NEAR(e.counts.levels[glb].space(DataSpace::inputs).reads, dense_reads * (1 - all_zero),
+                1e-9 * dense_reads);
     EXPECT_DOUBLE_EQ(e.counts.macs_performed, double(c.problem.space.macs()));
 
     // The JSON and the text say which tile a read meets and what it keeps.
@@ -261,7 +268,7 @@ TEST(TimeloopSparseImport, AMulticastReadIsNotCarriedToTheMacs) {
     EXPECT_EQ(j["storage_actions"][0]["tensor"], "Inputs");
     EXPECT_EQ(j["storage_actions"][0]["condition"], "Weights");
     EXPECT_EQ(j["storage_actions"][0]["condition_tile_elements"], 16);
-    EXPECT_NEAR(j["storage_actions"][0]["kept"].get<double>(), 1 - std::pow(0.5, 16), 1e-12);
+    EXPECT_NEAR(j["storage_actions"][0]["kept"].get<double>(), 1 - all_zero, 1e-12);
     const std::string files =
         fmt::format("{} {} {} {} {} {}", (kGolden / "arch.yaml").string(),
                     testing::temp_file("problem.yaml", problem_with(kDensities)),
@@ -341,19 +348,18 @@ TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
     EXPECT_LT(metadata_reads(8), metadata_reads(16));
 }
 
-TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndSayWhatTheModelApproximates) {
+TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndTheirDistribution) {
     const TimeloopCase c = import_files(files(problem_with(kDensities), ""));
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::weights).density, 0.5);
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::inputs).density, 0.6);
     EXPECT_DOUBLE_EQ(c.densities.of(DataSpace::outputs).density, 1.0);
     EXPECT_TRUE(c.sparse());
-    // Hypergeometric is read as uniform, with a note; a bare number is
-    // fixed-structured, trainloop's `even` model exactly.
-    EXPECT_TRUE(std::holds_alternative<UniformModel>(c.densities.of(DataSpace::weights).model));
+    // Both distributions are trainloop models, so nothing is approximated:
+    // hypergeometric (its population, the tensor's size, comes from the
+    // layer when evaluated); a bare number is fixed-structured, `even`.
+    EXPECT_EQ(c.densities.of(DataSpace::weights).model, DensityModel{HypergeometricModel{}});
     EXPECT_TRUE(std::holds_alternative<EvenModel>(c.densities.of(DataSpace::inputs).model));
-    ASSERT_EQ(c.notes.size(), 1u);
-    EXPECT_TRUE(contains(c.notes[0], "Weights density 0.5 (hypergeometric)"));
-    EXPECT_TRUE(contains(c.notes[0], "uniform model"));
+    EXPECT_TRUE(c.notes.empty());
 
     // commonDensity gives Outputs the same density, which has no equivalent
     // (below); at 1 it is read like `densities`.
@@ -405,10 +411,11 @@ TEST(TimeloopSparseImport, WrittenFilesEvaluateExactlyAsTheDirectImport) {
     EXPECT_EQ(e.cycles, expected.cycles);
     EXPECT_DOUBLE_EQ(e.energy_pj, expected.energy_pj);
     EXPECT_DOUBLE_EQ(e.counts.macs_performed, expected.counts.macs_performed);
-    // The notes name the approximations, with the reader's own.
-    bool density_note = false;
-    for (const std::string& note : imported.notes) density_note |= contains(note, "uniform model");
-    EXPECT_TRUE(density_note);
+    // Each tensor keeps its model in the written profile.
+    const std::string written = testing::read_text(dir / "sparsity.yaml");
+    EXPECT_TRUE(contains(written, "tensors: w, phases: fw, density: 0.5, model: hypergeometric"))
+        << written;
+    EXPECT_TRUE(contains(written, "tensors: x, phases: fw, density: 0.6, model: even")) << written;
 }
 
 TEST(TimeloopSparseImport, AMetadataStorageBecomesThePartitionedSramsMetadataPart) {
