@@ -22,7 +22,8 @@
 // metadata (which Sparseloop leaves out without a metadata storage) is
 // counted, not compared. Tallied, printed and held at their measured floor
 // (kAgreementFloors: how many are within 1 %), not required one by one: the compressed operand's
-// counts (Sparseloop compresses per rank of the loop nest, trainloop per tile: difference 3), the
+// counts (Sparseloop compresses per rank of the loop nest, trainloop per tile: difference 3; its
+// reads and updates where skipped or gated MACs save them left out, as above), the
 // skipped or gated operand's reads at its level (both decide by the condition tile a read meets,
 // over different loops: difference 5) and, beside them, the computes; and per case the cycles and
 // the energy (levels and MACs), with and without trainloop's format metadata.
@@ -173,21 +174,19 @@ void check_case(const CorpusCase& c, SparseTally& t) {
             for (const auto& [quantity, what] : counts) {
                 const double theirs = x["actual_" + std::string(what.first)].get<double>();
                 const double mine = what.second;
-                if (compressed) {
+                // A skipped or gated MAC's reads and updates at the level
+                // serving the MACs: trainloop saves them, Sparseloop does not
+                // (difference 2), for a compressed operand too.
+                const bool macs_save = serving && acts_on_macs(arch) && quantity != Quantity::fills;
+                if (compressed && !macs_save) {
                     t.compressed.add(mine, theirs);
                     continue;
                 }
                 if (quantity == Quantity::reads && storage_action(arch, name, s)) {
                     t.storage_action.add(mine, theirs);
-                    std::cout << c.label() << " " << name << " " << space << " reads " << mine
-                              << " vs " << theirs << " total "
-                              << (theirs + x["skipped_reads"].get<double>() +
-                                  x["gated_reads"].get<double>())
-                              << "\n";
                     continue;
                 }
-                if (skip.excludes(quantity, li, s) ||
-                    (serving && acts_on_macs(arch) && quantity != Quantity::fills)) {
+                if (skip.excludes(quantity, li, s) || macs_save) {
                     ++t.excluded;
                     continue;
                 }
@@ -216,11 +215,11 @@ struct AgreementFloor {
 };
 
 const std::map<std::string, AgreementFloor> kAgreementFloors = {
-    {"cluster_4x4", {125, 8, 8, 21, 7}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
-    {"glb_rf_16x16", {89, 10, 10, 24, 7}}, {"glb_rf_16x16_metadata", {68, 0, 0, 4, 4}},
-    {"glb_rf_8x4", {107, 10, 10, 16, 4}},  {"glb_rf_8x4_metadata", {56, 0, 0, 5, 3}},
-    {"spad_1d_16", {72, 9, 9, 20, 7}},     {"spad_1d_16_metadata", {44, 0, 0, 4, 2}},
-    {"vector_pe_4x4", {94, 9, 8, 18, 10}}, {"vector_pe_4x4_metadata", {61, 0, 0, 4, 3}},
+    {"cluster_4x4", {120, 8, 8, 21, 7}},   {"cluster_4x4_metadata", {79, 0, 0, 10, 1}},
+    {"glb_rf_16x16", {84, 10, 10, 24, 7}}, {"glb_rf_16x16_metadata", {68, 0, 0, 4, 4}},
+    {"glb_rf_8x4", {102, 10, 10, 16, 4}},  {"glb_rf_8x4_metadata", {56, 0, 0, 5, 3}},
+    {"spad_1d_16", {67, 9, 9, 20, 7}},     {"spad_1d_16_metadata", {44, 0, 0, 4, 2}},
+    {"vector_pe_4x4", {90, 9, 8, 18, 10}}, {"vector_pe_4x4_metadata", {61, 0, 0, 4, 3}},
 };
 
 class SparseCorpus : public ::testing::TestWithParam<std::string> {};
