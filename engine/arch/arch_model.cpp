@@ -52,10 +52,15 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
             level.index_bits[f.data_space][p] = f.index_bits;
         }
     }
+    PhaseDataSpaces gate_saves_accesses;
     const auto add = [&](const std::vector<SparseActionEntry>& entries, bool skip) {
         for (const SparseActionEntry& e : entries) {
             if (e.level == kComputeLevel) {
                 add_conditions(e, skip ? model.compute_skip : model.compute_gate);
+                if (!skip) {
+                    add_conditions(
+                        e, e.saves_mac_only ? model.compute_gate_mac_only : gate_saves_accesses);
+                }
                 continue;
             }
             LevelModel& level = model.levels[*arch.level_index(e.level)];
@@ -65,6 +70,13 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
     };
     add(sparse.skipping, true);
     add(sparse.gating, false);
+    // A condition some entry gates with its accesses saves them.
+    for (Phase p : kAllPhases) {
+        for (DataSpace s : kAllDataSpaces) {
+            if (gate_saves_accesses.in(p).contains(s))
+                model.compute_gate_mac_only.by_phase[p].erase(s);
+        }
+    }
 }
 
 }  // namespace

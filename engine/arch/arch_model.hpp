@@ -99,6 +99,10 @@ struct ArchModel {
     // zero (the `compute` entries of `skipping` / `gating`).
     PhaseDataSpaces compute_skip;
     PhaseDataSpaces compute_gate;
+    // Of compute_gate, the conditions whose gated MACs save only their own
+    // energy (every gating entry on them says `saves: mac`); on the others a
+    // gated MAC also saves its accesses at the level serving the MACs.
+    PhaseDataSpaces compute_gate_mac_only;
     LoadBalancing load_balancing;
     bool has_sparse_features = false;  // any format, skipping, gating or balancing
 

@@ -493,11 +493,12 @@ PerPhase<bool> read_phase_set(const SpecNode& node) {
 }
 
 std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
-                                                   const std::vector<StorageLevel>& levels) {
+                                                   const std::vector<StorageLevel>& levels,
+                                                   bool gating) {
     std::vector<SparseActionEntry> entries;
     for (const SpecNode& item : node.items()) {
         MapReader reader(item);
-        reader.allow({"level", "target", "condition_on", "phases"});
+        reader.allow({"level", "target", "condition_on", "phases", "saves"});
         reader.finish();
         SparseActionEntry entry;
         const SpecNode level = reader.required("level");
@@ -517,6 +518,16 @@ std::vector<SparseActionEntry> read_sparse_actions(const SpecNode& node,
         }
         entry.condition_on = read_data_space_set(reader.required("condition_on"));
         if (const auto phases = reader.optional("phases")) entry.in_phase = read_phase_set(*phases);
+        if (const auto saves = reader.optional("saves")) {
+            if (!gating || entry.level != kComputeLevel) {
+                saves->fail(
+                    fmt::format("`saves` on a {} entry at `{}`", gating ? "gating" : "skipping",
+                                entry.level),
+                    "`saves` only on a gating entry at `compute`",
+                    "a skipped MAC or access is not done at all; a gated access saves its energy");
+            }
+            entry.saves_mac_only = saves->as_choice({"mac", "mac_and_accesses"}) == "mac";
+        }
         entries.push_back(entry);
     }
     return entries;
@@ -585,11 +596,11 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
     if (const auto formats = reader.optional("formats"))
         sparse.formats = read_formats(*formats, levels);
     if (const auto skipping = reader.optional("skipping")) {
-        sparse.skipping = read_sparse_actions(*skipping, levels);
+        sparse.skipping = read_sparse_actions(*skipping, levels, false);
         check_compute_skipping(*skipping, sparse.skipping);
     }
     if (const auto gating = reader.optional("gating"))
-        sparse.gating = read_sparse_actions(*gating, levels);
+        sparse.gating = read_sparse_actions(*gating, levels, true);
     if (const auto balancing = reader.optional("load_balancing")) {
         sparse.load_balancing = read_load_balancing(*balancing);
     }

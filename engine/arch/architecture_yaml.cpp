@@ -93,6 +93,7 @@ std::string sparse_actions_text(const char* key, const std::vector<SparseActionE
                          {"target", std::string(data_space_name(e.target))},
                          {"condition_on", data_spaces_text(e.condition_on)}};
         add_phases(e.in_phase, fields);
+        if (e.saves_mac_only) fields.push_back({"saves", "mac"});
         out += fmt::format("    - {}\n", flow_map(fields));
     }
     return out;

@@ -79,6 +79,12 @@ struct SparseActionEntry {
     DataSpaceSet condition_on;  // non-empty
     // The training phases it acts in (`phases:`; all three when absent).
     PerPhase<bool> in_phase{true, true, true};
+    // Gating at `compute` only (`saves: mac`): a gated MAC saves its own
+    // energy only; its operands are still read and its output updated at the
+    // level serving the MACs (a gated multiplier in a datapath that runs on;
+    // Sparseloop's compute gating). By default (`saves: mac_and_accesses`)
+    // it saves those accesses too (docs/sparse_evaluation.md).
+    bool saves_mac_only = false;
 };
 
 struct LoadBalancing {

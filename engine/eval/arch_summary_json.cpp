@@ -24,10 +24,12 @@ nlohmann::json action_entries(const std::vector<SparseActionEntry>& entries) {
         for (Phase p : kAllPhases) {
             if (e.in_phase[p]) phases.push_back(std::string(phase_name(p)));
         }
-        list.push_back({{"level", e.level},
-                        {"target", std::string(data_space_name(e.target))},
-                        {"condition_on", space_list(e.condition_on)},
-                        {"phases", phases}});
+        nlohmann::json entry = {{"level", e.level},
+                                {"target", std::string(data_space_name(e.target))},
+                                {"condition_on", space_list(e.condition_on)},
+                                {"phases", phases}};
+        if (e.saves_mac_only) entry["saves"] = "mac";
+        list.push_back(entry);
     }
     return list;
 }

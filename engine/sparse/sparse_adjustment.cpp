@@ -56,10 +56,18 @@ double kept_probability(const PhaseProblem& problem, const Mapping& mapping,
 // format's density already removed those reads, see no_zero_probability).
 // The output's mask is known apart from its values: a masked-out output is
 // neither read nor updated.
-DataSpaceSet macs_condition(const PhaseDataSpaces& macs, Phase phase, DataSpace s,
-                            DataSpace output) {
-    DataSpaceSet out = macs.in(phase);
-    if (s != output) out.erase(s);
+DataSpaceSet macs_condition(DataSpaceSet macs, DataSpace s, DataSpace output) {
+    if (s != output) macs.erase(s);
+    return macs;
+}
+
+// The gating conditions whose gated MACs also save their accesses at the
+// level serving the MACs (all but `saves: mac`).
+DataSpaceSet gate_saving_accesses(const ArchModel& arch, Phase phase) {
+    DataSpaceSet out = arch.compute_gate.in(phase);
+    for (DataSpace s : kAllDataSpaces) {
+        if (arch.compute_gate_mac_only.in(phase).contains(s)) out.erase(s);
+    }
     return out;
 }
 
@@ -116,10 +124,10 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             // not read its operands there nor update its output.
             const bool serves_macs = nest.levels[i].spaces[s].child < 0;
             const DataSpaceSet macs_skip =
-                serves_macs ? macs_condition(arch.compute_skip, problem.phase, s, output)
+                serves_macs ? macs_condition(arch.compute_skip.in(problem.phase), s, output)
                             : DataSpaceSet{};
             const DataSpaceSet macs_gate =
-                serves_macs ? macs_condition(arch.compute_gate, problem.phase, s, output)
+                serves_macs ? macs_condition(gate_saving_accesses(arch, problem.phase), s, output)
                             : DataSpaceSet{};
             const double kept_by_skip = kept_probability(problem, mapping, nest, i, densities,
                                                          level.skip_when_zero[s].in(problem.phase),

@@ -206,15 +206,21 @@ void carry_actions_to_macs(const TimeloopSpec& spec, const Architecture& arch,
                 kTimeloopSpaceNames[std::size_t(a.target)], a.level, tile, verb, verb));
             continue;
         }
-        (skipping ? out.features.skipping : out.features.gating)
-            .push_back(compute_entry(storage.condition_on));
+        SparseActionEntry macs = compute_entry(storage.condition_on);
+        // A gated MAC saves only itself, as Sparseloop counts it; a skipped
+        // one is not done, so trainloop does not read its other operands
+        // nor update its output (Sparseloop does: difference 2).
+        macs.saves_mac_only = !skipping;
+        (skipping ? out.features.skipping : out.features.gating).push_back(macs);
         out.notes.push_back(fmt::format(
             "{}: {} {} reads at `{}`, the level serving the MACs, also {} the MACs that would "
             "use them, as in Sparseloop: imported as a `compute` {} entry on the same "
-            "condition, which (unlike Sparseloop) also saves those MACs' other accesses there",
+            "condition{}",
             format_location(a.location), skipping ? "skipping" : "gating",
             kTimeloopSpaceNames[std::size_t(a.target)], a.level, verb,
-            skipping ? "skipping" : "gating"));
+            skipping ? "skipping" : "gating",
+            skipping ? ", which (unlike Sparseloop) also saves those MACs' other accesses there"
+                     : " that saves only the MAC (`saves: mac`)"));
     }
 }
 
@@ -257,11 +263,13 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
     }
     carry_actions_to_macs(spec, arch, problem, mapping, out);
     if (const auto& compute = spec.sparse.compute) {
-        out.notes.push_back(fmt::format(
-            "{}: a gated or skipped MAC here also saves its operands' reads and its output's "
-            "update at the levels serving the MACs (docs/sparse_evaluation.md); Sparseloop "
-            "saves only the MAC unless those levels have action optimizations of their own",
-            format_location(compute->location)));
+        if (compute->skipping) {
+            out.notes.push_back(fmt::format(
+                "{}: a skipped MAC here also saves its operands' reads and its output's update "
+                "at the levels serving the MACs (docs/sparse_evaluation.md); Sparseloop saves "
+                "only the MAC unless those levels have action optimizations of their own",
+                format_location(compute->location)));
+        }
         if (compute->skipping) {
             const DataSpaceSet absent = absent_operands(out.features, arch, mapping);
             if (absent.empty()) {
@@ -274,10 +282,13 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
             }
         }
         if (compute->gating) {
+            // Sparseloop's gated MAC saves only itself: `saves: mac`.
             DataSpaceSet operands;
             operands.insert(DataSpace::weights);
             operands.insert(DataSpace::inputs);
-            out.features.gating.push_back(compute_entry(operands));
+            SparseActionEntry gate = compute_entry(operands);
+            gate.saves_mac_only = true;
+            out.features.gating.push_back(gate);
         }
     }
     for (TimeloopDataSpace s :

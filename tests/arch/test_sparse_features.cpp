@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "arch/arch_model.hpp"
+#include "arch/architecture_yaml.hpp"
 #include "arch_test_support.hpp"
 
 namespace trainloop {
@@ -160,6 +161,46 @@ TEST(SparseFeatures, SkippingEntriesActInTheirPhasesOnly) {
     EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::bw).contains(DataSpace::weights));
     EXPECT_TRUE(model.levels[rf].skip_when_zero[x].in(Phase::wu).empty());
     EXPECT_TRUE(model.compute_gate.in(Phase::wu).contains(DataSpace::inputs));
+}
+
+// `saves: mac` on a gating entry at `compute`: the gated MACs save only their
+// own energy (Sparseloop's compute gating), so they do not gate the accesses
+// at the level serving the MACs; the default saves those too.
+TEST(SparseFeatures, AGatedMacMaySaveOnlyItself) {
+    const std::string entry = "condition_on: [inputs, outputs]}";
+    const Architecture mac_only =
+        parse_inline(sparse_with(entry, "condition_on: [inputs, outputs], saves: mac}"));
+    ASSERT_EQ(mac_only.sparse.gating.size(), 1u);
+    EXPECT_TRUE(mac_only.sparse.gating[0].saves_mac_only);
+    const ArchModel m = build_arch_model(mac_only);
+    EXPECT_TRUE(m.compute_gate.in(Phase::fw).contains(DataSpace::inputs));
+    EXPECT_TRUE(m.compute_gate_mac_only.in(Phase::fw).contains(DataSpace::inputs));
+    const ArchModel both = build_arch_model(parse_inline(
+        sparse_with(entry, "condition_on: [inputs, outputs], saves: mac_and_accesses}")));
+    EXPECT_TRUE(both.compute_gate_mac_only.in(Phase::fw).empty());
+    EXPECT_TRUE(build_arch_model(parse_inline(kTinyArch + kSparse))
+                    .compute_gate_mac_only.in(Phase::fw)
+                    .empty())
+        << "saving the accesses is the default";
+    // Two entries on one condition, one saving the accesses: they are saved.
+    const ArchModel mixed = build_arch_model(parse_inline(
+        sparse_with(entry,
+                    "condition_on: [inputs, outputs], saves: mac}\n"
+                    "    - {level: compute, target: weights, condition_on: inputs, phases: fw}")));
+    EXPECT_FALSE(mixed.compute_gate_mac_only.in(Phase::fw).contains(DataSpace::inputs));
+    EXPECT_TRUE(mixed.compute_gate_mac_only.in(Phase::bw).contains(DataSpace::inputs));
+    // Written back and read again.
+    const std::string yaml = architecture_to_yaml(mac_only, "components/default_45nm.yaml");
+    EXPECT_NE(yaml.find("saves: mac"), std::string::npos) << yaml;
+
+    const SpecError skipping = expect_spec_error([] {
+        parse_inline(sparse_with("condition_on: weights}", "condition_on: weights, saves: mac}"));
+    });
+    expect_located(skipping, kInlineFile, 33, "sparse.skipping[0].saves",
+                   "`saves` on a skipping entry at `RF`");
+    const SpecError value = expect_spec_error(
+        [&] { parse_inline(sparse_with(entry, "condition_on: [inputs, outputs], saves: all}")); });
+    EXPECT_NE(value.expected().find("mac_and_accesses"), std::string::npos) << value.expected();
 }
 
 TEST(SparseFeatures, ComputeSkippingOnAllThreeDataSpacesInOnePhaseIsRejected) {

@@ -424,6 +424,29 @@ TEST(SparseEvaluation, AHypergeometricOperandCountsFromItsLayersTensor) {
     EXPECT_DOUBLE_EQ(e.densities[DataSpace::weights], 29.0 / 576);
 }
 
+// What a gated MAC saves: by default its operands' reads and its output's
+// update at the level serving the MACs too; with `saves: mac` (Sparseloop's
+// compute gating) only its own energy. Either way it takes its cycle.
+TEST(SparseEvaluation, AGatedMacSavesItsAccessesUnlessItSavesOnlyItself) {
+    ArchModel both = testing::three_level(4, 4, 1 << 14, 256);
+    both.compute_gate.insert(DataSpace::inputs);
+    ArchModel mac_only = both;
+    mac_only.compute_gate_mac_only.insert(DataSpace::inputs);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const Evaluation dense = evaluate(both, fw, ws_mapping());
+    const Evaluation a = evaluate(both, fw, ws_mapping(), densities(1, 0.25, 1));
+    const Evaluation m = evaluate(mac_only, fw, ws_mapping(), densities(1, 0.25, 1));
+    EXPECT_DOUBLE_EQ(a.counts.macs_performed, 0.25 * double(dense.nest.macs));
+    EXPECT_DOUBLE_EQ(m.counts.macs_performed, a.counts.macs_performed);
+    const double reads = double(dense.nest.levels[2].space(DataSpace::weights).reads);
+    EXPECT_DOUBLE_EQ(a.counts.levels[2].space(DataSpace::weights).reads, 0.25 * reads);
+    EXPECT_DOUBLE_EQ(m.counts.levels[2].space(DataSpace::weights).reads, reads);
+    EXPECT_LT(a.energy_pj, m.energy_pj);
+    EXPECT_LT(m.energy_pj, dense.energy_pj);
+    EXPECT_EQ(a.cycles, dense.cycles);
+    EXPECT_EQ(m.cycles, dense.cycles);
+}
+
 TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {
     ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
     arch.levels[1].set_format(DataSpace::weights, CompressedFormat::bitmap);
