@@ -171,6 +171,11 @@ sparse:
       target: outputs
       condition_on: weights
       phases: [fw, bw]
+  gating:
+    - level: compute
+      target: outputs
+      condition_on: inputs
+      saves: mac
   load_balancing:
     scheme: half_tile_pairing
     axis: x
