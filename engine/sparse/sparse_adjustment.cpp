@@ -120,8 +120,9 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                 level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
             if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities, c);
             // Skipping removes the access and its cycle; gating only its energy.
-            // The innermost keeper serves the MACs: a skipped (gated) MAC does
-            // not read its operands there nor update its output.
+            // The innermost keeper serves the MACs: a skipped (gated, unless
+            // it saves only the MAC) MAC does not read its operands there nor
+            // update its output.
             const bool serves_macs = nest.levels[i].spaces[s].child < 0;
             const DataSpaceSet macs_skip =
                 serves_macs ? macs_condition(arch.compute_skip.in(problem.phase), s, output)

@@ -16,7 +16,8 @@
 //     load imbalance that causes (imbalance/load_imbalance.hpp). A skipped
 //     (gated) MAC does not touch the level that serves the MACs either: its
 //     other operands are not read there and its output is not updated (nor
-//     read for the read-modify-write). The condition operand itself is still
+//     read for the read-modify-write) — unless its gating entry saves only
+//     the MAC (`saves: mac`, ArchModel::compute_gate_mac_only). The condition operand itself is still
 //     read to find its zero, unless that level keeps it in a compressed
 //     format, which stores and reads only the nonzeros.
 // Operands are independent: the probability that a MAC meets no zero is the
