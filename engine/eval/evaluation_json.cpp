@@ -89,7 +89,11 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
                 {"updates", count_json(c.updates * instances)},
                 {"metadata_reads", count_json(c.metadata_reads * instances)},
                 {"metadata_fills", count_json(c.metadata_fills * instances)},
-                {"metadata_updates", count_json(c.metadata_updates * instances)}};
+                {"metadata_updates", count_json(c.metadata_updates * instances)},
+                {"skipped_reads", count_json(c.skipped_reads * instances)},
+                {"gated_reads", count_json(c.gated_reads * instances)},
+                {"skipped_updates", count_json(c.skipped_updates * instances)},
+                {"gated_updates", count_json(c.gated_updates * instances)}};
         }
         accesses[arch.levels[i].name] = tensors;
         level_cycles[arch.levels[i].name] = e.level_cycles[i];

@@ -7,7 +7,10 @@
 //    "energy_by_action": {action: pJ},
 //    "level_cycles": {level: cycles},
 //    "accesses": {level: {tensor: {"tile", "reads", "fills", "updates",
-//                                  "instances"}}},   // totals over instances
+//                                  "instances", "stored_words", "metadata_*",
+//                                  "skipped_reads", "gated_reads",
+//                                  "skipped_updates", "gated_updates"}}},
+//                                                    // totals over instances
 //    "mapping": <mapping_to_json>,
 //    "storage_actions": [{"level", "tensor", "action": "skipping" | "gating",
 //                         "condition", "condition_tile_elements", "kept"}]}

@@ -31,6 +31,12 @@ struct SpaceCounts {
     // skipping and gating leave (sparse_adjustment.hpp); 1 when nothing acts.
     double kept_by_skipping = 1;
     double kept_by_gating = 1;
+    // The words skipping and gating removed from `reads` (`updates`):
+    // Sparseloop's skipped and gated accesses.
+    double skipped_reads = 0;
+    double gated_reads = 0;
+    double skipped_updates = 0;
+    double gated_updates = 0;
 };
 
 struct LevelCounts {

@@ -17,9 +17,9 @@
 //     (gated) MAC does not touch the level that serves the MACs either: its
 //     other operands are not read there and its output is not updated (nor
 //     read for the read-modify-write) — unless its gating entry saves only
-//     the MAC (`saves: mac`, ArchModel::compute_gate_mac_only). The condition operand itself is still
-//     read to find its zero, unless that level keeps it in a compressed
-//     format, which stores and reads only the nonzeros.
+//     the MAC (`saves: mac`, ArchModel::compute_gate_mac_only). The condition operand itself is
+//     still read to find its zero, unless that level keeps it in a compressed format, which stores
+//     and reads only the nonzeros.
 // Operands are independent: the probability that a MAC meets no zero is the
 // product of the condition operands' densities; that a level's read meets a
 // nonempty tile of each, the product of 1 − P(empty) over them. The phase's

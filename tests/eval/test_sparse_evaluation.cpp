@@ -379,6 +379,13 @@ TEST(SparseEvaluation, SkippingAtALevelRemovesReadsAndTheirCyclesGatingOnlyTheir
     const double kept = 1 - std::pow(1 - w, 36);
     EXPECT_NEAR(skipped.counts.levels[1].space(x).reads, dense_reads * kept, 1e-9 * dense_reads);
     EXPECT_NEAR(gated.counts.levels[1].space(x).reads, dense_reads * kept, 1e-9 * dense_reads);
+    // The removed reads, as Sparseloop reports them: skipped, or gated.
+    EXPECT_NEAR(skipped.counts.levels[1].space(x).skipped_reads, dense_reads * (1 - kept),
+                1e-9 * dense_reads);
+    EXPECT_EQ(skipped.counts.levels[1].space(x).gated_reads, 0.0);
+    EXPECT_NEAR(gated.counts.levels[1].space(x).gated_reads, dense_reads * (1 - kept),
+                1e-9 * dense_reads);
+    EXPECT_EQ(gated.counts.levels[1].space(x).skipped_reads, 0.0);
     EXPECT_DOUBLE_EQ(gated.counts.levels[1].space(x).timed_reads, dense_reads);
     EXPECT_LT(skipped.level_cycles[1], dense.level_cycles[1]);
     EXPECT_EQ(gated.level_cycles[1], dense.level_cycles[1]);
