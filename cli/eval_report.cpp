@@ -35,15 +35,16 @@ std::string storage_action_lines(const Evaluation& e, const Architecture& arch,
     const auto name = [&](DataSpace s) { return tensor_name(tensor_in_phase(problem.phase, s)); };
     for (const StorageActionTile& a : storage_action_tiles(model, problem, mapping, e.nest)) {
         const SpaceCounts& c = e.counts.levels[a.level].space(a.target);
-        const double kept = a.skipping ? c.kept_by_skipping : c.kept_by_gating;
+        const bool output = a.target == problem.output();
+        const double kept = a.skipping ? c.kept_by_skipping(output) : c.kept_by_gating(output);
         const std::string when =
             a.tile_elements == 1
                 ? fmt::format("when it is zero")
                 : fmt::format("only when all {} are zero", group_thousands(a.tile_elements));
         out += fmt::format("  {} at {}: {} {} kept {}; each meets {} {} and is {} {}\n",
                            a.skipping ? "skipping" : "gating", arch.levels[a.level].name,
-                           name(a.target), a.target == problem.output() ? "updates" : "reads",
-                           percent(kept, 1.0), group_thousands(a.tile_elements), name(a.condition),
+                           name(a.target), output ? "updates" : "reads", percent(kept, 1.0),
+                           group_thousands(a.tile_elements), name(a.condition),
                            a.skipping ? "skipped" : "gated", when);
     }
     return out;

@@ -1,4 +1,4 @@
-// ln Γ(x), thread-safe.
+// ln Γ(x) and ln C(n, k), thread-safe.
 #pragma once
 
 #include <math.h>
@@ -11,6 +11,11 @@ namespace trainloop {
 inline double log_gamma(double x) {
     int sign = 0;
     return ::lgamma_r(x, &sign);
+}
+
+// ln C(n, k), for real n ≥ k ≥ 0.
+inline double log_choose(double n, double k) {
+    return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
 }
 
 }  // namespace trainloop

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "common/checked_math.hpp"
 #include "common/spec_error.hpp"
@@ -243,10 +244,9 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
                     const PhaseDensities& given, const ImbalanceOptions& imbalance) {
     // A hypergeometric model counts from its tensor's size: the layer's. Only
     // then is a copy made (a mask model's copy touches its shared count).
-    PhaseDensities resolved;
-    const bool resolve = lacks_tensor_sizes(given);
-    if (resolve) resolved = with_tensor_sizes(given, problem);
-    const PhaseDensities& densities = resolve ? resolved : given;
+    std::optional<PhaseDensities> resolved;
+    if (lacks_tensor_sizes(given)) resolved = with_tensor_sizes(given, problem);
+    const PhaseDensities& densities = resolved ? *resolved : given;
     Evaluation e;
     e.sparse = true;
     for (DataSpace s : kAllDataSpaces) e.densities[s] = densities.of(s).density;

@@ -146,12 +146,14 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
     nlohmann::json storage_actions = nlohmann::json::array();
     for (const StorageActionTile& a : storage_action_tiles(model, problem, mapping, e.nest)) {
         const SpaceCounts& c = e.counts.levels[a.level].space(a.target);
-        storage_actions.push_back({{"level", arch.levels[a.level].name},
-                                   {"tensor", tensor_of(a.target)},
-                                   {"action", a.skipping ? "skipping" : "gating"},
-                                   {"condition", tensor_of(a.condition)},
-                                   {"condition_tile_elements", a.tile_elements},
-                                   {"kept", a.skipping ? c.kept_by_skipping : c.kept_by_gating}});
+        const bool output = a.target == problem.output();
+        storage_actions.push_back(
+            {{"level", arch.levels[a.level].name},
+             {"tensor", tensor_of(a.target)},
+             {"action", a.skipping ? "skipping" : "gating"},
+             {"condition", tensor_of(a.condition)},
+             {"condition_tile_elements", a.tile_elements},
+             {"kept", a.skipping ? c.kept_by_skipping(output) : c.kept_by_gating(output)}});
     }
     if (e.sparse && !storage_actions.empty()) out["storage_actions"] = storage_actions;
     // Imperfect factors (nest/padding.hpp): each padded dimension's extent.

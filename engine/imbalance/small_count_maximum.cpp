@@ -45,9 +45,6 @@ std::optional<double> n_m_max(const NMModel& m, const TensorTile& tile, DataSpac
     // Hypergeometric(M, N, r): C(N,j)·C(M−N, r−j) / C(M, r).
     std::array<double, 64> part{};
     if (top >= std::int64_t(part.size())) return std::nullopt;
-    const auto log_choose = [](double n, double k) {
-        return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
-    };
     for (std::int64_t j = 0; j <= top; ++j) {
         if (r - j > m.m - m.n) continue;
         part[std::size_t(j)] = std::exp(log_choose(double(m.n), double(j)) +
@@ -81,9 +78,6 @@ std::optional<double> hypergeometric_max(const HypergeometricModel& m, double de
     const std::int64_t low = std::int64_t(std::max(0.0, E - (N - K)));
     const std::int64_t high = std::int64_t(std::min(E, K));
     if (std::size_t(high + 1) > kMaxSupport) return std::nullopt;
-    const auto log_choose = [](double n, double k) {
-        return log_gamma(n + 1) - log_gamma(k + 1) - log_gamma(n - k + 1);
-    };
     std::array<double, kMaxSupport> pmf{};
     for (std::int64_t k = low; k <= high; ++k) {
         pmf[std::size_t(k)] = std::exp(log_choose(K, double(k)) + log_choose(N - K, E - double(k)) -

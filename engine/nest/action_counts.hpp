@@ -27,16 +27,27 @@ struct SpaceCounts {
     double child_side_words = 0;  // words crossing the network to (from) the children
     double footprint_words = 0;   // the tile's storage, metadata included (capacity)
     double footprint_metadata_words = 0;  // of which format metadata
-    // The share of the reads (for the phase's output: of the updates) that
-    // skipping and gating leave (sparse_adjustment.hpp); 1 when nothing acts.
-    double kept_by_skipping = 1;
-    double kept_by_gating = 1;
     // The words skipping and gating removed from `reads` (`updates`):
     // Sparseloop's skipped and gated accesses.
     double skipped_reads = 0;
     double gated_reads = 0;
     double skipped_updates = 0;
     double gated_updates = 0;
+
+    // The share of the accesses skipping (gating) left — of the updates for
+    // the phase's output, of the reads otherwise; 1 when there were none.
+    double kept_by_skipping(bool output) const {
+        return output ? kept_share(skipped_updates, gated_updates + updates)
+                      : kept_share(skipped_reads, gated_reads + reads);
+    }
+    double kept_by_gating(bool output) const {
+        return output ? kept_share(gated_updates, updates) : kept_share(gated_reads, reads);
+    }
+
+  private:
+    static double kept_share(double removed, double left) {
+        return removed + left > 0 ? left / (removed + left) : 1.0;
+    }
 };
 
 struct LevelCounts {

@@ -3,9 +3,12 @@
 namespace trainloop {
 namespace {
 
-void multiply_unless_indexed(DimBounds& box, const LoopList& loops, DimSet indexed) {
-    for (const Loop& l : loops) {
-        if (!indexed.contains(l.dim)) box[l.dim] *= l.factor;
+// The level's spatial loops (x and y) along the dimensions not `indexed`.
+void multiply_spatial_unless_indexed(DimBounds& box, const LevelMapping& level, DimSet indexed) {
+    for (const LoopList* loops : {&level.spatial_x, &level.spatial_y}) {
+        for (const Loop& l : *loops) {
+            if (!indexed.contains(l.dim)) box[l.dim] *= l.factor;
+        }
     }
 }
 
@@ -17,10 +20,8 @@ DimBounds serving_condition_box(const PhaseProblem& problem, const Mapping& mapp
     DimBounds box;
     for (Dim d : kAllDims) box[d] = 1;
     // Below the serving level, temporal loops are later reads.
-    for (std::size_t j = level; j < mapping.num_levels; ++j) {
-        multiply_unless_indexed(box, mapping.level(j).spatial_x, indexed);
-        multiply_unless_indexed(box, mapping.level(j).spatial_y, indexed);
-    }
+    for (std::size_t j = level; j < mapping.num_levels; ++j)
+        multiply_spatial_unless_indexed(box, mapping.level(j), indexed);
     return box;
 }
 
@@ -30,10 +31,8 @@ DimBounds condition_box(const PhaseProblem& problem, const Mapping& mapping,
     if (child < 0) return serving_condition_box(problem, mapping, level, target);
     const DimSet indexed = problem.projection(target).relevant;
     DimBounds box = nest.tile_box[std::size_t(child)];
-    for (std::size_t j = level; j < std::size_t(child); ++j) {
-        multiply_unless_indexed(box, mapping.level(j).spatial_x, indexed);
-        multiply_unless_indexed(box, mapping.level(j).spatial_y, indexed);
-    }
+    for (std::size_t j = level; j < std::size_t(child); ++j)
+        multiply_spatial_unless_indexed(box, mapping.level(j), indexed);
     // The temporal loops the child keeps the target across: innermost first,
     // up to the first loop that indexes it.
     for (std::size_t j = std::size_t(child); j-- > level;) {

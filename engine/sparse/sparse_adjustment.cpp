@@ -1,5 +1,7 @@
 #include "sparse/sparse_adjustment.hpp"
 
+#include <optional>
+
 #include "sparse/compressed_format.hpp"
 #include "sparse/condition_tile.hpp"
 #include "sparse/effectual_macs.hpp"
@@ -35,14 +37,15 @@ double kept_probability(const PhaseProblem& problem, const Mapping& mapping,
                         const PhaseDensities& densities, const DataSpaceSet& conditions,
                         const DataSpaceSet& macs, DataSpace target, bool target_compressed) {
     double p = 1.0;
+    std::optional<DimBounds> box;  // the same for every condition: computed once, if needed
     for (DataSpace c : kAllDataSpaces) {
         if (c == target && target_compressed) continue;
         const OperandDensity& operand = densities.of(c);
         if (macs.contains(c)) {
             p *= operand.density;
         } else if (conditions.contains(c) && operand.density < 1.0) {
-            const DimBounds box = condition_box(problem, mapping, nest, level, target);
-            const TensorTile tile = tile_of(problem.projection(c), box);
+            if (!box) box = condition_box(problem, mapping, nest, level, target);
+            const TensorTile tile = tile_of(problem.projection(c), *box);
             p *= 1.0 - tile_occupancy(operand.model, operand.density, tile, c).probability_empty;
         }
     }
@@ -111,6 +114,7 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                           const PhaseDensities& densities, ActionCounts& out) {
     dense_action_counts(nest, out);
     const DataSpace output = problem.output();
+    const DataSpaceSet gate_saves = gate_saving_accesses(arch, problem.phase);
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
         const LevelModel& level = arch.levels[i];
         for (DataSpace s : kAllDataSpaces) {
@@ -128,8 +132,7 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                 serves_macs ? macs_condition(arch.compute_skip.in(problem.phase), s, output)
                             : DataSpaceSet{};
             const DataSpaceSet macs_gate =
-                serves_macs ? macs_condition(gate_saving_accesses(arch, problem.phase), s, output)
-                            : DataSpaceSet{};
+                serves_macs ? macs_condition(gate_saves, s, output) : DataSpaceSet{};
             const double kept_by_skip = kept_probability(problem, mapping, nest, i, densities,
                                                          level.skip_when_zero[s].in(problem.phase),
                                                          macs_skip, s, compressed);
@@ -148,8 +151,6 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                 c.updates *= kept_by_skip * kept_by_gate;
             }
             c.child_side_words *= kept_by_skip;
-            c.kept_by_skipping = kept_by_skip;
-            c.kept_by_gating = kept_by_gate;
         }
     }
     DataSpaceSet datapath = arch.compute_skip.in(problem.phase);

@@ -40,9 +40,7 @@ TileOccupancy hypergeometric(double density, double elements, std::int64_t popul
     const double third = N > 2 ? E * K * (N - K) * (N - E) * (N - 2 * K) * (N - 2 * E) /
                                      (N * N * N * (N - 1) * (N - 2))
                                : 0.0;
-    const double empty = E > N - K ? 0.0
-                                   : std::exp(log_gamma(N - K + 1) - log_gamma(N - K - E + 1) -
-                                              log_gamma(N + 1) + log_gamma(N - E + 1));
+    const double empty = E > N - K ? 0.0 : std::exp(log_choose(N - K, E) - log_choose(N, E));
     return {E * p, variance, empty, third};
 }
 

@@ -269,8 +269,6 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
                 "at the levels serving the MACs (docs/sparse_evaluation.md); Sparseloop saves "
                 "only the MAC unless those levels have action optimizations of their own",
                 format_location(compute->location)));
-        }
-        if (compute->skipping) {
             const DataSpaceSet absent = absent_operands(out.features, arch, mapping);
             if (absent.empty()) {
                 out.notes.push_back(fmt::format(

@@ -198,6 +198,13 @@ TEST(SparseFeatures, AGatedMacMaySaveOnlyItself) {
     });
     expect_located(skipping, kInlineFile, 33, "sparse.skipping[0].saves",
                    "`saves` on a skipping entry at `RF`");
+    const SpecError storage = expect_spec_error([] {
+        parse_inline(
+            sparse_with("{level: compute, target: weights, condition_on: [inputs, outputs]}",
+                        "{level: RF, target: inputs, condition_on: weights, saves: mac}"));
+    });
+    expect_located(storage, kInlineFile, 35, "sparse.gating[0].saves",
+                   "`saves` on a gating entry at `RF`");
     const SpecError value = expect_spec_error(
         [&] { parse_inline(sparse_with(entry, "condition_on: [inputs, outputs], saves: all}")); });
     EXPECT_NE(value.expected().find("mac_and_accesses"), std::string::npos) << value.expected();
