@@ -373,7 +373,13 @@ void read_tree(const SpecNode& node, Context ctx, bool& saw_arithmetic) {
 // untagged node what its keys say.
 std::string v04_kind(const SpecNode& node) {
     std::string tag = node.raw().Tag();
-    if (!tag.empty() && tag != "?" && tag != "!") return tag.substr(tag.find_last_of('!') + 1);
+    if (!tag.empty() && tag != "?" && tag != "!") {
+        std::string kind = tag.substr(tag.find_last_of('!') + 1);
+        if (kind != "Nothing" && !node.is_map()) {
+            node.fail(fmt::format("a `!{}` node that is not a mapping", kind), "a mapping");
+        }
+        return kind;
+    }
     if (!node.is_map()) node.fail("an architecture node that is not a mapping", "a mapping");
     if (node.raw()["nodes"]) return "Hierarchical";
     if (node.raw()["class"]) return "Component";
@@ -449,6 +455,7 @@ void read_v04_nodes(const SpecNode& list, Context& ctx, bool& saw_arithmetic, bo
 }
 
 void read_architecture(const SpecNode& node, TimeloopSpec& spec) {
+    const MapReader must_be_a_map(node);  // a located error otherwise
     std::string version;
     if (node.raw()["version"]) {
         version = node.raw()["version"].Scalar();

@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <ranges>
 
 #include "common/spec_error.hpp"
 #include "sparse/condition_tile.hpp"
@@ -70,12 +69,15 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
         if (one_width && first >= 1 && first <= kMaxIndexBits) {
             bits = first;
         } else {
+            // A plain copy, not std::views::transform: clang 14 (the fuzz build)
+            // cannot compile libstdc++ 12's views.
+            std::vector<std::int64_t> widths;
+            for (const StatedWidth& w : index_fields) widths.push_back(w.bits);
             notes.push_back(fmt::format(
                 "{}: the index widths {} at `{}` are not read: trainloop's `csr` takes one "
                 "width of 1 to {} bits for its row pointers and column indices (`index_bits`); "
                 "each field is as wide as the tile needs",
-                format_location(index_fields.front().location),
-                fmt::join(index_fields | std::views::transform(&StatedWidth::bits), ", "), r.level,
+                format_location(index_fields.front().location), fmt::join(widths, ", "), r.level,
                 kMaxIndexBits));
         }
     }

@@ -76,6 +76,26 @@ TEST(TimeloopReliability, AMissingAttributeIsReportedAtTheAttributes) {
     EXPECT_TRUE(contains(e.message(), "no `datawidth` attribute"));
 }
 
+// (Found by fuzz_timeloop: `architecture:` a scalar, and a tagged v0.4 node
+// a scalar, were indexed as mappings: yaml-cpp's BadSubscript, an internal
+// error.)
+TEST(TimeloopReliability, AnArchitectureOrNodeThatIsNotAMappingIsLocated) {
+    auto with_arch = [](const std::string& arch) {
+        std::vector<std::string> files = {testing::temp_file("arch.yaml", arch)};
+        for (const char* f : {"problem.yaml", "map.yaml", "ERT.yaml"}) files.push_back(kCase + f);
+        return files;
+    };
+    const SpecError scalar = import_error(with_arch("architecture:\n  ver\n"));
+    EXPECT_TRUE(contains(scalar.where().file, "arch.yaml"));
+    EXPECT_EQ(scalar.where().line, 2);
+    EXPECT_TRUE(contains(scalar.message(), "expected a mapping"));
+    const SpecError node =
+        import_error(with_arch("architecture:\n  version: 0.4\n  nodes:\n  - !Component buffer\n"));
+    EXPECT_TRUE(contains(node.where().file, "arch.yaml"));
+    EXPECT_EQ(node.where().line, 4);
+    EXPECT_TRUE(contains(node.message(), "a `!Component` node that is not a mapping"));
+}
+
 // (Found by fuzz_timeloop: a multi-line plain key, folded to 2,300 bytes,
 // was the key path and the message.)
 TEST(TimeloopReliability, AnUnknownTopLevelKeyIsQuotedShort) {
