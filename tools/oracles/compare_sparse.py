@@ -81,7 +81,9 @@ def rows(timeloop, trainloop):
             ours = trainloop["accesses"].get(name, {}).get(space)
             if ours is None:
                 continue
-            instances = counts.get("instances", 1) or 1
+            # Sparseloop's per-instance counts are per instance holding a non-empty
+            # tile (its average utilized instances), not per mapped instance.
+            instances = counts.get("average_instances", counts.get("instances", 1)) or 1
             for action in ("reads", "fills", "updates"):
                 actual = counts.get("actual_" + action)
                 if actual is None:

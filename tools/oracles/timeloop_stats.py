@@ -16,6 +16,10 @@ _SPACES = ("Weights", "Inputs", "Outputs")
 _STORAGE_FIELDS = {
     "Utilized capacity": "capacity",
     "Utilized instances (max)": "instances",
+    # Sparseloop: the instances that hold a non-empty tile, on average (a parent
+    # with metadata sends no empty tile); its per-instance actual counts are per
+    # such instance (src/sparse-analysis/representation-analyzer.cpp).
+    "Utilized instances (average)": "average_instances",
     "Scalar reads (per-instance)": "reads",
     "Scalar fills (per-instance)": "fills",
     "Scalar updates (per-instance)": "updates",
