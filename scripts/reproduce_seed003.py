@@ -469,6 +469,10 @@ def write_report(stored):
       "indices, Im2Col), SparseTrain (CSR, unified SRAM); same CUs, SRAM, DRAM and bandwidth; "
       "dimension-based partition | %s | §V-A |"
       % ", ".join("`arch_specs/%s.yaml`" % a for _, a in BASELINES))
+    w("| indices | 8 bits for each entry of a CSR matrix's column and row index arrays, "
+      "32-bit values | every CSR and RP-CSR index field 8 bits wide (`index_bits: 8` in the "
+      "CSR and dual specs); the variant at the end sizes them from each tile | §III-B, "
+      "eqs. (5)-(7) |")
     w("| sparse training | iterative pruning to 95 %, reached at epoch 500 of 1000; G as "
       "sparse as W; A and E constant (ReLU, dropout), their density plotted only | "
       "`workloads/sparsity/chen2024.yaml`: W and G linear from 1.0 to 0.05 over the first "
@@ -592,7 +596,7 @@ def write_report(stored):
       "of a partitioned one (§V-B: \"underutilization of the SRAM\"), which SMAUG "
       "simulates and the paper does not quantify.")
     w("")
-    w("Two things move trainloop's figure away from that bound, in opposite directions:")
+    w("Two modelling choices move trainloop's figure relative to that bound:")
     w("")
     w("- **The mapping.** Each design runs at its own best mapping (lowest energy-delay "
       "product). DRAM is a small share of the energy (the breakdown under Fig. 20), so "
