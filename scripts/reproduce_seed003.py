@@ -222,10 +222,13 @@ class Runner:
             json.dump(layer["phases"]["fw"]["mapping"], f)
         split = {}
         for label, arch in [("proposed", PROPOSED)] + BASELINES:
+            # A baseline whose partitioned SRAM cannot hold the mapping's tiles: None.
             e = self.command(["eval", "--arch", arch, "--layer", BREAKDOWN_LAYER, "--phase",
-                              "fw", "--mapping", mapping, "--format", "json"] + common)
-            split[label] = {"energy_pj": e["energy_pj"], "by_level": e["energy_breakdown"],
-                            "dram_words": dram_words(e)}
+                              "fw", "--mapping", mapping, "--format", "json"] + common,
+                             allow_failure=label != "proposed")
+            split[label] = None if e is None else {
+                "energy_pj": e["energy_pj"], "by_level": e["energy_breakdown"],
+                "dram_words": dram_words(e)}
         return split
 
     def same_mapping(self, network, proposed_run):
@@ -347,6 +350,9 @@ def main():
     ap.add_argument("--report-only", action="store_true",
                     help="rewrite the report from the stored runs (WORK/results.json), running "
                          "only what they lack")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the runs stored in WORK/results.json by an interrupted run and "
+                         "run only the rest (the specs and profile must be unchanged since)")
     args = ap.parse_args()
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
@@ -358,9 +364,7 @@ def main():
             results = json.load(f)
         complete_stored_runs(args, results, stored)
     else:
-        results = run(args)
-        with open(stored, "w") as f:
-            json.dump(results, f, indent=1)
+        results = run(args, stored)
     with open(args.out, "w") as f:
         f.write(write_report(results))
     print("wrote %s" % args.out, file=sys.stderr)
@@ -402,34 +406,62 @@ def complete_stored_runs(args, results, stored):
     save()
 
 
-def run(args):
-    """Every train-cost run of the report, with what produced them."""
+def run(args, stored):
+    """Every train-cost run of the report, with what produced them. Saves them to `stored`
+    (WORK/results.json) after each part, so an interrupted run keeps what it ran; with
+    --resume, the parts stored there already are not run again."""
     networks = args.networks.split(",")
     os.makedirs(args.work, exist_ok=True)
     started = time.time()
-    results, variants = {}, {}
-    with open(os.path.join(args.work, "commands.txt"), "w") as log:
+    out = {"networks": {}, "variants": {}}
+    if args.resume and os.path.exists(stored):
+        with open(stored) as f:
+            out = json.load(f)
+    earlier_wall, earlier_cpu = out.get("wall_seconds", 0.0), out.get("cpu_seconds", 0.0)
+    out.update({"commit": git_commit(), "date": datetime.date.today().isoformat(),
+                "budget": args.budget})
+
+    def save():
+        out["wall_seconds"] = earlier_wall + time.time() - started
+        out["cpu_seconds"] = earlier_cpu + children_cpu_seconds()
+        with open(stored, "w") as f:
+            json.dump(out, f, indent=1)
+
+    with open(os.path.join(args.work, "commands.txt"), "a" if args.resume else "w") as log:
         r = Runner(args.trainloop, args.budget, log, args.work)
         for net in networks:
+            if net in out["networks"]:
+                continue
             print("%s ..." % net, file=sys.stderr)
-            results[net] = r.designs(net, PROFILE)
+            out["networks"][net] = r.designs(net, PROFILE)
+            save()
         for name, _ in VARIANTS:
-            if name == "shipped" and SENSITIVITY_NETWORK in results:
-                variants[name] = results[SENSITIVITY_NETWORK]
+            if name in out["variants"]:
+                continue
+            if name == "shipped" and SENSITIVITY_NETWORK in out["networks"]:
+                out["variants"][name] = out["networks"][SENSITIVITY_NETWORK]
                 continue
             print("variant %s ..." % name, file=sys.stderr)
-            variants[name] = r.designs(SENSITIVITY_NETWORK, variant_profile(name, args.work))
-        split = r.energy_split(args.work)
-        same = {net: r.same_mapping(net, results[net]["proposed"])
-                for net in SAME_MAPPING_NETWORKS if net in results}
-        min_traffic = r.min_traffic(results)
-        clustered_networks = r.clustered_networks(results)
-        arch_variants = r.arch_variants()
-    return {"energy_split": split, "same_mapping": same, "min_traffic": min_traffic,
-            "arch_variants": arch_variants, "clustered_networks": clustered_networks,
-            "commit": git_commit(), "date": datetime.date.today().isoformat(),
-            "wall_seconds": time.time() - started, "cpu_seconds": children_cpu_seconds(),
-            "budget": args.budget, "networks": results, "variants": variants}
+            out["variants"][name] = r.designs(SENSITIVITY_NETWORK,
+                                              variant_profile(name, args.work))
+            save()
+        results = out["networks"]
+        parts = [
+            ("energy_split", lambda: r.energy_split(args.work)),
+            ("same_mapping", lambda: {net: r.same_mapping(net, results[net]["proposed"])
+                                      for net in SAME_MAPPING_NETWORKS if net in results}),
+            ("min_traffic", lambda: r.min_traffic(results)),
+            ("clustered_networks", lambda: r.clustered_networks(results)),
+            ("arch_variants", lambda: r.arch_variants()),
+        ]
+        for key, make in parts:
+            if key in out:
+                continue
+            print("%s ..." % key, file=sys.stderr)
+            out[key] = make()
+            save()
+    save()
+    return out
 
 
 def write_report(stored):
@@ -744,7 +776,8 @@ def write_report(stored):
 
     split = stored.get("energy_split")
     if split:
-        labels = ["proposed"] + [b for b, _ in BASELINES]
+        labels = [l for l in ["proposed"] + [b for b, _ in BASELINES] if split[l]]
+        unfit = [b for b, _ in BASELINES if not split[b]]
         # Components of at least 0.05 % of some design's energy (each design has its
         # own networks; the others' are 0).
         components = sorted({c for l in labels for c, pj in split[l]["by_level"].items()
@@ -766,7 +799,13 @@ def write_report(stored):
                 l, " | ".join("%.1f %%" % (100.0 * e["by_level"].get(c, 0) / e["energy_pj"])
                               for c in components),
                 e["energy_pj"] / base["energy_pj"], e["dram_words"] / base["dram_words"]))
+        for l in unfit:
+            w("| %s | %s— | — | — |" % (l, "— | " * len(components)))
         w("")
+        if unfit:
+            w("—: the mapping's format metadata does not fit %s's index partition (%s of "
+              "its SRAM), so that design cannot run it." % (" or ".join(unfit), "20 %"))
+            w("")
         w("The per-PE SRAM dominates: the specs have no register level under the 3 MB SRAM "
           "(the paper's non-zero element buffers and accumulator banks, Figs. 8 and 10, are "
           "not modelled), so every operand and partial sum is an access to it, with its index "
