@@ -793,14 +793,15 @@ def write_report(stored):
         w("| design | %s | energy | off-chip words |" % " | ".join(components))
         w("|---|%s---:|---:|" % "".join("---:|" for _ in components))
         base = split["proposed"]
-        for l in labels:
+        for l in ["proposed"] + [b for b, _ in BASELINES]:
             e = split[l]
+            if e is None:
+                w("| %s | %s |" % (l, " | ".join(["—"] * (len(components) + 2))))
+                continue
             w("| %s | %s | %.3f | %.3f |" % (
                 l, " | ".join("%.1f %%" % (100.0 * e["by_level"].get(c, 0) / e["energy_pj"])
                               for c in components),
                 e["energy_pj"] / base["energy_pj"], e["dram_words"] / base["dram_words"]))
-        for l in unfit:
-            w("| %s | %s— | — | — |" % (l, "— | " * len(components)))
         w("")
         if unfit:
             w("—: the mapping's format metadata does not fit %s's index partition (%s of "
