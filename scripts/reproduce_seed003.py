@@ -109,14 +109,21 @@ PE_REGISTERS = """  - name: PE_REG
 """
 
 
-# The parts of the report run after the networks and the variants, in order, and what
-# each adds to it.
-REPORT_PARTS = [
-    ("energy_split", "the energy breakdown of one layer-phase under Fig. 20"),
-    ("same_mapping", "the rows with every design on the proposed design's mappings"),
-    ("min_traffic", "the rows at the mappings that move the fewest off-chip words"),
-    ("clustered_networks", "the clustered zeros on ResNet-152"),
-    ("arch_variants", "the architecture variants (PE registers, index widths from the tile)"),
+# The parts of the report run after the networks and the variants, in order: the key they
+# are stored under, what each adds to the report, and how the runner makes it from the
+# stored networks.
+LATER_PARTS = [
+    ("energy_split", "the energy breakdown of one layer-phase under Fig. 20",
+     lambda r, networks: r.energy_split(r.work)),
+    ("same_mapping", "the rows with every design on the proposed design's mappings",
+     lambda r, networks: {net: r.same_mapping(net, networks[net]["proposed"])
+                          for net in SAME_MAPPING_NETWORKS if net in networks}),
+    ("min_traffic", "the rows at the mappings that move the fewest off-chip words",
+     lambda r, networks: r.min_traffic(networks)),
+    ("clustered_networks", "the clustered zeros on ResNet-152",
+     lambda r, networks: r.clustered_networks(networks)),
+    ("arch_variants", "the architecture variants (PE registers, index widths from the tile)",
+     lambda r, networks: r.arch_variants()),
 ]
 
 
@@ -385,6 +392,22 @@ def main():
     print("wrote %s" % args.out, file=sys.stderr)
 
 
+def run_later_parts(runner, out, save):
+    """Runs the LATER_PARTS that `out` lacks (and an architecture variant added after `out`
+    was stored), saving after each."""
+    stored_variants = out.get("arch_variants")
+    missing = [name for name, _ in ARCH_VARIANTS if name not in (stored_variants or {})]
+    if stored_variants is not None and missing:
+        stored_variants.update(runner.arch_variants(missing))
+        save()
+    for key, _, make in LATER_PARTS:
+        if key in out:
+            continue
+        print("%s ..." % key, file=sys.stderr)
+        out[key] = make(runner, out["networks"])
+        save()
+
+
 def complete_stored_runs(args, results, stored):
     """Runs what the stored runs lack (parts of the report added after they were made),
     saving `results` to `stored` after each part, so an interrupted completion keeps what
@@ -395,29 +418,13 @@ def complete_stored_runs(args, results, stored):
 
     with open(os.path.join(args.work, "commands.txt"), "a") as log:
         runner = Runner(args.trainloop, args.budget, log, args.work)
-        if "energy_split" not in results:
-            results["energy_split"] = runner.energy_split(args.work)
         for net, runs in results["networks"].items():
             if "workload_stddev_coarse" not in runs["proposed"]:
                 # Runs from before trainloop reported the balanced spreads.
                 runs["proposed"] = runner.train_cost(PROPOSED, net, PROFILE)
                 if net == SENSITIVITY_NETWORK and "shipped" in results["variants"]:
                     results["variants"]["shipped"]["proposed"] = runs["proposed"]
-        missing = [name for name, _ in ARCH_VARIANTS
-                   if name not in results.get("arch_variants", {})]
-        if missing:
-            results.setdefault("arch_variants", {}).update(runner.arch_variants(missing))
-            save()
-        if "clustered_networks" not in results:
-            results["clustered_networks"] = runner.clustered_networks(results["networks"])
-            save()
-        if "min_traffic" not in results:
-            results["min_traffic"] = runner.min_traffic(results["networks"])
-            save()
-        if "same_mapping" not in results:
-            results["same_mapping"] = {
-                net: runner.same_mapping(net, results["networks"][net]["proposed"])
-                for net in SAME_MAPPING_NETWORKS if net in results["networks"]}
+        run_later_parts(runner, results, save)
     save()
 
 
@@ -460,21 +467,7 @@ def run(args, stored):
             out["variants"][name] = r.designs(SENSITIVITY_NETWORK,
                                               variant_profile(name, args.work))
             save()
-        results = out["networks"]
-        parts = [
-            ("energy_split", lambda: r.energy_split(args.work)),
-            ("same_mapping", lambda: {net: r.same_mapping(net, results[net]["proposed"])
-                                      for net in SAME_MAPPING_NETWORKS if net in results}),
-            ("min_traffic", lambda: r.min_traffic(results)),
-            ("clustered_networks", lambda: r.clustered_networks(results)),
-            ("arch_variants", lambda: r.arch_variants()),
-        ]
-        for key, make in parts:
-            if key in out:
-                continue
-            print("%s ..." % key, file=sys.stderr)
-            out[key] = make()
-            save()
+        run_later_parts(r, out, save)
     save()
     return out
 
@@ -503,7 +496,7 @@ def write_report(stored):
       % (stored.get("commit", git_commit()), stored.get("date", datetime.date.today().isoformat()),
          cost or "Run time not recorded"))
     w("")
-    missing = [what for key, what in REPORT_PARTS if key not in stored]
+    missing = [what for key, what, _ in LATER_PARTS if key not in stored]
     if missing:
         w("**Incomplete:** not run yet: %s (`scripts/reproduce.sh seed003 --resume` runs "
           "them and keeps the rest)." % "; ".join(missing))
@@ -824,8 +817,8 @@ def write_report(stored):
                 e["energy_pj"] / base["energy_pj"], e["dram_words"] / base["dram_words"]))
         w("")
         if unfit:
-            w("—: the mapping's format metadata does not fit %s's index partition (%s of "
-              "its SRAM), so that design cannot run it." % (" or ".join(unfit), "20 %"))
+            w("—: the mapping's format metadata does not fit %s's index partition (§V-A: "
+              "20 %% of each SRAM), so that design cannot run it." % " or ".join(unfit))
             w("")
         w("The per-PE SRAM dominates: the specs have no register level under the 3 MB SRAM "
           "(the paper's non-zero element buffers and accumulator banks, Figs. 8 and 10, are "

@@ -197,8 +197,8 @@ void check_case(const CorpusCase& c, SparseTally& t) {
                 x.contains("average_instances") && x["instances"].get<double>() > 0
                     ? x["average_instances"].get<double>() / x["instances"].get<double>()
                     : 1.0;
-            const bool compressed =
-                arch.sparse.format_of(name, s, Phase::fw) != CompressedFormat::uncompressed;
+            const CompressedFormat format = arch.sparse.format_of(name, s, Phase::fw);
+            const bool compressed = format != CompressedFormat::uncompressed;
             // The innermost level keeping s serves the MACs.
             bool serving = true;
             for (std::size_t inner = li + 1; inner < arch.levels.size(); ++inner) {
@@ -218,17 +218,18 @@ void check_case(const CorpusCase& c, SparseTally& t) {
                 const bool macs_save =
                     serving && macs_save_accesses(arch) && quantity != Quantity::fills;
                 // The dense corpus's documented differences (sliding-window
-                // deltas) are differences for a compressed operand too: its
-                // counts are the dense ones times what each tile keeps.
-                if (compressed && !macs_save && skip.excludes(quantity, li, s)) {
-                    ++t.excluded;
-                    continue;
-                }
+                // deltas), for a compressed operand too: its counts are the
+                // dense ones times what each tile keeps.
+                const bool excluded = skip.excludes(quantity, li, s) || macs_save;
                 if (compressed && !macs_save) {
+                    if (excluded) {
+                        ++t.excluded;
+                        continue;
+                    }
                     // Run-length padding is counted differently (difference 3):
                     // tallied. Every other format: required within 1 % (and
                     // a word per instance).
-                    if (arch.sparse.format_of(name, s, Phase::fw) == CompressedFormat::rle) {
+                    if (format == CompressedFormat::rle) {
                         t.run_length.add(mine, theirs);
                         continue;
                     }
@@ -253,7 +254,7 @@ void check_case(const CorpusCase& c, SparseTally& t) {
                     t.storage_removed.within += removed.within == removed.count;
                     continue;
                 }
-                if (skip.excludes(quantity, li, s) || macs_save) {
+                if (excluded) {
                     ++t.excluded;
                     continue;
                 }
