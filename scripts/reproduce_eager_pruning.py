@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, children_cpu_seconds, git_commit, load_module,
-    search_from)
+    read_stored_runs, search_from, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -478,17 +478,11 @@ def save_results(path, stored):
     flat = dict(stored)
     for name in ("runs", "fig20"):
         flat[name] = {"|".join(key): value for key, value in stored[name].items()}
-    with open(path, "w") as f:
-        json.dump(flat, f)
+    write_stored_runs(path, flat)
 
 
 def load_results(path):
-    if not os.path.exists(path):
-        print("error: no stored runs at %s; run without --report-only first" % path,
-              file=sys.stderr)
-        sys.exit(2)
-    with open(path) as f:
-        stored = json.load(f)
+    stored = read_stored_runs(path, "run without --report-only first")
     for name in ("runs", "fig20"):
         stored[name] = {tuple(key.split("|")): value for key, value in stored[name].items()}
     return stored

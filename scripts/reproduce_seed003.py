@@ -30,7 +30,8 @@ import time
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reproduction_support import ROOT, children_cpu_seconds, git_commit  # noqa: E402
+from reproduction_support import (  # noqa: E402
+    ROOT, children_cpu_seconds, git_commit, read_stored_runs, write_stored_runs)
 
 PROFILE = os.path.join(ROOT, "workloads", "sparsity", "chen2024.yaml")
 PROPOSED = "chen2024_dual_8x8"
@@ -377,12 +378,8 @@ def main():
     args = ap.parse_args()
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
-        if not os.path.exists(stored):
-            print("--report-only: no stored runs at %s (run without --report-only first, or "
-                  "give the --work directory of an earlier run)" % stored, file=sys.stderr)
-            sys.exit(2)
-        with open(stored) as f:
-            results = json.load(f)
+        results = read_stored_runs(stored, "run without --report-only first, or give the "
+                                   "--work directory of an earlier run")
         if not args.as_stored:
             complete_stored_runs(args, results, stored)
     else:
@@ -413,8 +410,7 @@ def complete_stored_runs(args, results, stored):
     saving `results` to `stored` after each part, so an interrupted completion keeps what
     it ran."""
     def save():
-        with open(stored, "w") as f:
-            json.dump(results, f, indent=1)
+        write_stored_runs(stored, results)
 
     with open(os.path.join(args.work, "commands.txt"), "a") as log:
         runner = Runner(args.trainloop, args.budget, log, args.work)
@@ -437,8 +433,7 @@ def run(args, stored):
     started = time.time()
     out = {"networks": {}, "variants": {}}
     if args.resume and os.path.exists(stored):
-        with open(stored) as f:
-            out = json.load(f)
+        out = read_stored_runs(stored, "delete it to run from the start without --resume")
     earlier_wall, earlier_cpu = out.get("wall_seconds", 0.0), out.get("cpu_seconds", 0.0)
     out.update({"commit": git_commit(), "date": datetime.date.today().isoformat(),
                 "budget": args.budget})
@@ -446,8 +441,7 @@ def run(args, stored):
     def save():
         out["wall_seconds"] = earlier_wall + time.time() - started
         out["cpu_seconds"] = earlier_cpu + children_cpu_seconds()
-        with open(stored, "w") as f:
-            json.dump(out, f, indent=1)
+        write_stored_runs(stored, out)
 
     with open(os.path.join(args.work, "commands.txt"), "a" if args.resume else "w") as log:
         r = Runner(args.trainloop, args.budget, log, args.work)

@@ -4,9 +4,11 @@ searches its mappings, and loading a profile generator from workloads/tools/
 as a module."""
 
 import importlib.util
+import json
 import os
 import resource
 import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -24,6 +26,40 @@ def children_cpu_seconds():
     """User + system seconds of the finished child processes (the trainloop runs)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def read_stored_runs(path, what_to_do):
+    """The runs an earlier report stored as JSON at `path`. A missing, unreadable or
+    damaged file is an error naming the file and `what_to_do` (exit 2), not a traceback."""
+    try:
+        with open(path) as f:
+            stored = json.load(f)
+    except FileNotFoundError:
+        problem = "no stored runs"
+    except OSError as e:
+        problem = "cannot read the stored runs (%s)" % e.strerror
+    except json.JSONDecodeError as e:
+        problem = "the stored runs are not valid JSON (line %d, column %d: %s)" % (
+            e.lineno, e.colno, e.msg)
+    else:
+        if isinstance(stored, dict):
+            return stored
+        problem = "the stored runs are not a JSON object"
+    print("error: %s: %s; %s" % (path, problem, what_to_do), file=sys.stderr)
+    sys.exit(2)
+
+
+def write_stored_runs(path, stored):
+    """Writes `stored` as JSON to `path` through a temporary file renamed over it, so an
+    interruption while writing leaves the earlier runs whole."""
+    temporary = path + ".tmp"
+    try:
+        with open(temporary, "w") as f:
+            json.dump(stored, f, indent=1)
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.remove(temporary)
 
 
 def load_module(name, path):

@@ -1,0 +1,70 @@
+"""The stored runs of scripts/reproduce_*.py: an interrupted write keeps the earlier
+runs, and a damaged file is a located error (exit 2), not a traceback."""
+
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts"))
+from reproduction_support import read_stored_runs, write_stored_runs  # noqa: E402
+
+
+class StoredRuns(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.directory.name, "results.json")
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def read_error(self):
+        """The message and exit code of reading self.path, which must fail."""
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), self.assertRaises(SystemExit) as exit:
+            read_stored_runs(self.path, "run it again")
+        return stderr.getvalue(), exit.exception.code
+
+    def test_what_is_written_is_read_back(self):
+        runs = {"networks": {"alexnet": {"total_cycles": 12.5}}, "date": "2026-11-25"}
+        write_stored_runs(self.path, runs)
+        self.assertEqual(read_stored_runs(self.path, "run it again"), runs)
+        self.assertEqual(os.listdir(self.directory.name), ["results.json"])
+
+    def test_a_write_that_fails_keeps_the_earlier_runs(self):
+        write_stored_runs(self.path, {"networks": {"alexnet": 1}})
+        with self.assertRaises(TypeError):
+            write_stored_runs(self.path, {"networks": {"alexnet": 1, "vgg16": object()}})
+        self.assertEqual(read_stored_runs(self.path, "run it again"),
+                         {"networks": {"alexnet": 1}})
+        self.assertEqual(os.listdir(self.directory.name), ["results.json"])
+
+    def test_a_missing_file_is_named_with_what_to_do(self):
+        message, code = self.read_error()
+        self.assertEqual(code, 2)
+        self.assertIn(self.path, message)
+        self.assertIn("no stored runs; run it again", message)
+
+    def test_a_truncated_file_names_its_line_and_column(self):
+        with open(self.path, "w") as f:
+            f.write('{"networks": {\n  "alexnet": ')
+        message, code = self.read_error()
+        self.assertEqual(code, 2)
+        self.assertIn("%s: the stored runs are not valid JSON (line 2, column 14" % self.path,
+                      message)
+        self.assertNotIn("Traceback", message)
+
+    def test_json_that_is_not_an_object_is_refused(self):
+        with open(self.path, "w") as f:
+            json.dump([1, 2], f)
+        message, code = self.read_error()
+        self.assertEqual(code, 2)
+        self.assertIn("not a JSON object", message)
+
+
+if __name__ == "__main__":
+    unittest.main()
