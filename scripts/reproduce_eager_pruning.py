@@ -122,10 +122,17 @@ def run_json(command, log, what):
     return json.loads(done.stdout)
 
 
+# Both arrays take a dimension their rows or groups do not divide in partial steps, as
+# hardware does (EP's 4 sub-systems take K = 50 as 13 + 13 + 12 + 12; CX's 128 rows take
+# 192 output channels in two waves, the second half full): Timeloop's imperfect factors.
+ARRAY_OPTIONS = ["--imperfect-factors"]
+
+
 def train_cost(trainloop, arch, network, batch, profile, iterations, search, log, extra=()):
     command = [trainloop, "train-cost", "--arch", arch, "--workload", network, "--batch",
                str(batch), "--sparsity", profile, "--iterations", str(iterations)
-               ] + search.options() + ["--seed", "1", "--format", "json", "--quiet"] + list(extra)
+               ] + search.options() + ARRAY_OPTIONS + ["--seed", "1", "--format", "json",
+                                                       "--quiet"] + list(extra)
     return run_json(command, log, search)
 
 
@@ -139,7 +146,7 @@ def map_iteration(trainloop, arch, network, batch, profile, iteration, search, l
                ] + list(extra)
     if profile is not None:
         command += ["--sparsity", profile, "--iteration", str(iteration)]
-    command += search.options() + ["--seed", "1", "--format", "json", "--quiet"]
+    command += search.options() + ARRAY_OPTIONS + ["--seed", "1", "--format", "json", "--quiet"]
     return run_json(command, log, "map, %s" % search)
 
 
@@ -638,7 +645,12 @@ def main():
     w("| mapping | \"each layer ... mapped to the prototype architectures individually\"; for "
       "FlexFlow \"we sum up the fewest cycles to complete each layer\" | %s; the runs that "
       "only give an RC (assumption rows, LSTM shapes): %s (the RC does not depend on the "
-      "mapping) | §5.2 |" % (args.search, MACS_ONLY))
+      "mapping); a dimension the array's rows or groups do not divide is taken in partial "
+      "steps (`--imperfect-factors`) | §5.2 |" % (args.search, MACS_ONLY))
+    w("| sub-systems | \"the resources are evenly partitioned into four sub-systems to "
+      "calculate four groups of input feature maps\" | the spec's `constraints:` put the input "
+      "channels on EP's 4 rows (C in FP and KU, the error's K in BP); which dimensions share a "
+      "sub-system's 512 PEs is left to the search | §5.2, §5.3 |")
     w("")
     w("## Targets: Table 5's reduced computation (RC)")
     w("")
