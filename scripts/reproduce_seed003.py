@@ -31,7 +31,8 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, children_cpu_seconds, git_commit, read_stored_runs, write_stored_runs)
+    ROOT, children_cpu_seconds, git_commit, model_files_changed, read_stored_runs,
+    write_stored_runs)
 
 PROFILE = os.path.join(ROOT, "workloads", "sparsity", "chen2024.yaml")
 PROPOSED = "chen2024_dual_8x8"
@@ -374,7 +375,8 @@ def main():
                          "the report")
     ap.add_argument("--resume", action="store_true",
                     help="keep the runs stored in WORK/results.json by an interrupted run and "
-                         "run only the rest (the specs and profile must be unchanged since)")
+                         "run only the rest; refused when the engine or the report's specs, "
+                         "networks or profile changed since the commit that made them")
     args = ap.parse_args()
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
@@ -424,6 +426,24 @@ def complete_stored_runs(args, results, stored):
     save()
 
 
+def check_model_unchanged(commit, stored):
+    """Refuses to resume runs made with another model: figures from two models would be
+    compared in one report. Exit 2 naming what changed."""
+    inputs = (["arch_specs/%s.yaml" % arch for arch in [PROPOSED] + [a for _, a in BASELINES]]
+              + ["workloads/%s.yaml" % net for net in NETWORKS]
+              + [os.path.relpath(PROFILE, ROOT), "workloads/tools"])
+    changed = model_files_changed(commit, inputs)
+    if changed is None:
+        print("warning: %s: cannot tell whether the model changed since commit %s, which made "
+              "the stored runs; resuming" % (stored, commit), file=sys.stderr)
+    elif changed:
+        print("error: %s: the stored runs were made at commit %s, and %d file(s) of the model "
+              "changed since (%s%s); run without --resume to run everything again"
+              % (stored, commit, len(changed), ", ".join(changed[:5]),
+                 ", ..." if len(changed) > 5 else ""), file=sys.stderr)
+        sys.exit(2)
+
+
 def run(args, stored):
     """Every train-cost run of the report, with what produced them. Saves them to `stored`
     (WORK/results.json) after each part, so an interrupted run keeps what it ran; with
@@ -434,9 +454,11 @@ def run(args, stored):
     out = {"networks": {}, "variants": {}}
     if args.resume and os.path.exists(stored):
         out = read_stored_runs(stored, "delete it to run from the start without --resume")
+        check_model_unchanged(out.get("commit", "unknown"), stored)
     earlier_wall, earlier_cpu = out.get("wall_seconds", 0.0), out.get("cpu_seconds", 0.0)
-    out.update({"commit": git_commit(), "date": datetime.date.today().isoformat(),
-                "budget": args.budget})
+    # A resumed run keeps the commit of the runs it continues: the model is the same.
+    out.update({"commit": out.get("commit", git_commit()),
+                "date": datetime.date.today().isoformat(), "budget": args.budget})
 
     def save():
         out["wall_seconds"] = earlier_wall + time.time() - started

@@ -22,6 +22,24 @@ def git_commit():
         return "unknown"
 
 
+# What every run's figures depend on: the engine, the CLI and the component libraries;
+# a report adds its own specs, networks and profiles.
+ENGINE_PATHS = ["engine", "mappers", "cli", "arch_specs/components"]
+
+
+def model_files_changed(commit, inputs, root=ROOT):
+    """The files of ENGINE_PATHS and `inputs` (paths relative to the repository, git
+    pathspecs) that differ between `commit` and the working tree, or None when git cannot
+    tell (no checkout, or a commit it does not know)."""
+    try:
+        done = subprocess.run(["git", "-C", root, "diff", "--name-only", commit, "--"]
+                              + ENGINE_PATHS + list(inputs),
+                              capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return done.stdout.split()
+
+
 def children_cpu_seconds():
     """User + system seconds of the finished child processes (the trainloop runs)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)

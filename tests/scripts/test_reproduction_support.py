@@ -5,13 +5,15 @@ import contextlib
 import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
-from reproduction_support import read_stored_runs, write_stored_runs  # noqa: E402
+from reproduction_support import (  # noqa: E402
+    model_files_changed, read_stored_runs, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -64,6 +66,57 @@ class StoredRuns(unittest.TestCase):
         message, code = self.read_error()
         self.assertEqual(code, 2)
         self.assertIn("not a JSON object", message)
+
+
+class ModelChanges(unittest.TestCase):
+    """--resume refuses runs made with another model: the engine's files and the report's
+    own inputs, changed since the runs' commit, committed or not."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.root = self.directory.name
+        self.write("engine/evaluation.cpp", "one")
+        self.write("arch_specs/mine.yaml", "one")
+        self.write("arch_specs/other.yaml", "one")
+        self.write("docs/notes.md", "one")
+        self.git("init", "-q")
+        self.git("add", "-A")
+        self.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "runs")
+        self.commit = self.git("rev-parse", "HEAD").strip()
+
+    def tearDown(self):
+        self.directory.cleanup()
+
+    def write(self, path, text):
+        os.makedirs(os.path.dirname(os.path.join(self.root, path)), exist_ok=True)
+        with open(os.path.join(self.root, path), "w") as f:
+            f.write(text)
+
+    def git(self, *args):
+        return subprocess.run(["git", "-C", self.root] + list(args), check=True,
+                               capture_output=True, text=True).stdout
+
+    def changed(self):
+        return model_files_changed(self.commit, ["arch_specs/mine.yaml"], root=self.root)
+
+    def test_nothing_changed(self):
+        self.assertEqual(self.changed(), [])
+
+    def test_the_engine_and_the_reports_inputs_count_other_files_do_not(self):
+        self.write("engine/evaluation.cpp", "two")
+        self.write("arch_specs/mine.yaml", "two")
+        self.write("arch_specs/other.yaml", "two")
+        self.write("docs/notes.md", "two")
+        self.assertEqual(sorted(self.changed()),
+                         ["arch_specs/mine.yaml", "engine/evaluation.cpp"])
+
+    def test_a_committed_change_counts_too(self):
+        self.write("engine/evaluation.cpp", "two")
+        self.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "later")
+        self.assertEqual(self.changed(), ["engine/evaluation.cpp"])
+
+    def test_an_unknown_commit_cannot_be_checked(self):
+        self.assertIsNone(model_files_changed("0" * 40, [], root=self.root))
 
 
 if __name__ == "__main__":
