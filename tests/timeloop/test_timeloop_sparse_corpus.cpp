@@ -327,6 +327,38 @@ TEST_P(SparseCorpus, CountsAndComputesAgreeWithSparseloop) {
     EXPECT_GE(t.energy_without_metadata.within, floor->second.energy_without_metadata);
 }
 
+// docs/timeloop_interop.md ("The sparse corpus") compares the energy without
+// trainloop's format metadata because Sparseloop moves format words only through a
+// metadata storage: on the corpus's plain architectures a compressed operand's
+// metadata moves nowhere, and on the `_metadata` variants (bitmap and run-length
+// ranks) it moves, per rank of its fiber tree (`format_reads`, ... in the
+// summaries: [metadata, payload] per rank, outermost first).
+TEST(SparseloopFormatWords, MoveOnlyThroughAMetadataStorage) {
+    int cases_with_format_words = 0;
+    for (const auto& arch_dir : corpus_architectures(kSparseCorpus)) {
+        const bool has_metadata_storage = arch_dir.filename().string().ends_with("_metadata");
+        for (const CorpusCase& c : corpus_cases(arch_dir)) {
+            bool moves_format_words = false;
+            const nlohmann::json summary = testing::read_json(c.expected());
+            for (const auto& level : summary["levels"]) {
+                for (const auto& [space, counts] : level["spaces"].items()) {
+                    for (const char* field : {"format_reads", "format_fills", "format_updates"}) {
+                        if (counts.contains(field) && !counts[field].empty()) {
+                            moves_format_words = true;
+                        }
+                    }
+                }
+            }
+            const bool compressed_with_metadata_ranks =
+                c.name.ends_with("_bitmap") || c.name.ends_with("_rle");
+            EXPECT_EQ(moves_format_words, has_metadata_storage && compressed_with_metadata_ranks)
+                << c.label();
+            cases_with_format_words += moves_format_words ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(cases_with_format_words, 50) << "the bitmap and run-length cases";
+}
+
 std::vector<std::string> architecture_names() {
     std::vector<std::string> out;
     for (const auto& dir : corpus_architectures(kSparseCorpus)) {

@@ -52,6 +52,23 @@ _STORAGE_FIELDS = {
     "Skipped metadata updates (per-instance)": "skipped_metadata_updates",
     "Tile density distribution": None,
 }
+# Sparseloop's per-rank format counts: a header line, then one line per rank of the
+# fiber tree, outermost first: "Rank 15 (metadata, payload): (392,  392)". A header
+# with ": 0" has no rank lines. Stored as [[metadata, payload], ...], outermost first,
+# down to the innermost rank with a count (the ranks below it are all (0, 0)).
+_FORMAT_RANK_FIELDS = {
+    "Max utilized Repr format storage capacity": "format_capacity",
+    "Actual scalar format reads (per-instance)": "format_reads",
+    "Gated scalar format reads (per-instance)": "gated_format_reads",
+    "Skipped scalar format reads (per-instance)": "skipped_format_reads",
+    "Actual scalar format fills (per-instance)": "format_fills",
+    "Gated scalar format fills (per-instance)": "gated_format_fills",
+    "Skipped scalar format fills (per-instance)": "skipped_format_fills",
+    "Actual scalar format updates (per-instance)": "format_updates",
+    "Gated scalar format updates (per-instance)": "gated_format_updates",
+    "Skipped scalar format updates (per-instance)": "skipped_format_updates",
+}
+_RANK_RE = re.compile(r"^Rank (\d+) \(metadata, payload\)\s*:\s*\(\s*(\d+),\s*(\d+)\)$")
 _NETWORK_FIELDS = {
     "Fanout": "fanout",
     "Multicast factor": "multicast",
@@ -93,6 +110,7 @@ def parse_stats(text):
     section = None  # ("level", dict) | ("arith", dict) | ("network", dict) | ("summary", None)
     space = None
     network_name_next = False
+    rank_field = None  # the _FORMAT_RANK_FIELDS entry whose rank lines follow
     for raw in lines:
         line = raw.rstrip()
         stripped = line.strip()
@@ -124,6 +142,22 @@ def parse_stats(text):
             continue
         if section is None or section[0] in ("skip", "pending") or stripped.startswith("---"):
             continue
+        if section[0] == "storage" and space is not None:
+            m = _RANK_RE.match(stripped)
+            if m and rank_field is not None:
+                record = section[1]["spaces"].setdefault(space, {})
+                record.setdefault(rank_field, []).append([int(m.group(2)), int(m.group(3))])
+                continue
+            rank_field = _FORMAT_RANK_FIELDS.get(stripped)  # a header without a value
+            if rank_field is not None:
+                continue
+            if stripped.startswith("Representation format") and ":" in stripped:
+                text = stripped.split(":", 1)[1].strip()
+                if text != "none":
+                    section[1]["spaces"].setdefault(space, {})["representation_format"] = text
+                continue
+        else:
+            rank_field = None
         if section[0] == "summary":
             m = re.match(r"^(Cycles|Utilization|Energy|Computes)\s*[:=]\s*(.*)$", stripped)
             if m:
@@ -161,6 +195,14 @@ def parse_stats(text):
             field = _NETWORK_FIELDS.get(key)
             if field:
                 record.setdefault(space, {})[field] = _number(value)
+    for level in out["levels"]:
+        for record in level["spaces"].values():
+            for field in _FORMAT_RANK_FIELDS.values():
+                ranks = record.get(field)
+                while ranks and ranks[-1] == [0, 0]:
+                    ranks.pop()
+                if field in record and not ranks:
+                    del record[field]
     # The arithmetic level is printed as "Level 0" with the MAC's name.
     levels = []
     for level in out["levels"]:
