@@ -89,9 +89,6 @@ def rows(timeloop, trainloop):
                 if actual is None:
                     continue
                 yield (f"{name} {space} actual {action}", actual * instances, ours[action])
-            meta = counts.get("metadata_reads")
-            if meta is not None:
-                yield (f"{name} {space} metadata reads", meta * instances, ours["metadata_reads"])
     yield ("energy pJ", (timeloop.get("energy_uj") or 0) * 1e6, trainloop["energy_pj"])
 
 

@@ -41,15 +41,6 @@ _STORAGE_FIELDS = {
     "Skipped scalar fills (per-instance)": "skipped_fills",
     "Gated scalar updates (per-instance)": "gated_updates",
     "Skipped scalar updates (per-instance)": "skipped_updates",
-    "Metadata reads (per-instance)": "metadata_reads",
-    "Metadata fills (per-instance)": "metadata_fills",
-    "Metadata updates (per-instance)": "metadata_updates",
-    "Gated metadata reads (per-instance)": "gated_metadata_reads",
-    "Skipped metadata reads (per-instance)": "skipped_metadata_reads",
-    "Gated metadata fills (per-instance)": "gated_metadata_fills",
-    "Skipped metadata fills (per-instance)": "skipped_metadata_fills",
-    "Gated metadata updates (per-instance)": "gated_metadata_updates",
-    "Skipped metadata updates (per-instance)": "skipped_metadata_updates",
     "Tile density distribution": None,
 }
 # Sparseloop's per-rank format counts: a header line, then one line per rank of the
