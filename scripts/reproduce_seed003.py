@@ -113,7 +113,8 @@ PE_REGISTERS = """  - name: PE_REG
 
 # The parts of the report run after the networks and the variants, in order: the key they
 # are stored under, what each adds to the report, and how the runner makes it from the
-# stored networks.
+# stored networks. The architecture variants are run and saved one by one
+# (run_later_parts), so their entry has no maker.
 LATER_PARTS = [
     ("energy_split", "the energy breakdown of one layer-phase under Fig. 20",
      lambda r, networks: r.energy_split(r.work)),
@@ -125,13 +126,23 @@ LATER_PARTS = [
     ("clustered_networks", "the clustered zeros on ResNet-152",
      lambda r, networks: r.clustered_networks(networks)),
     ("arch_variants", "the architecture variants (PE registers, index widths from the tile)",
-     lambda r, networks: r.arch_variants()),
+     None),
 ]
+
+
+def missing_parts(stored):
+    """The keys of the LATER_PARTS that `stored` lacks, in whole or in part (an architecture
+    variant not run yet)."""
+    variants = stored.get("arch_variants", {})
+    return [key for key, _, _ in LATER_PARTS
+            if key not in stored
+            or (key == "arch_variants" and any(n not in variants for n, _ in ARCH_VARIANTS))]
 
 
 def variant_arch(arch, name, work):
     """The shipped spec of `arch` with the architecture assumption `name`, written under
-    `work`; returns its path."""
+    `work`; returns its path, or None when the assumption does not concern `arch` (an index
+    width, for a design whose formats have no index: SIGMA's bitmap)."""
     with open(os.path.join(ROOT, "arch_specs", arch + ".yaml")) as f:
         spec = f.read()
     if name == "pe_registers":
@@ -140,7 +151,9 @@ def variant_arch(arch, name, work):
         spec = spec[:end] + PE_REGISTERS + spec[end:]
     elif name == "index_bits_tile":
         if ", index_bits: 8}" not in spec:
-            raise ValueError("%s states no index_bits: 8 to remove" % arch)
+            if any("format: %s" % f in spec for f in ("csr", "coo", "rp_")):
+                raise ValueError("%s has indexed formats but states no index_bits: 8" % arch)
+            return None
         spec = spec.replace(", index_bits: 8}", "}")
     else:
         raise ValueError(name)
@@ -294,7 +307,7 @@ class Runner:
         runs = {}
         for label, arch in [("proposed", PROPOSED)] + BASELINES:
             if arch_variant:
-                arch = variant_arch(arch, arch_variant, self.work)
+                arch = variant_arch(arch, arch_variant, self.work) or arch
             runs[label] = self.train_cost(arch, network, profile, objective)
         return runs
 
@@ -392,15 +405,19 @@ def main():
 
 
 def run_later_parts(runner, out, save):
-    """Runs the LATER_PARTS that `out` lacks (and an architecture variant added after `out`
-    was stored), saving after each."""
-    stored_variants = out.get("arch_variants")
-    missing = [name for name, _ in ARCH_VARIANTS if name not in (stored_variants or {})]
-    if stored_variants is not None and missing:
-        stored_variants.update(runner.arch_variants(missing))
-        save()
+    """Runs the LATER_PARTS that `out` lacks, saving after each part and after each
+    architecture variant."""
+    missing = missing_parts(out)
     for key, _, make in LATER_PARTS:
-        if key in out:
+        if key not in missing:
+            continue
+        if key == "arch_variants":
+            variants = out.setdefault(key, {})
+            for name, _ in ARCH_VARIANTS:
+                if name not in variants:
+                    print("arch_variants %s ..." % name, file=sys.stderr)
+                    variants.update(runner.arch_variants([name]))
+                    save()
             continue
         print("%s ..." % key, file=sys.stderr)
         out[key] = make(runner, out["networks"])
@@ -512,7 +529,7 @@ def write_report(stored):
       % (stored.get("commit", git_commit()), stored.get("date", datetime.date.today().isoformat()),
          cost or "Run time not recorded"))
     w("")
-    missing = [what for key, what, _ in LATER_PARTS if key not in stored]
+    missing = [what for key, what, _ in LATER_PARTS if key in missing_parts(stored)]
     if missing:
         w("**Incomplete:** not run yet: %s (`scripts/reproduce.sh seed003 --resume` runs "
           "them and keeps the rest)." % "; ".join(missing))
