@@ -412,6 +412,14 @@ def write_phases_over_ideal(w, args, cnns, fig20):
             trainloop, paper, ratio,
             "within ±20 %" if abs(ratio - 1) <= RC_TOLERANCE else "**outside ±20 %**")
 
+    if "lenet" in cnns:
+        lenet = phase_over_ideal(fig20[("lenet", args.arch, "dense")], "fw")
+        w("LeNet's dense forward pass reaches %.2f of the ideal (the CGM: %.2f): its first "
+          "layer has one input channel, so one of the four sub-systems works there, as §5.3 "
+          "says of the paper's design (\"LN has only one input feature map so only one of the "
+          "four sub-systems is busy at the first layer\"; the spec's partition, §5.2)."
+          % (lenet, dense_fw))
+        w("")
     # Fig. 20(b)'s iteration as FP at Fig. 19(b)'s speed and BP + KU at speed s:
     # 1 / 1.19 = f / 1.86 + (1 - f) / s, f the forward pass's share of the MACs.
     rest = (1 - share) / (1 / FIG20_EP_CGM - share / FIG19_EP_SPARSE_CGM)
@@ -420,7 +428,8 @@ def write_phases_over_ideal(w, args, cnns, fig20):
       "(1 − f) / (1 / 1.19 − f / 1.86) = **%.2f** of the ideal dense speed, with f = %.2f the "
       "forward pass's share of the MACs (trainloop's, CGM): the paper's EP gains from pruning "
       "in FP, and in BP and KU together almost nothing, where trainloop's gains %.2f in bw "
-      "and %.2f in wu, as in fw. %s There the paper's dataflow differs from an even spread of the nonzeros: in KU "
+      "and %.2f in wu, as in fw. %s There the paper's dataflow differs from an even spread "
+      "of the nonzeros: in KU "
       "the outputs are the kernel updates, \"the outputs within a feature map\" are unrolled "
       "and the errors duplicated to them (§4.4, Fig. 17(b)), and in BP the sparse kernels are "
       "used transposed. The paper gives no cycles per phase for EP's architecture (Fig. 21 "
