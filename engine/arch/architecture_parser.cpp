@@ -447,8 +447,8 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
             if (!has_index_fields(entry.format)) {
                 bits->fail(fmt::format("`index_bits` on format `{}`, which has no index fields",
                                        compressed_format_name(entry.format)),
-                           "`index_bits` only with format csr or rp_dual",
-                           "remove `index_bits`, or use csr or rp_dual");
+                           "`index_bits` only with format csr, rp_dual or rle",
+                           "remove `index_bits`, or use csr, rp_dual or rle");
             }
             entry.index_bits = bits->as_positive_int();
             if (entry.index_bits > kMaxIndexBits) {

@@ -33,9 +33,10 @@ enum class CompressedFormat : std::uint8_t { uncompressed, bitmap, csr, rle, coo
 inline constexpr std::array<std::string_view, 7> kCompressedFormatNames = {
     "uncompressed", "bitmap", "csr", "rle", "coo", "csb", "rp_dual"};
 
-// The formats whose index fields `index_bits:` can fix.
+// The formats whose index fields `index_bits:` can fix (RLE's: its run fields).
 constexpr bool has_index_fields(CompressedFormat f) {
-    return f == CompressedFormat::csr || f == CompressedFormat::rp_dual;
+    return f == CompressedFormat::csr || f == CompressedFormat::rp_dual ||
+           f == CompressedFormat::rle;
 }
 // The widest index field `index_bits:` accepts.
 inline constexpr std::int64_t kMaxIndexBits = 64;
@@ -62,9 +63,9 @@ struct FormatEntry {
     DataSpace data_space = DataSpace::weights;
     CompressedFormat format = CompressedFormat::uncompressed;
     // `index_bits:` the width of every index field of a `csr` or `rp_dual`
-    // tile (row pointers or row headers, column indices), as a paper states
-    // it (Chen et al. 2024 eqs. 5-8: 8 bits); 0 derives each width from the
-    // tile (format_layout.hpp).
+    // tile (row pointers or row headers, column indices), or of an `rle`
+    // tile's run fields, as a paper states it (Chen et al. 2024 eqs. 5-8:
+    // 8 bits; GSCN: 4); 0 derives each width from the tile (format_layout.hpp).
     std::int64_t index_bits = 0;
     // The training phases it applies in (`phases:`; all three when absent):
     // a data space holds a different tensor per phase (w in fw/bw, dw in wu),

@@ -6,6 +6,7 @@
 // Contract: pure, allocation-free.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -32,7 +33,8 @@ struct FormatLayout {
     std::int64_t coordinate_bits = 0;
     std::int64_t count_bits = 0;
     // RLE (Sparseloop's RLE over the flattened tile): the run of zeros before
-    // each kept value; a field spans up to a row (0..L-1), at least 1 bit.
+    // each kept value; a field holds any run of the tile (0..E-1), at least
+    // 1 bit, unless `index_bits` fixes it (then long runs pad).
     std::int64_t run_length_bits = 1;
     // CSB (Procrustes §IV-B): a block is the innermost two axes longer than 1
     // (a conv kernel R×S for weights, a square-ish fragment of an FC weight
@@ -47,8 +49,8 @@ struct FormatLayout {
 };
 
 // `index_bits` > 0: the index fields of CSR and RP-CSR (row pointers, column
-// indices, row headers) are that wide, as a paper states them, whatever the
-// tile needs (FormatEntry::index_bits).
+// indices, row headers) and RLE's run fields are that wide, as a paper states
+// them, whatever the tile needs (FormatEntry::index_bits).
 inline FormatLayout format_layout(const TensorTile& tile, std::int64_t index_bits = 0) {
     FormatLayout f;
     f.elements = tile.elements();
@@ -59,7 +61,10 @@ inline FormatLayout format_layout(const TensorTile& tile, std::int64_t index_bit
     for (std::uint8_t a = 0; a < tile.rank; ++a)
         f.coordinate_bits += bits_for_values(tile.extent[a]);
     f.count_bits = bits_for_values(f.elements + 1);
-    f.run_length_bits = bits_for_values(f.row_length) > 0 ? bits_for_values(f.row_length) : 1;
+    // Wide enough for the longest run the tile can hold (0..E-1 zeros), so it never pads:
+    // Sparseloop's RLE without a stated width (run-length-encoding.cpp: one metadata unit
+    // per nonzero). `index_bits` fixes a narrower one (Eyeriss, ISSCC 2016: 5 bits).
+    f.run_length_bits = std::max<std::int64_t>(1, bits_for_values(f.elements));
     // The block: the innermost two axes longer than 1 (fewer when there are none).
     int found = 0;
     for (std::uint8_t a = tile.rank; a-- > 0 && found < 2;) {
@@ -74,6 +79,7 @@ inline FormatLayout format_layout(const TensorTile& tile, std::int64_t index_bit
         f.column_index_bits = index_bits;
         f.row_pointer_bits = index_bits;
         f.row_header_bits = index_bits;
+        f.run_length_bits = index_bits;
     }
     return f;
 }

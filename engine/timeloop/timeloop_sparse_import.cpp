@@ -41,10 +41,12 @@ struct StatedWidth {
 
 // The `index_bits` of an imported format: for `csr` ([UOP, ..., CP]) the width
 // its ranks state for the row pointers (the UOP ranks' payload: offsets) and
-// the column indices (the CP rank's metadata: coordinates), when they state
-// one width for all (trainloop's `index_bits` is one width, 1-64); otherwise
-// 0, each field as wide as the tile needs. A width trainloop does not read is
-// named in a note.
+// the column indices (the CP rank's metadata: coordinates), for `rle` the width
+// the innermost RLE rank states for its run lengths (its metadata), when they
+// state one width for all (trainloop's `index_bits` is one width, 1-64);
+// otherwise 0, each field as wide as the tile needs (an RLE run field then
+// holds any run, as Sparseloop's unbounded one). A width trainloop does not
+// read is named in a note.
 std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat format,
                                std::vector<std::string>& notes) {
     std::vector<StatedWidth> index_fields;
@@ -52,9 +54,11 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
     for (std::size_t i = 0; i < std::min(r.ranks.size(), r.widths.size()); ++i) {
         const TimeloopRankWidths& w = r.widths[i];
         const bool csr = format == CompressedFormat::csr;
+        const bool run_lengths =
+            format == CompressedFormat::rle && r.ranks[i] == "RLE" && i + 1 == r.ranks.size();
         if (w.metadata_bits) {
             const StatedWidth stated{*w.metadata_bits, w.metadata_location, "metadata-word-bits"};
-            (csr && r.ranks[i] == "CP" ? index_fields : unread).push_back(stated);
+            ((csr && r.ranks[i] == "CP") || run_lengths ? index_fields : unread).push_back(stated);
         }
         if (w.payload_bits) {
             const StatedWidth stated{*w.payload_bits, w.payload_location, "payload-word-bits"};
@@ -74,11 +78,20 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
             std::vector<std::int64_t> widths;
             for (const StatedWidth& w : index_fields) widths.push_back(w.bits);
             notes.push_back(fmt::format(
-                "{}: the index widths {} at `{}` are not read: trainloop's `csr` takes one "
-                "width of 1 to {} bits for its row pointers and column indices (`index_bits`); "
-                "each field is as wide as the tile needs",
+                "{}: the index widths {} at `{}` are not read: trainloop's `{}` takes one "
+                "width of 1 to {} bits for its index fields (`index_bits`); each field is as "
+                "wide as the tile needs",
                 format_location(index_fields.front().location), fmt::join(widths, ", "), r.level,
-                kMaxIndexBits));
+                compressed_format_name(format), kMaxIndexBits));
+        }
+        if (bits > 0 && format == CompressedFormat::rle) {
+            notes.push_back(fmt::format(
+                "{}: the run fields at `{}` are {} bits wide: trainloop stores a run of {} or "
+                "more zeros with a padding entry (a zero value and its field), which Sparseloop "
+                "does not count (docs/sparse_formats.md)",
+                format_location(index_fields.front().location), r.level, bits,
+                bits >= 63 ? std::string("2^") + std::to_string(bits)
+                           : std::to_string(std::int64_t{1} << bits)));
         }
     }
     for (const StatedWidth& w : unread) {

@@ -105,6 +105,15 @@ TEST(SparseFeatures, IndexBitsFixTheIndexFieldsOfCsrAndRpDual) {
     EXPECT_EQ(model.levels[0].index_bits_in(DataSpace::weights, Phase::wu), 0);
 }
 
+TEST(SparseFeatures, IndexBitsFixTheRunFieldsOfRle) {
+    // GSCN (ReSprop thesis §7.5.4): "a 4-bit overhead for each 16-bit value".
+    const Architecture arch =
+        parse_inline(sparse_with("{level: GLB, data_space: weights, format: csb}",
+                                 "{level: GLB, data_space: weights, format: rle, index_bits: 4}"));
+    EXPECT_EQ(arch.sparse.formats[1].format, CompressedFormat::rle);
+    EXPECT_EQ(build_arch_model(arch).levels[1].index_bits_in(DataSpace::weights, Phase::fw), 4);
+}
+
 TEST(SparseFeatures, IndexBitsOnAFormatWithoutIndexFieldsIsRejected) {
     const SpecError e = expect_spec_error(
         [] { parse_inline(sparse_with("format: bitmap}", "format: bitmap, index_bits: 8}")); });

@@ -46,7 +46,7 @@ TEST(FormatLayout, FieldsAreAsWideAsTheLargestValueTheyHold) {
     EXPECT_EQ(f.row_pointer_bits, 6);     // offsets 0..32
     EXPECT_EQ(f.coordinate_bits, 2 + 3);  // rows 0..3, columns 0..7
     EXPECT_EQ(f.count_bits, 6);           // 0..32 nonzeros
-    EXPECT_EQ(f.run_length_bits, 3);      // runs 0..7
+    EXPECT_EQ(f.run_length_bits, 5);      // runs 0..31: any run of the tile
     EXPECT_EQ(f.block_elements, 32);      // both axes: the whole tile
     EXPECT_EQ(f.block_pointer_bits, 5);   // offsets 0..31
     EXPECT_EQ(f.row_header_bits, 4);      // 0..8 nonzeros in a row
@@ -94,13 +94,22 @@ TEST(CompressedSize, CsbOfConvWeightsHasAPointerPerKernel) {
     expect_size(CompressedFormat::csb, tile({1, 4, 2, 3, 3}), 0.5, 36, 72 + 8 * 7);
 }
 
-TEST(CompressedSize, Rle4x8PadsRunsOfEightZeros) {
-    // 3-bit runs hold 0..7 zeros; a nonzero at position i needs one padding
-    // entry per 8 zeros before it: Σ_i d·Σ_{8k ≤ i} q^(8k)
+TEST(CompressedSize, Rle4x8SizedFromTheTileNeverPads) {
+    // 5-bit runs hold any run of 32 elements: one run field per nonzero, as
+    // Sparseloop's RLE without a stated width counts it.
+    expect_size(CompressedFormat::rle, k4x8, 0.25, 8, 5 * 8);
+}
+
+TEST(CompressedSize, Rle4x8WithThreeBitRunsPadsRunsOfEightZeros) {
+    // `index_bits: 3`: runs hold 0..7 zeros; a nonzero at position i needs one
+    // padding entry per 8 zeros before it: Σ_i d·Σ_{8k ≤ i} q^(8k)
     //   = d·(24·Q + 16·Q² + 8·Q³), Q = (3/4)^8.
     const double Q = std::pow(0.75, 8);
     const double padding = 0.25 * (24 * Q + 16 * Q * Q + 8 * Q * Q * Q);
-    expect_size(CompressedFormat::rle, k4x8, 0.25, 8 + padding, 3 * (8 + padding));
+    const CompressedSize s = compressed_size(CompressedFormat::rle, k4x8, DataSpace::weights, 0.25,
+                                             UniformModel{}, 32, /*index_bits=*/3);
+    EXPECT_NEAR(s.data_words, 8 + padding, 1e-9);
+    EXPECT_NEAR(s.metadata_bits, 3 * (8 + padding), 1e-9);
 }
 
 TEST(CompressedSize, RpDual4x8TakesTheSmallerFormatPerRow) {
@@ -199,6 +208,18 @@ TEST(CrossoverDensity, CsrCrossesWhereItsIndicesCostWhatZerosSave) {
     // A 64×64 FP32 tile: 65 pointers of 13 bits, 6-bit column indices.
     EXPECT_NEAR(crossover(CompressedFormat::csr, tile({64, 64})),
                 (1 - 845.0 / (32 * 4096)) / (1 + 6.0 / 32), 1e-12);
+}
+
+TEST(CrossoverDensity, RleSizedFromTheTileCrossesWhereItsRunFieldsCostWhatZerosSave) {
+    // No padding: n·(1 + b/w) words, b = bits(E); docs/sparse_formats.md's table.
+    for (const TensorTile& t : kTiles) {
+        const FormatLayout f = format_layout(t);
+        EXPECT_NEAR(crossover(CompressedFormat::rle, t),
+                    linear_crossover(0, double(f.run_length_bits), double(f.elements), 32), 1e-12)
+            << t.elements() << " elements";
+    }
+    // Conv weights [1,16,16,3,3]: 2,304 elements, 12-bit runs.
+    EXPECT_NEAR(crossover(CompressedFormat::rle, tile({1, 16, 16, 3, 3})), 32.0 / 44, 1e-12);
 }
 
 TEST(CrossoverDensity, CooCrossesWhereItsCoordinatesCostWhatZerosSave) {

@@ -322,6 +322,18 @@ TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
     EXPECT_EQ(wide.index_bits, 0);
     EXPECT_TRUE(said(wide_notes, "one width of 1 to 64 bits"));
 
+    // Run lengths: the innermost RLE rank's width is the run field; trainloop
+    // pads the runs it cannot hold, which Sparseloop does not count (a note).
+    const auto [rle, rle_notes] = format_at_dram("[{format: RLE, metadata-word-bits: 4}]");
+    EXPECT_EQ(rle.format, CompressedFormat::rle);
+    EXPECT_EQ(rle.index_bits, 4);
+    EXPECT_TRUE(said(rle_notes,
+                     "the run fields at `DRAM` are 4 bits wide: trainloop stores a "
+                     "run of 16 or more zeros with a padding entry"));
+    const auto [unbounded, unbounded_notes] = format_at_dram("[{format: RLE}]");
+    EXPECT_EQ(unbounded.index_bits, 0) << "no width stated: sized from the tile, never pads";
+    EXPECT_FALSE(said(unbounded_notes, "padding"));
+
     // A width trainloop's format does not take: bitmap, or a UOP's metadata.
     const auto [bitmap, bitmap_notes] = format_at_dram("[{format: B, metadata-word-bits: 1}]");
     EXPECT_EQ(bitmap.index_bits, 0);
