@@ -796,6 +796,17 @@ def main():
     for net, error in failed.items():
         w("- %s: train-cost fails on `%s` or `%s` (to fix in the engine): `%s`"
           % (LABEL.get(net, net), args.arch, args.baseline, error))
+    w("- The other accelerators of Figs. 19–22 (FlexFlow, SCNN, ScaleDeep, ESE; §5.2) and the "
+      "claims about them (§5.4: 2.25× over FlexFlow, 1.51× over a hybrid of SCNN and CX): "
+      "only EP's design and the CX baseline are shipped specs.")
+    w("- Energy efficiency (§5.5, Fig. 23: 1.46× over CX, 3.10× to 9.66× over GPUs) and "
+      "Fig. 24's latency under power budgets: measured FPGA and GPU power (WattsUp); "
+      "trainloop models no GPU, and the paper gives no energy per action of its FPGA.")
+    w("- Fig. 21's per-phase breakdown of GoogLeNet's training: a chart without figures in "
+      "the text (the subsection on Figs. 19 and 20 above infers what BP and KU must cost from "
+      "the figures the text gives).")
+    w("- Accuracy (Table 5's validation accuracies) and the loss-driven roll-backs of §3.1: "
+      "trainloop models cost, not convergence.")
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print("wrote %s" % os.path.relpath(args.out, ROOT), file=sys.stderr)
