@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, children_cpu_seconds, git_commit, load_module,
-    read_stored_runs, search_from, write_stored_runs)
+    model_files_changed, read_stored_runs, search_from, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -527,23 +527,40 @@ def write_both_claims(w, args, fig20_means, speedup_means):
     w("")
 
 
-def run_everything(args, generator, networks):
+def run_everything(args, generator, networks, results_path):
     """Every run the document reads; returns them with the networks that ran, the failures,
-    and the wall and CPU seconds."""
+    and the wall and CPU seconds. Saves them to `results_path` after each network, so an
+    interrupted run keeps what it ran; with --resume, the networks stored there are not run
+    again."""
     started = time.time()
-    networks = list(networks)
+    stored = {"networks": [], "failed": {}, "runs": {}, "fig20": {}, "done": [],
+              "wall": 0.0, "cpu_seconds": 0.0, "commit": git_commit(),
+              "search": [args.search.strategy, args.search.budget, args.search.objective]}
+    if args.resume and os.path.exists(results_path):
+        stored = load_results(results_path)
+        check_resumable(stored, args, results_path)
+    earlier_wall, earlier_cpu = stored["wall"], stored["cpu_seconds"]
+    done = stored.setdefault("done", list(stored["networks"]) + list(stored["failed"]))
+    runs, fig20, failed = stored["runs"], stored["fig20"], stored["failed"]
+
+    def save():
+        stored["networks"] = [n for n in networks if n in done and n not in failed]
+        stored["wall"] = earlier_wall + time.time() - started
+        stored["cpu_seconds"] = earlier_cpu + children_cpu_seconds()
+        stored["date"] = datetime.date.today().isoformat()
+        save_results(results_path, stored)
+
     profiles = {v: write_profile(args.work, v, opts) for v, opts, _ in VARIANTS}
     spread_profiles = {v: (profiles["shipped"] if v == "shipped" else
-                             write_profile(args.work, v, opts))
+                           write_profile(args.work, v, opts))
                        for v, opts, _ in FILTER_SPREADS}
-    fig20 = {}  # (network, arch or "cx_units", dense | spread) -> map JSON
     args.cx_units = os.path.join(args.work, "cx_eight_units.yaml")
     with open(args.cx_units, "w") as f:
         f.write(CX_UNITS)
-    runs = {}  # (network, variant) -> train-cost JSON
-    failed = {}  # network -> the error of its first failed run
-    with open(os.path.join(args.work, "commands.txt"), "w") as log:
-        for net in list(networks):
+    with open(os.path.join(args.work, "commands.txt"), "a" if args.resume else "w") as log:
+        for net in networks:
+            if net in done:
+                continue
             iterations, batch = generator.TABLE_5[net][0], generator.TABLE_5[net][1]
             try:
                 run_network(args, net, iterations, batch, profiles, runs, log)
@@ -551,17 +568,33 @@ def run_everything(args, generator, networks):
                     run_fig20(args, net, iterations, batch, spread_profiles, fig20, log)
             except RunFailed as e:
                 failed[net] = str(e)
-                networks.remove(net)
                 print("%s: %s" % (net, e), file=sys.stderr)
-        if "lstm_timit" in networks:
+            done.append(net)
+            save()
+        if "lstm_timit" in networks and "lstm_timit" not in failed and \
+                ("lstm_timit", "shape_one_step") not in runs:
             run_lstm_variants(args, generator, runs, log)
-    wall = time.time() - started
-    cpu_seconds = children_cpu_seconds()
+    save()
+    return stored
 
-    return {"networks": networks, "failed": failed, "runs": runs, "fig20": fig20,
-            "wall": wall, "cpu_seconds": cpu_seconds, "commit": git_commit(),
-            "date": datetime.date.today().isoformat(),
-            "search": [args.search.strategy, args.search.budget, args.search.objective]}
+
+def check_resumable(stored, args, results_path):
+    """Refuses to resume runs made with another search or another model (exit 2)."""
+    search = [args.search.strategy, args.search.budget, args.search.objective]
+    if stored.get("search") != search:
+        print("error: %s: the stored runs searched with %s, this run with %s; run without "
+              "--resume, or with the stored search" % (results_path, stored.get("search"),
+                                                        search), file=sys.stderr)
+        sys.exit(2)
+    inputs = ["arch_specs/%s.yaml" % a for a in (args.arch, args.baseline)] + [
+        "workloads", os.path.relpath(GENERATOR, ROOT)]
+    changed = model_files_changed(stored.get("commit", "unknown"), inputs)
+    if changed:
+        print("error: %s: the stored runs were made at commit %s, and %d file(s) of the model "
+              "changed since (%s%s); run without --resume to run everything again"
+              % (results_path, stored.get("commit"), len(changed), ", ".join(changed[:5]),
+                 ", ..." if len(changed) > 5 else ""), file=sys.stderr)
+        sys.exit(2)
 
 
 def save_results(path, stored):
@@ -593,6 +626,10 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduction_eager_pruning"))
     ap.add_argument("--report-only", action="store_true",
                     help="render the document from the runs stored in WORK/results.json")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the networks stored in WORK/results.json by an interrupted run "
+                    "and run only the rest; refused when the search or the model (the engine, "
+                    "the two specs, the networks, the profile generator) changed since")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions",
                                                   "eager_pruning.md"))
     args = ap.parse_args()
@@ -607,8 +644,7 @@ def main():
     if args.report_only:
         stored = load_results(results_path)
     else:
-        stored = run_everything(args, generator, networks)
-        save_results(results_path, stored)
+        stored = run_everything(args, generator, networks, results_path)
     networks, failed = stored["networks"], stored["failed"]
     runs, fig20 = stored["runs"], stored["fig20"]
     wall, cpu_seconds = stored["wall"], stored["cpu_seconds"]
