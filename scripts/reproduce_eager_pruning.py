@@ -32,7 +32,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, children_cpu_seconds, git_commit, load_module,
-    model_files_changed, read_stored_runs, search_from, write_stored_runs)
+    read_stored_runs, refuse_resume_if_model_changed, search_from, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -588,13 +588,7 @@ def check_resumable(stored, args, results_path):
         sys.exit(2)
     inputs = ["arch_specs/%s.yaml" % a for a in (args.arch, args.baseline)] + [
         "workloads", os.path.relpath(GENERATOR, ROOT)]
-    changed = model_files_changed(stored.get("commit", "unknown"), inputs)
-    if changed:
-        print("error: %s: the stored runs were made at commit %s, and %d file(s) of the model "
-              "changed since (%s%s); run without --resume to run everything again"
-              % (results_path, stored.get("commit"), len(changed), ", ".join(changed[:5]),
-                 ", ..." if len(changed) > 5 else ""), file=sys.stderr)
-        sys.exit(2)
+    refuse_resume_if_model_changed(results_path, stored.get("commit", "unknown"), inputs)
 
 
 def save_results(path, stored):

@@ -31,7 +31,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, children_cpu_seconds, git_commit, model_files_changed, read_stored_runs,
+    ROOT, children_cpu_seconds, git_commit, read_stored_runs, refuse_resume_if_model_changed,
     write_stored_runs)
 
 PROFILE = os.path.join(ROOT, "workloads", "sparsity", "chen2024.yaml")
@@ -449,16 +449,7 @@ def check_model_unchanged(commit, stored):
     inputs = (["arch_specs/%s.yaml" % arch for arch in [PROPOSED] + [a for _, a in BASELINES]]
               + ["workloads/%s.yaml" % net for net in NETWORKS]
               + [os.path.relpath(PROFILE, ROOT), "workloads/tools"])
-    changed = model_files_changed(commit, inputs)
-    if changed is None:
-        print("warning: %s: cannot tell whether the model changed since commit %s, which made "
-              "the stored runs; resuming" % (stored, commit), file=sys.stderr)
-    elif changed:
-        print("error: %s: the stored runs were made at commit %s, and %d file(s) of the model "
-              "changed since (%s%s); run without --resume to run everything again"
-              % (stored, commit, len(changed), ", ".join(changed[:5]),
-                 ", ..." if len(changed) > 5 else ""), file=sys.stderr)
-        sys.exit(2)
+    refuse_resume_if_model_changed(stored, commit, inputs)
 
 
 def run(args, stored):

@@ -40,6 +40,22 @@ def model_files_changed(commit, inputs, root=ROOT):
     return done.stdout.split()
 
 
+def refuse_resume_if_model_changed(results_path, commit, inputs, root=ROOT):
+    """--resume of runs made at `commit`: exits 2 naming the files of the model (ENGINE_PATHS
+    and `inputs`) changed since, so that no report compares figures of two models; warns
+    and goes on when git cannot tell."""
+    changed = model_files_changed(commit, inputs, root)
+    if changed is None:
+        print("warning: %s: cannot tell whether the model changed since commit %s, which made "
+              "the stored runs; resuming" % (results_path, commit), file=sys.stderr)
+    elif changed:
+        print("error: %s: the stored runs were made at commit %s, and %d file(s) of the model "
+              "changed since (%s%s); run without --resume to run everything again"
+              % (results_path, commit, len(changed), ", ".join(changed[:5]),
+                 ", ..." if len(changed) > 5 else ""), file=sys.stderr)
+        sys.exit(2)
+
+
 def children_cpu_seconds():
     """User + system seconds of the finished child processes (the trainloop runs)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -39,7 +39,7 @@ class Resume(unittest.TestCase):
         self.generator = ep.load_generator()
         # The model check has its own tests (test_reproduction_support); here the
         # working tree may hold a developer's changes.
-        patcher = mock.patch.object(ep, "model_files_changed", return_value=[])
+        patcher = mock.patch.object(ep, "refuse_resume_if_model_changed")
         patcher.start()
         self.addCleanup(patcher.stop)
 

@@ -13,7 +13,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    model_files_changed, read_stored_runs, write_stored_runs)
+    model_files_changed, read_stored_runs, refuse_resume_if_model_changed, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -117,6 +117,17 @@ class ModelChanges(unittest.TestCase):
 
     def test_an_unknown_commit_cannot_be_checked(self):
         self.assertIsNone(model_files_changed("0" * 40, [], root=self.root))
+
+    def test_resuming_runs_of_another_model_is_refused_naming_the_files(self):
+        refuse_resume_if_model_changed("results.json", self.commit, [], root=self.root)
+        self.write("engine/evaluation.cpp", "two")
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), self.assertRaises(SystemExit) as exit:
+            refuse_resume_if_model_changed("results.json", self.commit, [], root=self.root)
+        self.assertEqual(exit.exception.code, 2)
+        self.assertIn("results.json: the stored runs were made at commit %s, and 1 file(s) of "
+                      "the model changed since (engine/evaluation.cpp)" % self.commit,
+                      stderr.getvalue())
 
 
 if __name__ == "__main__":
