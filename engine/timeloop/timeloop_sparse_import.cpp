@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "common/spec_error.hpp"
 #include "sparse/condition_tile.hpp"
@@ -94,12 +95,23 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
                            : std::to_string(std::int64_t{1} << bits)));
         }
     }
-    for (const StatedWidth& w : unread) {
-        if (w.bits == 0) continue;  // no field of that kind
-        notes.push_back(
-            fmt::format("{}: `{}` is not read: trainloop's `{}` sizes this field from the tile "
-                        "(docs/sparse_formats.md)",
-                        format_location(w.location), w.key, compressed_format_name(format)));
+    // One note per key, at its first rank: a tile written with a rank per loop
+    // states the same width on many ranks.
+    for (const char* key : {"metadata-word-bits", "payload-word-bits"}) {
+        const StatedWidth* first = nullptr;
+        int ranks = 0;
+        for (const StatedWidth& w : unread) {
+            if (w.bits == 0 || std::string_view(w.key) != key) continue;  // 0: no such field
+            if (first == nullptr) first = &w;
+            ++ranks;
+        }
+        if (first == nullptr) continue;
+        notes.push_back(fmt::format(
+            "{}: `{}`{} is not read: trainloop's `{}` sizes this field from the tile "
+            "(docs/sparse_formats.md)",
+            format_location(first->location), key,
+            ranks > 1 ? fmt::format(" (on {} ranks at `{}`)", ranks, r.level) : std::string(),
+            compressed_format_name(format)));
     }
     return bits;
 }

@@ -330,6 +330,15 @@ TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
     EXPECT_TRUE(said(rle_notes,
                      "the run fields at `DRAM` are 4 bits wide: trainloop stores a "
                      "run of 16 or more zeros with a padding entry"));
+    // The upper ranks' widths (a rank per loop of the tile): one note for all of them.
+    const auto [tree, tree_notes] = format_at_dram(
+        "[{format: RLE, metadata-word-bits: 4}, {format: RLE, metadata-word-bits: 4}, "
+        "{format: RLE, metadata-word-bits: 4}]");
+    EXPECT_EQ(tree.index_bits, 4);
+    EXPECT_EQ(std::count_if(tree_notes.begin(), tree_notes.end(),
+                            [](const std::string& n) { return contains(n, "is not read"); }),
+              1);
+    EXPECT_TRUE(said(tree_notes, "`metadata-word-bits` (on 2 ranks at `DRAM`) is not read"));
     const auto [unbounded, unbounded_notes] = format_at_dram("[{format: RLE}]");
     EXPECT_EQ(unbounded.index_bits, 0) << "no width stated: sized from the tile, never pads";
     EXPECT_FALSE(said(unbounded_notes, "padding"));
