@@ -426,18 +426,20 @@ def write_phases_over_ideal(w, args, cnns, fig20):
     w("Inference: sparse %s; dense %s. Training: if the paper's FP runs in training as in "
       "inference, Fig. 20(b)'s 1.19 for the whole iteration leaves BP and KU together at "
       "(1 − f) / (1 / 1.19 − f / 1.86) = **%.2f** of the ideal dense speed, with f = %.2f the "
-      "forward pass's share of the MACs (trainloop's, CGM): the paper's EP gains from pruning "
-      "in FP, and in BP and KU together almost nothing, where trainloop's gains %.2f in bw "
-      "and %.2f in wu, as in fw. %s There the paper's dataflow differs from an even spread "
-      "of the nonzeros: in KU "
+      "forward pass's share of the MACs (trainloop's, CGM). Against its dense inference "
+      "(0.84), the paper's EP gains %.1f× from pruning in FP and, if its dense BP and KU run "
+      "as its dense FP, at most %.1f× in BP and KU together; trainloop's EP reaches %.2f of the "
+      "ideal in bw and %.2f in wu, as in fw. %s There the paper's dataflow differs from an "
+      "even spread of the nonzeros: in KU "
       "the outputs are the kernel updates, \"the outputs within a feature map\" are unrolled "
       "and the errors duplicated to them (§4.4, Fig. 17(b)), and in BP the sparse kernels are "
       "used transposed. The paper gives no cycles per phase for EP's architecture (Fig. 21 "
       "breaks GoogLeNet's training down in a chart only), so trainloop does not model that "
       "loss; `flexible_allocation` spreads every phase's nonzeros evenly."
       % (versus(sparse_phase["fw"], FIG19_EP_SPARSE_CGM),
-         versus(dense_fw, FIG19_EP_DENSE_CGM), rest, share, sparse_phase["bw"],
-         sparse_phase["wu"],
+         versus(dense_fw, FIG19_EP_DENSE_CGM), rest, share,
+         FIG19_EP_SPARSE_CGM / FIG19_EP_DENSE_CGM, rest / FIG19_EP_DENSE_CGM,
+         sparse_phase["bw"], sparse_phase["wu"],
          "So trainloop's EP agrees with the paper's on the forward pass, and the difference "
          "in Fig. 20(b) lies in the backward pass and the kernel update."
          if abs(sparse_phase["fw"] / FIG19_EP_SPARSE_CGM - 1) <= RC_TOLERANCE else
