@@ -428,7 +428,7 @@ def write_phases_over_ideal(w, args, cnns, fig20):
       "(1 − f) / (1 / 1.19 − f / 1.86) = **%.2f** of the ideal dense speed, with f = %.2f the "
       "forward pass's share of the MACs (trainloop's, CGM). Against its dense inference "
       "(0.84), the paper's EP gains %.1f× from pruning in FP and, if its dense BP and KU run "
-      "as its dense FP, at most %.1f× in BP and KU together; trainloop's EP reaches %.2f of the "
+      "as its dense FP, about %.1f× in BP and KU together; trainloop's EP reaches %.2f of the "
       "ideal in bw and %.2f in wu, as in fw. %s There the paper's dataflow differs from an "
       "even spread of the nonzeros: in KU "
       "the outputs are the kernel updates, \"the outputs within a feature map\" are unrolled "
