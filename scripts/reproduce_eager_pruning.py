@@ -421,13 +421,13 @@ def write_phases_over_ideal(w, args, cnns, fig20):
           % (lenet, dense_fw))
         w("")
     # Fig. 20(b)'s iteration as FP at Fig. 19(b)'s speed and BP + KU at speed s:
-    # 1 / 1.19 = f / 1.86 + (1 - f) / s, f the forward pass's share of the MACs.
+    # 1 / FIG20 = f / FIG19_SPARSE + (1 - f) / s, f the forward pass's share of the MACs.
     rest = (1 - share) / (1 / FIG20_EP_CGM - share / FIG19_EP_SPARSE_CGM)
     w("Inference: sparse %s; dense %s. Training: if the paper's FP runs in training as in "
-      "inference, Fig. 20(b)'s 1.19 for the whole iteration leaves BP and KU together at "
-      "(1 − f) / (1 / 1.19 − f / 1.86) = **%.2f** of the ideal dense speed, with f = %.2f the "
+      "inference, Fig. 20(b)'s %.2f for the whole iteration leaves BP and KU together at "
+      "(1 − f) / (1 / %.2f − f / %.2f) = **%.2f** of the ideal dense speed, with f = %.2f the "
       "forward pass's share of the MACs (trainloop's, CGM). Against its dense inference "
-      "(0.84), the paper's EP gains %.1f× from pruning in FP and, if its dense BP and KU run "
+      "(%.2f), the paper's EP gains %.1f× from pruning in FP and, if its dense BP and KU run "
       "as its dense FP, about %.1f× in BP and KU together; trainloop's EP reaches %.2f of the "
       "ideal in bw and %.2f in wu, as in fw. %s There the paper's dataflow differs from an "
       "even spread of the nonzeros: in KU "
@@ -437,7 +437,8 @@ def write_phases_over_ideal(w, args, cnns, fig20):
       "breaks GoogLeNet's training down in a chart only), so trainloop does not model that "
       "loss; `flexible_allocation` spreads every phase's nonzeros evenly."
       % (versus(sparse_phase["fw"], FIG19_EP_SPARSE_CGM),
-         versus(dense_fw, FIG19_EP_DENSE_CGM), rest, share,
+         versus(dense_fw, FIG19_EP_DENSE_CGM), FIG20_EP_CGM, FIG20_EP_CGM,
+         FIG19_EP_SPARSE_CGM, rest, share, FIG19_EP_DENSE_CGM,
          FIG19_EP_SPARSE_CGM / FIG19_EP_DENSE_CGM, rest / FIG19_EP_DENSE_CGM,
          sparse_phase["bw"], sparse_phase["wu"],
          "So trainloop's EP agrees with the paper's on the forward pass, and the difference "
@@ -537,7 +538,7 @@ def run_everything(args, generator, networks, results_path):
     started = time.time()
     stored = {"networks": [], "failed": {}, "runs": {}, "fig20": {}, "done": [],
               "wall": 0.0, "cpu_seconds": 0.0, "commit": git_commit(),
-              "search": [args.search.strategy, args.search.budget, args.search.objective]}
+              "search": args.search.stored()}
     if args.resume and os.path.exists(results_path):
         stored = load_results(results_path)
         check_resumable(stored, args, results_path)
@@ -582,7 +583,7 @@ def run_everything(args, generator, networks, results_path):
 
 def check_resumable(stored, args, results_path):
     """Refuses to resume runs made with another search or another model (exit 2)."""
-    search = [args.search.strategy, args.search.budget, args.search.objective]
+    search = args.search.stored()
     if stored.get("search") != search:
         print("error: %s: the stored runs searched with %s, this run with %s; run without "
               "--resume, or with the stored search" % (results_path, stored.get("search"),

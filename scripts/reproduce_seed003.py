@@ -139,6 +139,18 @@ def missing_parts(stored):
             or (key == "arch_variants" and any(n not in variants for n, _ in ARCH_VARIANTS))]
 
 
+# The formats whose index fields `index_bits` fixes (has_index_fields,
+# engine/arch/sparse_features.hpp).
+INDEXED_FORMATS = ("csr", "rp_dual", "rle")
+
+
+def has_index_fields(arch):
+    """Whether a shipped spec compresses anything in a format with index fields."""
+    with open(os.path.join(ROOT, "arch_specs", arch + ".yaml")) as f:
+        formats = yaml.safe_load(f).get("sparse", {}).get("formats", [])
+    return any(entry["format"] in INDEXED_FORMATS for entry in formats)
+
+
 def variant_arch(arch, name, work):
     """The shipped spec of `arch` with the architecture assumption `name`, written under
     `work`; returns its path, or None when the assumption does not concern `arch` (an index
@@ -150,10 +162,10 @@ def variant_arch(arch, name, work):
         end = spec.index("    per_pe: true\n", sram) + len("    per_pe: true\n")
         spec = spec[:end] + PE_REGISTERS + spec[end:]
     elif name == "index_bits_tile":
-        if ", index_bits: 8}" not in spec:
-            if any("format: %s" % f in spec for f in ("csr", "coo", "rp_")):
-                raise ValueError("%s has indexed formats but states no index_bits: 8" % arch)
+        if not has_index_fields(arch):
             return None
+        if ", index_bits: 8}" not in spec:
+            raise ValueError("%s has index fields but states no index_bits: 8" % arch)
         spec = spec.replace(", index_bits: 8}", "}")
     else:
         raise ValueError(name)
@@ -506,13 +518,12 @@ def index_width_effect(stored):
         key = METRIC_KEY["traffic"]
         return tile[label][key] / shipped[label][key] - 1.0
 
-    csr = [label for label, arch in BASELINES if arch != "chen2024_sigma_8x8"]
+    csr = [label for label, arch in BASELINES if has_index_fields(arch)]
     return (" On %s that moves the CSR baselines' off-chip words by %s and the proposed "
             "design's by %s (by eq. (10), at these densities most of its rows are bitmaps, "
             "which have no index): the traffic saving over the baselines goes from %s to %s "
-            "and the energy "
-            "saving from %s to %s. So the 8-bit fields that eqs. (5)-(7) count are part of "
-            "what the dual format saves against CSR here."
+            "and the energy saving from %s to %s. So the 8-bit fields that eqs. (5)-(7) count "
+            "are part of what the dual format saves against CSR here."
             % (LABEL[SENSITIVITY_NETWORK], " and ".join(pct(words(b)) for b in csr),
                pct(words("proposed")), pct(average_change([shipped], "traffic")),
                pct(average_change([tile], "traffic")), pct(average_change([shipped], "energy")),
@@ -826,14 +837,14 @@ def write_report(stored):
               % (bp["workload_stddev"], bp.get("workload_stddev_coarse", float("nan")),
                  bp.get("workload_stddev_two_level", float("nan")), baseline_spread(both)))
             w("")
-        for net, runs in stored.get("clustered_networks", {}).items():
-            if net != "resnet152":  # the one network §V-C gives figures for
-                continue
+        # ResNet-152: the one network §V-C gives spreads for.
+        runs = stored.get("clustered_networks", {}).get("resnet152")
+        if runs:
             p = runs["proposed"]
             w("The same zeros on %s (paper: %.2f as partitioned, %.3f after both steps): %.3f "
               "as partitioned, %.3f after the coarse step and %.4f after both; the baselines' "
               "own partitions %.3f on average."
-              % (LABEL[net], PAPER_STDDEV["dimension-based (ResNet-152, the largest)"],
+              % (LABEL["resnet152"], PAPER_STDDEV["dimension-based (ResNet-152, the largest)"],
                  PAPER_STDDEV["two-level (ResNet-152)"], p["workload_stddev"],
                  p.get("workload_stddev_coarse", float("nan")),
                  p.get("workload_stddev_two_level", float("nan")), baseline_spread(runs)))

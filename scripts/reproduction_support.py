@@ -126,6 +126,10 @@ class Search:
                  ("--objective", self.objective, default.objective)]
         return "".join(" %s %s" % (flag, value) for flag, value, d in given if value != d)
 
+    def stored(self):
+        """The search as a results file stores it: Search(*search.stored()) gives it back."""
+        return [self.strategy, self.budget, self.objective]
+
     def __str__(self):
         return "%s search, budget %d per distinct problem, objective %s, seed 1" % (
             "annealing" if self.strategy == "anneal" else self.strategy, self.budget,

@@ -52,6 +52,11 @@ class ArchitectureVariants(unittest.TestCase):
         self.assertFalse([f for f in formats if "index_bits" in f])
         self.assertEqual(spec["architecture"], "chen2024_scnn_8x8_index_bits_tile")
 
+    def test_only_sigmas_bitmap_has_no_index_fields(self):
+        designs = [seed003.PROPOSED] + [arch for _, arch in seed003.BASELINES]
+        self.assertEqual([arch for arch in designs if not seed003.has_index_fields(arch)],
+                         ["chen2024_sigma_8x8"])
+
     def test_a_design_without_indices_keeps_its_spec(self):
         # SIGMA's bitmap has no index field: the variant does not concern it.
         self.assertIsNone(
