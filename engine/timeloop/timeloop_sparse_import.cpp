@@ -91,8 +91,7 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
                 "more zeros with a padding entry (a zero value and its field), which Sparseloop "
                 "does not count (docs/sparse_formats.md)",
                 format_location(index_fields.front().location), r.level, bits,
-                bits >= 63 ? std::string("2^") + std::to_string(bits)
-                           : std::to_string(std::int64_t{1} << bits)));
+                bits >= 63 ? fmt::format("2^{}", bits) : std::to_string(std::int64_t{1} << bits)));
         }
     }
     // One note per key, at its first rank: a tile written with a rank per loop

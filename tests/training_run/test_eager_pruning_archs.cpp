@@ -117,7 +117,7 @@ TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiff
 
 // trainloop's EP gains the same from pruning in every phase: its flexible
 // allocation spreads each phase's nonzeros evenly over the PEs. The paper's own
-// Fig. 19(b) and Fig. 20(b) say its EP gains almost nothing in BP and KU
+// Fig. 19 and Fig. 20(b) put its BP and KU at about the ideal dense speed
 // (docs/reproductions/eager_pruning.md, "Where the paper's EP loses its
 // pruning"); a model of that loss must change this test and that section.
 TEST(EagerPruningArchitectures, FlexibleAllocationGainsAlikeInEveryPhase) {
