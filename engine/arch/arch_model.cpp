@@ -50,6 +50,7 @@ void add_sparse_features(const Architecture& arch, ArchModel& model) {
             LevelModel& level = model.levels[*arch.level_index(f.level)];
             level.format[f.data_space][p] = f.format;
             level.index_bits[f.data_space][p] = f.index_bits;
+            level.ranks[f.data_space][p] = f.ranks;
         }
     }
     PhaseDataSpaces gate_saves_accesses;

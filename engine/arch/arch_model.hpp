@@ -54,11 +54,13 @@ struct LevelModel {
     // its accesses here (empty: none).
     PerDataSpace<PerPhase<CompressedFormat>> format{};
     PerDataSpace<PerPhase<std::int64_t>> index_bits{};  // 0: derived from the tile
+    PerDataSpace<PerPhase<RankFormats>> ranks{};        // a fibertree format's ranks
     PerDataSpace<PhaseDataSpaces> skip_when_zero{};
     PerDataSpace<PhaseDataSpaces> gate_when_zero{};
 
     CompressedFormat format_in(DataSpace s, Phase p) const { return format[s][p]; }
     std::int64_t index_bits_in(DataSpace s, Phase p) const { return index_bits[s][p]; }
+    const RankFormats& ranks_in(DataSpace s, Phase p) const { return ranks[s][p]; }
     // The same format in every phase.
     void set_format(DataSpace s, CompressedFormat f) { format[s].fill(f); }
 };

@@ -426,12 +426,53 @@ std::vector<LogicUnit> read_units(const SpecNode& node, const PeArray& array,
     return units;
 }
 
+// `format:`, or `ranks:` (a fibertree format: `format: fibertree` may be
+// left out, and no other format has ranks).
+void read_format(MapReader& reader, const SpecNode& item, FormatEntry& entry) {
+    const auto ranks = reader.optional("ranks");
+    const auto format = reader.optional("format");
+    if (format) {
+        entry.format = read_enum<CompressedFormat>(*format, kCompressedFormatNames);
+    } else if (ranks) {
+        entry.format = CompressedFormat::fibertree;
+    } else {
+        item.fail("a format entry without `format` or `ranks`", "`format:` or `ranks:`",
+                  "add `format: csr` (or another format), or `ranks: [UOP, CP]`");
+    }
+    if (!ranks) {
+        if (entry.format == CompressedFormat::fibertree) {
+            format->fail("format `fibertree` without `ranks`", "`ranks:`: a list of rank formats",
+                         "add `ranks: [UOP, CP]` (top rank first)");
+        }
+        return;
+    }
+    if (entry.format != CompressedFormat::fibertree) {
+        ranks->fail(fmt::format("`ranks` on format `{}`", compressed_format_name(entry.format)),
+                    "`ranks` only with format fibertree",
+                    "remove `format:` (ranks make a fibertree format), or remove `ranks:`");
+    }
+    if (!ranks->is_sequence() || ranks->items().empty()) {
+        ranks->fail(
+            "`ranks` is not a list of rank formats",
+            fmt::format("a list of 1 to {} of {}", kMaxRanks, fmt::join(kRankFormatNames, ", ")));
+    }
+    const std::vector<SpecNode> items = ranks->items();
+    if (items.size() > kMaxRanks) {
+        items[kMaxRanks].fail(fmt::format("{} ranks", items.size()),
+                              fmt::format("at most {} ranks", kMaxRanks),
+                              "a tile with more loops than ranks flattens the outer loops into "
+                              "the top rank: list fewer");
+    }
+    for (const SpecNode& rank : items)
+        entry.ranks.push_back(read_enum<RankFormat>(rank, kRankFormatNames));
+}
+
 std::vector<FormatEntry> read_formats(const SpecNode& node,
                                       const std::vector<StorageLevel>& levels) {
     std::vector<FormatEntry> formats;
     for (const SpecNode& item : node.items()) {
         MapReader reader(item);
-        reader.allow({"level", "data_space", "format", "index_bits", "phases"});
+        reader.allow({"level", "data_space", "format", "ranks", "index_bits", "phases"});
         reader.finish();
         FormatEntry entry;
         const std::size_t level = read_level_ref(reader.required("level"), levels);
@@ -441,8 +482,7 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
         DataSpaceSet one;
         one.insert(entry.data_space);
         check_holds(space, levels[level], one, "level");
-        entry.format =
-            read_enum<CompressedFormat>(reader.required("format"), kCompressedFormatNames);
+        read_format(reader, item, entry);
         if (const auto bits = reader.optional("index_bits")) {
             if (!has_index_fields(entry.format)) {
                 bits->fail(fmt::format("`index_bits` on format `{}`, which has no index fields",

@@ -108,6 +108,11 @@ std::string sparse_text(const SparseFeatures& sparse) {
             Fields fields = {{"level", yaml_scalar(f.level)},
                              {"data_space", std::string(data_space_name(f.data_space))},
                              {"format", std::string(compressed_format_name(f.format))}};
+            if (!f.ranks.empty()) {
+                std::vector<std::string_view> names;
+                for (RankFormat r : f.ranks) names.push_back(rank_format_name(r));
+                fields.push_back({"ranks", fmt::format("[{}]", fmt::join(names, ", "))});
+            }
             if (f.index_bits > 0) fields.push_back({"index_bits", std::to_string(f.index_bits)});
             add_phases(f.in_phase, fields);
             out += fmt::format("    - {}\n", flow_map(fields));

@@ -29,15 +29,66 @@ namespace trainloop {
 // The pseudo-level name for skipping/gating at the MAC datapath.
 inline constexpr std::string_view kComputeLevel = "compute";
 
-enum class CompressedFormat : std::uint8_t { uncompressed, bitmap, csr, rle, coo, csb, rp_dual };
-inline constexpr std::array<std::string_view, 7> kCompressedFormatNames = {
-    "uncompressed", "bitmap", "csr", "rle", "coo", "csb", "rp_dual"};
+// `fibertree`: a format per rank of the tile (`ranks:`, sparse/fibertree.hpp).
+enum class CompressedFormat : std::uint8_t {
+    uncompressed,
+    bitmap,
+    csr,
+    rle,
+    coo,
+    csb,
+    rp_dual,
+    fibertree
+};
+inline constexpr std::array<std::string_view, 8> kCompressedFormatNames = {
+    "uncompressed", "bitmap", "csr", "rle", "coo", "csb", "rp_dual", "fibertree"};
 
-// The formats whose index fields `index_bits:` can fix (RLE's: its run fields).
+// The formats whose index fields `index_bits:` can fix (RLE's: its run fields;
+// a fibertree's: every field but its masks).
 constexpr bool has_index_fields(CompressedFormat f) {
     return f == CompressedFormat::csr || f == CompressedFormat::rp_dual ||
-           f == CompressedFormat::rle;
+           f == CompressedFormat::rle || f == CompressedFormat::fibertree;
 }
+
+// The format of one rank of a `fibertree` tile, in Sparseloop's names (Wu et
+// al., MICRO 2022, Table II): uncompressed offset pairs, uncompressed
+// bitmask, coordinate-payload, bitmask, run-length encoding.
+enum class RankFormat : std::uint8_t { uop, ub, cp, b, rle };
+inline constexpr std::array<std::string_view, 5> kRankFormatNames = {"UOP", "UB", "CP", "B", "RLE"};
+constexpr std::string_view rank_format_name(RankFormat f) {
+    return kRankFormatNames[static_cast<std::size_t>(f)];
+}
+// A compressed rank keeps only its nonempty coordinates.
+constexpr bool rank_compressed(RankFormat f) {
+    return f == RankFormat::cp || f == RankFormat::b || f == RankFormat::rle;
+}
+
+// The most ranks a fibertree format may list.
+inline constexpr std::size_t kMaxRanks = 16;
+
+// A fibertree format's ranks, the top rank first. A plain value: the
+// architecture model keeps one per level, data space and phase.
+class RankFormats {
+  public:
+    constexpr std::size_t size() const { return size_; }
+    constexpr bool empty() const { return size_ == 0; }
+    constexpr const RankFormat* begin() const { return ranks_.data(); }
+    constexpr const RankFormat* end() const { return ranks_.data() + size_; }
+    constexpr RankFormat operator[](std::size_t i) const { return ranks_[i]; }
+    // Precondition: size() < kMaxRanks.
+    constexpr void push_back(RankFormat f) { ranks_[size_++] = f; }
+    friend constexpr bool operator==(const RankFormats& a, const RankFormats& b) {
+        if (a.size_ != b.size_) return false;
+        for (std::size_t i = 0; i < a.size_; ++i) {
+            if (a.ranks_[i] != b.ranks_[i]) return false;
+        }
+        return true;
+    }
+
+  private:
+    std::array<RankFormat, kMaxRanks> ranks_{};
+    std::uint8_t size_ = 0;
+};
 // The widest index field `index_bits:` accepts.
 inline constexpr std::int64_t kMaxIndexBits = 64;
 
@@ -67,6 +118,9 @@ struct FormatEntry {
     // tile's run fields, as a paper states it (Chen et al. 2024 eqs. 5-8:
     // 8 bits; GSCN: 4); 0 derives each width from the tile (format_layout.hpp).
     std::int64_t index_bits = 0;
+    // `ranks:` the per-rank formats of a `fibertree` entry, top rank first
+    // (empty for every other format).
+    RankFormats ranks{};
     // The training phases it applies in (`phases:`; all three when absent):
     // a data space holds a different tensor per phase (w in fw/bw, dw in wu),
     // and a design may compress one and not the other.

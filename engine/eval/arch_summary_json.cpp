@@ -65,9 +65,12 @@ nlohmann::json architecture_summary_json(const Architecture& arch, const ArchMod
     }
     nlohmann::json formats = nlohmann::json::array();
     for (const FormatEntry& f : arch.sparse.formats) {
+        nlohmann::json ranks = nlohmann::json::array();
+        for (RankFormat r : f.ranks) ranks.push_back(std::string(rank_format_name(r)));
         formats.push_back({{"level", f.level},
                            {"data_space", std::string(data_space_name(f.data_space))},
                            {"format", std::string(compressed_format_name(f.format))},
+                           {"ranks", ranks},
                            {"index_bits", f.index_bits > 0 ? nlohmann::json(f.index_bits)
                                                            : nlohmann::json(nullptr)}});
     }

@@ -43,6 +43,10 @@ CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, 
         case CompressedFormat::csb:
             // Procrustes §IV-B: a mask bit per element, a pointer per block, packed values.
             return {n, E + E / double(f.block_elements) * double(f.block_pointer_bits)};
+        case CompressedFormat::fibertree:
+            // Its ranks are the mapping's loops (fibertree.hpp); without them,
+            // the data alone: a lower bound on its size.
+            return {n, 0};
         case CompressedFormat::rp_dual: {
             // Chen et al. 2024 eqs. 5–10 per row, in expectation over the row's nonzero count.
             const RowFormatFields row{f.row_length, f.row_header_bits, f.column_index_bits};

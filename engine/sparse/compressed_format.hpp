@@ -32,8 +32,9 @@ struct CompressedSize {
 };
 
 // The expected size of one tile of `space`'s tensor (`word_bits` per value)
-// stored in `format`. Field widths and layouts: format_layout.hpp and
-// docs/sparse_formats.md; `index_bits` > 0 fixes the index fields' width
+// stored in `format`. A `fibertree` tile's ranks are loops of a mapping
+// (sparse/fibertree.hpp): here it is its data alone, a lower bound. Field widths and layouts:
+// format_layout.hpp and docs/sparse_formats.md; `index_bits` > 0 fixes the index fields' width
 // (FormatEntry::index_bits).
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model, std::int64_t word_bits,

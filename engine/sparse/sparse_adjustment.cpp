@@ -5,6 +5,7 @@
 #include "sparse/compressed_format.hpp"
 #include "sparse/condition_tile.hpp"
 #include "sparse/effectual_macs.hpp"
+#include "sparse/fibertree.hpp"
 #include "sparse/tensor_tile.hpp"
 #include "sparse/tile_occupancy.hpp"
 
@@ -74,9 +75,10 @@ DataSpaceSet gate_saving_accesses(const ArchModel& arch, Phase phase) {
     return out;
 }
 
-void apply_format(const LevelModel& level, const PhaseProblem& problem, const DimBounds& box,
-                  DataSpace s, const PhaseDensities& densities, SpaceCounts& c) {
-    const CompressedSize size = stored_tile(level, problem, s, box, &densities);
+void apply_format(const LevelModel& level, const PhaseProblem& problem, const TilePlace& place,
+                  const DimBounds& box, DataSpace s, const PhaseDensities& densities,
+                  SpaceCounts& c) {
+    const CompressedSize size = stored_tile(level, problem, s, box, &densities, &place);
     const TransferRatio ratio =
         transfer_ratio(size, tile_of(problem.projection(s), box).elements(), level.word_bits);
     const double data = ratio.data;
@@ -98,12 +100,21 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Di
 }  // namespace
 
 CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
-                           const DimBounds& box, const PhaseDensities* densities) {
+                           const DimBounds& box, const PhaseDensities* densities,
+                           const TilePlace* place) {
     const CompressedFormat format = level.format_in(space, problem.phase);
     if (densities == nullptr || format == CompressedFormat::uncompressed) {
         return {double(footprint(problem.projection(space), box)), 0.0};
     }
     const OperandDensity& operand = densities->of(space);
+    if (format == CompressedFormat::fibertree && place != nullptr) {
+        const RankFormats& ranks = level.ranks_in(space, problem.phase);
+        const FiberTreeShape shape =
+            fibertree_shape(problem.projection(space), problem.space.bounds, *place->mapping,
+                            place->level, ranks.size());
+        return fibertree_size(ranks, shape, space, operand.density, operand.model,
+                              level.index_bits_in(space, problem.phase));
+    }
     return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
                            operand.model, level.word_bits,
                            level.index_bits_in(space, problem.phase));
@@ -122,7 +133,10 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             SpaceCounts& c = out.levels[i].spaces[s];
             const bool compressed =
                 level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
-            if (compressed) apply_format(level, problem, nest.tile_box[i], s, densities, c);
+            if (compressed) {
+                const TilePlace place{&mapping, i};
+                apply_format(level, problem, place, nest.tile_box[i], s, densities, c);
+            }
             // Skipping removes the access and its cycle; gating only its energy.
             // The innermost keeper serves the MACs: a skipped (gated, unless
             // it saves only the MAC) MAC does not read its operands there nor

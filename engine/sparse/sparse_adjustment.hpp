@@ -44,13 +44,23 @@
 
 namespace trainloop {
 
+// Where a tile sits: level `level` of `mapping` (a fibertree format's ranks
+// are the mapping's loops, sparse/fibertree.hpp).
+struct TilePlace {
+    const Mapping* mapping = nullptr;
+    std::size_t level = 0;
+};
+
 // What `level` stores of the tile of `space` over the iteration-space box
 // `box`: its format's expected compressed size when `densities` is given and
 // the format is not `uncompressed`, else the dense footprint (no metadata).
 // The sparse counts (footprint, words per transfer), the capacity check and
-// the mapper's pruning all use it.
+// the mapper's pruning all use it. Without `place` (the mapper's pruning,
+// before the loop orders are chosen) a fibertree tile is its data alone, a
+// lower bound: the evaluation's capacity check has the whole size.
 CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem, DataSpace space,
-                           const DimBounds& box, const PhaseDensities* densities);
+                           const DimBounds& box, const PhaseDensities* densities,
+                           const TilePlace* place = nullptr);
 
 // The sparse adjustment. Precondition: `nest` analyzes `problem` under a
 // mapping that passed check_mapping_structure.
