@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -426,6 +427,18 @@ std::vector<LogicUnit> read_units(const SpecNode& node, const PeArray& array,
     return units;
 }
 
+// One rank's format, in Sparseloop's names, upper or lower case as it takes them.
+RankFormat read_rank_format(const SpecNode& node) {
+    if (node.is_scalar()) {
+        std::string text = node.as_string();
+        for (char& c : text) c = char(std::toupper(static_cast<unsigned char>(c)));
+        for (std::size_t i = 0; i < kRankFormatNames.size(); ++i) {
+            if (kRankFormatNames[i] == text) return RankFormat(i);
+        }
+    }
+    return read_enum<RankFormat>(node, kRankFormatNames);  // fails, naming the valid ones
+}
+
 // `format:`, or `ranks:` (a fibertree format: `format: fibertree` may be
 // left out, and no other format has ranks).
 void read_format(MapReader& reader, const SpecNode& item, FormatEntry& entry) {
@@ -463,8 +476,7 @@ void read_format(MapReader& reader, const SpecNode& item, FormatEntry& entry) {
                               "a tile with more loops than ranks flattens the outer loops into "
                               "the top rank: list fewer");
     }
-    for (const SpecNode& rank : items)
-        entry.ranks.push_back(read_enum<RankFormat>(rank, kRankFormatNames));
+    for (const SpecNode& rank : items) entry.ranks.push_back(read_rank_format(rank));
 }
 
 std::vector<FormatEntry> read_formats(const SpecNode& node,

@@ -105,6 +105,52 @@ TEST(SparseFeatures, IndexBitsFixTheIndexFieldsOfCsrAndRpDual) {
     EXPECT_EQ(model.levels[0].index_bits_in(DataSpace::weights, Phase::wu), 0);
 }
 
+TEST(SparseFeatures, RanksMakeAFibertreeFormat) {
+    const std::string entry = "{level: GLB, data_space: weights, format: csb}";
+    const Architecture arch = parse_inline(
+        sparse_with(entry, "{level: GLB, data_space: weights, ranks: [UOP, CP], index_bits: 8}"));
+    const FormatEntry& f = arch.sparse.formats[1];
+    EXPECT_EQ(f.format, CompressedFormat::fibertree);
+    ASSERT_EQ(f.ranks.size(), 2u);
+    EXPECT_EQ(f.ranks[0], RankFormat::uop);
+    EXPECT_EQ(f.ranks[1], RankFormat::cp);
+    EXPECT_EQ(f.index_bits, 8);
+    const ArchModel model = build_arch_model(arch);
+    EXPECT_EQ(model.levels[1].ranks_in(DataSpace::weights, Phase::bw), f.ranks);
+    EXPECT_TRUE(model.levels[0].ranks_in(DataSpace::weights, Phase::bw).empty());
+    // `format: fibertree` may be stated too; written back and read again.
+    const Architecture stated = parse_inline(sparse_with(
+        entry, "{level: GLB, data_space: weights, format: fibertree, ranks: [B, b, rle]}"));
+    EXPECT_EQ(stated.sparse.formats[1].ranks.size(), 3u);
+    EXPECT_EQ(stated.sparse.formats[1].ranks[2], RankFormat::rle) << "either case, as Sparseloop";
+    const std::string yaml = architecture_to_yaml(arch, "components/default_45nm.yaml");
+    EXPECT_NE(yaml.find("format: fibertree, ranks: [UOP, CP], index_bits: 8"), std::string::npos)
+        << yaml;
+}
+
+TEST(SparseFeatures, RanksErrorsNameTheKey) {
+    const std::string entry = "{level: GLB, data_space: weights, format: csb}";
+    const auto fails = [&](const std::string& to) {
+        return expect_spec_error([&] { parse_inline(sparse_with(entry, to)); });
+    };
+    SpecError e = fails("{level: GLB, data_space: weights, ranks: [UOP, CPP]}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks[1]", "unknown value `CPP`");
+    EXPECT_EQ(e.hint(), "did you mean `CP`?");
+    e = fails("{level: GLB, data_space: weights, format: csr, ranks: [UOP, CP]}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks", "`ranks` on format `csr`");
+    e = fails("{level: GLB, data_space: weights, format: fibertree}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].format",
+                   "format `fibertree` without `ranks`");
+    e = fails("{level: GLB, data_space: weights}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1]",
+                   "a format entry without `format` or `ranks`");
+    e = fails("{level: GLB, data_space: weights, ranks: []}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks", "not a list of rank formats");
+    e = fails("{level: GLB, data_space: weights, ranks: [B, B, B, B, B, B, B, B, B, B, B, B, B, "
+              "B, B, B, B]}");
+    expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks[16]", "17 ranks");
+}
+
 TEST(SparseFeatures, IndexBitsFixTheRunFieldsOfRle) {
     // GSCN (ReSprop thesis §7.5.4): "a 4-bit overhead for each 16-bit value".
     const Architecture arch =
