@@ -13,8 +13,6 @@
 namespace trainloop {
 namespace {
 
-bool uncompressed_rank(const std::string& rank) { return rank == "UOP" || rank == "UB"; }
-
 // The trainloop format of a rank list (top rank first), or none.
 std::optional<CompressedFormat> format_of(const std::vector<std::string>& ranks) {
     const std::string& inner = ranks.back();
@@ -55,15 +53,22 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
     for (std::size_t i = 0; i < std::min(r.ranks.size(), r.widths.size()); ++i) {
         const TimeloopRankWidths& w = r.widths[i];
         const bool csr = format == CompressedFormat::csr;
+        const bool tree = format == CompressedFormat::fibertree;
         const bool run_lengths =
             format == CompressedFormat::rle && r.ranks[i] == "RLE" && i + 1 == r.ranks.size();
+        // A fibertree's index fields: coordinates, run lengths, offsets and
+        // pointers (its payloads above the leaf); its masks are one bit each.
+        const bool indexed_metadata = r.ranks[i] == "CP" || r.ranks[i] == "RLE";
         if (w.metadata_bits) {
             const StatedWidth stated{*w.metadata_bits, w.metadata_location, "metadata-word-bits"};
-            ((csr && r.ranks[i] == "CP") || run_lengths ? index_fields : unread).push_back(stated);
+            ((csr && r.ranks[i] == "CP") || run_lengths || (tree && indexed_metadata) ? index_fields
+                                                                                      : unread)
+                .push_back(stated);
         }
         if (w.payload_bits) {
             const StatedWidth stated{*w.payload_bits, w.payload_location, "payload-word-bits"};
-            (csr && r.ranks[i] == "UOP" ? index_fields : unread).push_back(stated);
+            const bool pointers = tree && (r.ranks[i] == "UOP" || i + 1 < r.ranks.size());
+            (pointers || (csr && r.ranks[i] == "UOP") ? index_fields : unread).push_back(stated);
         }
     }
     std::int64_t bits = 0;
@@ -115,39 +120,46 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
     return bits;
 }
 
+// A rank list with no flat trainloop format is kept rank by rank (a
+// fibertree format), its outermost ranks beyond kMaxRanks left out: they
+// matter only to a tile with more loops than kMaxRanks, whose outer loops
+// the top kept rank then takes (sparse/fibertree.hpp).
+RankFormats import_ranks(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
+    const std::size_t dropped = r.ranks.size() > kMaxRanks ? r.ranks.size() - kMaxRanks : 0;
+    if (dropped > 0) {
+        notes.push_back(fmt::format(
+            "{}: {} at `{}` lists {} ranks: the outermost {} are left out (trainloop keeps at "
+            "most {}; a tile with more loops flattens its outer loops into the top rank)",
+            format_location(r.location), kTimeloopSpaceNames[std::size_t(r.space)], r.level,
+            r.ranks.size(), dropped, kMaxRanks));
+    }
+    RankFormats ranks;
+    for (std::size_t i = dropped; i < r.ranks.size(); ++i) {
+        for (std::size_t f = 0; f < kRankFormatNames.size(); ++f) {
+            if (kRankFormatNames[f] == r.ranks[i]) ranks.push_back(RankFormat(f));
+        }
+    }
+    return ranks;
+}
+
 FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
     const std::string ranks = fmt::format("[{}]", fmt::join(r.ranks, ", "));
-    if (std::all_of(r.ranks.begin(), r.ranks.end(), uncompressed_rank)) {
-        throw SpecError(r.location, "ranks",
-                        fmt::format("{} at `{}` has only uncompressed ranks {}: a dense tile with "
-                                    "per-fiber metadata, which trainloop does not model",
-                                    kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks),
-                        "a compressed innermost rank (CP, B or RLE)",
-                        "leave the entry out: trainloop keeps the tile uncompressed, without "
-                        "metadata");
-    }
-    const auto format = format_of(r.ranks);
-    if (!format) {
-        throw SpecError(r.location, "ranks",
-                        fmt::format("{} at `{}`: the rank formats {} have no trainloop equivalent",
-                                    kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks),
-                        "[UOP, ..., CP] (csr), [CP, ..., CP] (coo), [UOP or B, ..., B] (bitmap) "
-                        "or [UOP or RLE, ..., RLE] (rle)",
-                        "docs/sparse_formats.md lists trainloop's formats and their metadata");
-    }
-    if ((*format == CompressedFormat::bitmap || *format == CompressedFormat::rle) &&
+    const auto flat = format_of(r.ranks);
+    const CompressedFormat format = flat.value_or(CompressedFormat::fibertree);
+    if ((format == CompressedFormat::bitmap || format == CompressedFormat::rle) &&
         r.ranks.size() > 1) {
         notes.push_back(fmt::format(
             "{}: {} at `{}` {} is read as trainloop's `{}` over the whole tile: the upper "
             "ranks' metadata (a bit per fiber, offsets) is not charged",
             format_location(r.location), kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks,
-            compressed_format_name(*format)));
+            compressed_format_name(format)));
     }
     FormatEntry entry;
     entry.level = r.level;
     entry.data_space = to_data_space(r.space);
-    entry.format = *format;
-    entry.index_bits = import_index_bits(r, *format, notes);
+    entry.format = format;
+    if (format == CompressedFormat::fibertree) entry.ranks = import_ranks(r, notes);
+    entry.index_bits = import_index_bits(r, format, notes);
     return entry;
 }
 

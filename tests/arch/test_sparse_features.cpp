@@ -146,8 +146,9 @@ TEST(SparseFeatures, RanksErrorsNameTheKey) {
                    "a format entry without `format` or `ranks`");
     e = fails("{level: GLB, data_space: weights, ranks: []}");
     expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks", "not a list of rank formats");
-    e = fails("{level: GLB, data_space: weights, ranks: [B, B, B, B, B, B, B, B, B, B, B, B, B, "
-              "B, B, B, B]}");
+    e = fails(
+        "{level: GLB, data_space: weights, ranks: [B, B, B, B, B, B, B, B, B, B, B, B, B, "
+        "B, B, B, B]}");
     expect_located(e, kInlineFile, 30, "sparse.formats[1].ranks[16]", "17 ranks");
 }
 

@@ -3,6 +3,7 @@
 // (timeloop/timeloop_sparse_import.hpp), what has no equivalent is a located
 // error, and the imported native files evaluate exactly as the direct import.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -612,22 +613,53 @@ std::string one_format(const std::string& ranks) {
            ranks + "}\n";
 }
 
-TEST(TimeloopSparseImportErrors, RankPatternsWithoutAnEquivalentAreLocated) {
-    const SpecError mixed =
-        import_error(golden("problem.yaml"), one_format("[{format: B}, {format: CP}]"));
-    EXPECT_EQ(mixed.key_path(), "ranks");
-    EXPECT_TRUE(contains(mixed.message(), "[B, CP]"));
-    EXPECT_TRUE(contains(mixed.expected(), "(csr)"));
-    EXPECT_TRUE(contains(mixed.where().file, "sparse.yaml"));
-    EXPECT_GT(mixed.where().line, 0);
+Evaluation evaluate_imported(const TimeloopCase& c) {
+    return evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
+}
 
-    const SpecError dense = import_error(golden("problem.yaml"), one_format("[{format: UOP}]"));
-    EXPECT_TRUE(contains(dense.message(), "only uncompressed ranks"));
-    EXPECT_TRUE(contains(dense.hint(), "leave the entry out"));
+TEST(TimeloopSparseImport, RankPatternsWithoutAFlatFormatAreKeptRankByRank) {
+    const auto imported = [](const std::string& ranks) {
+        return import_files(files(golden("problem.yaml"), one_format(ranks)));
+    };
+    const auto names = [](const FormatEntry& f) {
+        std::vector<std::string_view> out;
+        for (RankFormat r : f.ranks) out.push_back(rank_format_name(r));
+        return fmt::format("{}", fmt::join(out, " "));
+    };
+    const TimeloopCase mixed = imported("[{format: B}, {format: CP}]");
+    ASSERT_EQ(mixed.arch.sparse.formats.size(), 1u);
+    EXPECT_EQ(mixed.arch.sparse.formats[0].format, CompressedFormat::fibertree);
+    EXPECT_EQ(names(mixed.arch.sparse.formats[0]), "B CP");
+    // Offset pairs alone: a dense tile with its offsets, which a fibertree keeps.
+    const TimeloopCase dense = imported("[{format: UOP}]");
+    EXPECT_EQ(names(dense.arch.sparse.formats[0]), "UOP");
+    // Stated widths of the index fields become its index_bits.
+    const TimeloopCase wide = imported(
+        "[{format: CP, metadata-word-bits: 6, payload-word-bits: 6}, {format: UOP, "
+        "payload-word-bits: 6}]");
+    EXPECT_EQ(wide.arch.sparse.formats[0].index_bits, 6);
+    // More ranks than trainloop keeps: the outermost are left out, with a note.
+    std::string many = "[";
+    for (int i = 0; i < 20; ++i) many += i == 0 ? "{format: UB}" : ", {format: B}";
+    const TimeloopCase deep = imported(many + ", {format: CP}]");
+    EXPECT_EQ(deep.arch.sparse.formats[0].ranks.size(), kMaxRanks);
+    EXPECT_EQ(deep.arch.sparse.formats[0].ranks[0], RankFormat::b);
+    ASSERT_FALSE(deep.notes.empty());
+    EXPECT_TRUE(contains(deep.notes[0], "lists 21 ranks: the outermost 5 are left out"))
+        << deep.notes[0];
+    // And each evaluates, its metadata charged.
+    for (const TimeloopCase* c : {&mixed, &dense, &wide, &deep}) {
+        const Evaluation e = evaluate_imported(*c);
+        ASSERT_TRUE(e.valid());
+        EXPECT_GT(e.counts.levels[0].space(DataSpace::weights).metadata_reads, 0);
+    }
+}
 
+TEST(TimeloopSparseImportErrors, UnknownRankFormatsAreLocated) {
     const SpecError typo = import_error(golden("problem.yaml"), one_format("[{format: RLF}]"));
     EXPECT_TRUE(contains(typo.message(), "unknown rank format"));
     EXPECT_EQ(typo.hint(), "did you mean `RLE`?");
+    EXPECT_TRUE(contains(typo.where().file, "sparse.yaml"));
 }
 
 TEST(TimeloopSparseImportErrors, UnknownTargetsAndMisplacedOptimizationsAreLocated) {
