@@ -88,21 +88,29 @@ FiberTreeShape fibertree_shape(const Projection& projection, const DimBounds& bo
 
 CompressedSize fibertree_size(const RankFormats& ranks, const FiberTreeShape& shape,
                               DataSpace space, double density, const DensityModel& model,
-                              std::int64_t index_bits) {
+                              std::int64_t index_bits, bool empty_tile_stored) {
     assert(shape.num_ranks == ranks.size() && !ranks.empty());
     const double elements = double(shape.tile.elements());
+    // At least 1 bit, as a run field of the flat `rle` (format_layout.hpp).
     const auto width = [&](std::int64_t values) {
-        return double(index_bits > 0 ? index_bits : bits_for_values(values));
+        return double(index_bits > 0 ? index_bits
+                                     : std::max<std::int64_t>(1, bits_for_values(values)));
     };
     const double pointer_bits = width(shape.tile.elements() + 1);
     double positions = 1;  // F_r
-    double stored = 1;     // f_r
+    double stored =        // f_r
+        empty_tile_stored
+            ? 1.0
+            : 1.0 - tile_occupancy(model, density, shape.tile, space).probability_empty;
     double metadata_bits = 0;
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const FiberRank& rank = shape.ranks[r];
         const double s = double(rank.fiber_shape);
-        if (rank.fiber_shape == 1) continue;  // one coordinate: implicit
         const bool leaf = r + 1 == ranks.size();
+        // A rank over one coordinate above others: implicit (the ranks below
+        // tell whether it is empty). The leaf of a one-element tile is not:
+        // its mask bit, or its one coordinate, tells whether the value is there.
+        if (rank.fiber_shape == 1 && !leaf) continue;
         const double nonempty =
             positions * s *
             (1.0 - tile_occupancy(model, density, rank.below, space).probability_empty);

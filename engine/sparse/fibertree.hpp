@@ -11,8 +11,10 @@
 // level's. The top listed rank takes the outermost loop. A tile with more
 // such loops than ranks flattens the outer ones into the top rank (one fiber
 // over their product); one with fewer leaves the top ranks over a single
-// coordinate, and a rank over one coordinate costs nothing (its coordinate is
-// implicit). This is Sparseloop's rank per loop; it refuses a tile with more
+// coordinate, and such a rank costs nothing (its coordinate is implicit, and
+// the ranks below it tell whether it is empty). A tile of one element has its
+// leaf rank over that element: its mask bit (or coordinate) tells whether the
+// value is there. This is Sparseloop's rank per loop; it refuses a tile with more
 // loops than ranks, where trainloop flattens, so that every mapping has a size.
 // A rank cuts the tile its loops span (with everything inside them) into
 // tiles like the one inside them, along each tensor axis: its fiber shape.
@@ -29,6 +31,10 @@
 //   n_r = F_r · s_r · (1 − P_e(T_{r+1}))         nonempty coordinates at rank r
 //   f_0 = 1,  f_{r+1} = n_r if rank r is compressed (CP, B, RLE),
 //                       f_r · s_r otherwise (UOP, UB)      fibers stored
+// A tile whose parent level keeps the data space compressed is not stored
+// when it is empty (the parent's metadata says so, and sends nothing):
+// f_0 = 1 − P_e(T_0) then (Sparseloop's "a parent with metadata sends no
+// empty tile", its average utilized instances).
 // Per rank, the metadata (Sparseloop's per-format units, Table II) and, above
 // the leaf, one payload per stored child (a pointer; UOP's offsets are its
 // payload):
@@ -38,7 +44,8 @@
 //   CP   n_r coordinates,        n_r pointers above the leaf
 //   RLE  n_r run lengths,        n_r pointers above the leaf
 // Field widths, as wide as the largest value they hold (format_layout.hpp):
-// a mask bit is 1 bit, a coordinate or run length tells apart s_r values,
+// a mask bit is 1 bit, a coordinate or run length tells apart s_r values
+// (at least 1 bit),
 // an offset or pointer E + 1 (E: the tile's elements); `index_bits` > 0
 // fixes every field but the masks.
 // The data words: the tile's expected nonzeros under a compressed leaf (as
@@ -89,8 +96,9 @@ FiberTreeShape fibertree_shape(const Projection& projection, const DimBounds& bo
 
 // The expected size of the tile in the fibertree format `ranks` (the model
 // above). Precondition: shape.num_ranks == ranks.size().
+// `empty_tile_stored`: false under a parent that keeps the space compressed.
 CompressedSize fibertree_size(const RankFormats& ranks, const FiberTreeShape& shape,
                               DataSpace space, double density, const DensityModel& model,
-                              std::int64_t index_bits = 0);
+                              std::int64_t index_bits = 0, bool empty_tile_stored = true);
 
 }  // namespace trainloop

@@ -1,5 +1,6 @@
 #include "sparse/sparse_adjustment.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "sparse/compressed_format.hpp"
@@ -75,6 +76,21 @@ DataSpaceSet gate_saving_accesses(const ArchModel& arch, Phase phase) {
     return out;
 }
 
+// Whether the next level out that keeps `s` keeps it compressed (a
+// fibertree of uncompressed ranks only keeps its empty tiles).
+bool parent_compresses(const ArchModel& arch, const Mapping& mapping, std::size_t level,
+                       DataSpace s, Phase phase) {
+    for (std::size_t j = level; j-- > 0;) {
+        if (!mapping.levels[j].keep.contains(s)) continue;
+        const LevelModel& parent = arch.levels[j];
+        const CompressedFormat format = parent.format_in(s, phase);
+        if (format != CompressedFormat::fibertree) return format != CompressedFormat::uncompressed;
+        const RankFormats& ranks = parent.ranks_in(s, phase);
+        return std::any_of(ranks.begin(), ranks.end(), rank_compressed);
+    }
+    return false;
+}
+
 void apply_format(const LevelModel& level, const PhaseProblem& problem, const TilePlace& place,
                   const DimBounds& box, DataSpace s, const PhaseDensities& densities,
                   SpaceCounts& c) {
@@ -113,7 +129,7 @@ CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem,
             fibertree_shape(problem.projection(space), problem.space.bounds, *place->mapping,
                             place->level, ranks.size());
         return fibertree_size(ranks, shape, space, operand.density, operand.model,
-                              level.index_bits_in(space, problem.phase));
+                              level.index_bits_in(space, problem.phase), !place->parent_compresses);
     }
     return compressed_size(format, tile_of(problem.projection(space), box), space, operand.density,
                            operand.model, level.word_bits,
@@ -134,7 +150,8 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             const bool compressed =
                 level.format_in(s, problem.phase) != CompressedFormat::uncompressed;
             if (compressed) {
-                const TilePlace place{&mapping, i};
+                const TilePlace place{&mapping, i,
+                                      parent_compresses(arch, mapping, i, s, problem.phase)};
                 apply_format(level, problem, place, nest.tile_box[i], s, densities, c);
             }
             // Skipping removes the access and its cycle; gating only its energy.

@@ -49,6 +49,9 @@ namespace trainloop {
 struct TilePlace {
     const Mapping* mapping = nullptr;
     std::size_t level = 0;
+    // The next level out keeping the space compresses it: an empty tile is
+    // not stored here (sparse/fibertree.hpp).
+    bool parent_compresses = false;
 };
 
 // What `level` stores of the tile of `space` over the iteration-space box

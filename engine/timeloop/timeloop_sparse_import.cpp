@@ -13,24 +13,6 @@
 namespace trainloop {
 namespace {
 
-// The trainloop format of a rank list (top rank first), or none.
-std::optional<CompressedFormat> format_of(const std::vector<std::string>& ranks) {
-    const std::string& inner = ranks.back();
-    const auto above = [&](auto pred) { return std::all_of(ranks.begin(), ranks.end() - 1, pred); };
-    if (inner == "CP" && ranks.size() > 1 && above([](const std::string& r) { return r == "UOP"; }))
-        return CompressedFormat::csr;
-    if (inner == "CP" && above([](const std::string& r) { return r == "CP"; }))
-        return CompressedFormat::coo;
-    // A bitmask or run lengths under ranks of the same kind or of offset
-    // pairs: Sparseloop needs one rank per loop indexing the tile, so this is
-    // how a bitmap or RLE tile is written; only the innermost rank's metadata
-    // has a trainloop equivalent (a note says so).
-    const auto same_or_offsets = [&](const std::string& r) { return r == inner || r == "UOP"; };
-    if (inner == "B" && above(same_or_offsets)) return CompressedFormat::bitmap;
-    if (inner == "RLE" && above(same_or_offsets)) return CompressedFormat::rle;
-    return std::nullopt;
-}
-
 // A stated field width: where it was given, and what it is.
 struct StatedWidth {
     std::int64_t bits = 0;
@@ -38,37 +20,30 @@ struct StatedWidth {
     const char* key = "";
 };
 
-// The `index_bits` of an imported format: for `csr` ([UOP, ..., CP]) the width
-// its ranks state for the row pointers (the UOP ranks' payload: offsets) and
-// the column indices (the CP rank's metadata: coordinates), for `rle` the width
-// the innermost RLE rank states for its run lengths (its metadata), when they
-// state one width for all (trainloop's `index_bits` is one width, 1-64);
-// otherwise 0, each field as wide as the tile needs (an RLE run field then
-// holds any run, as Sparseloop's unbounded one). A width trainloop does not
-// read is named in a note.
-std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat format,
+// The `index_bits` of an imported fibertree: the width its ranks state for
+// their index fields (CP coordinates and RLE run lengths: metadata; UOP
+// offsets and the pointers above the leaf: payload) when they state one width
+// for all, else the level's `metadata_datawidth` (Sparseloop's width of every
+// unit but a bitmask's bits), else 0: each field as wide as the tile needs.
+// A width trainloop does not read (a mask wider than 1 bit, the leaf's
+// payload: the data) is named in a note.
+std::int64_t import_index_bits(const TimeloopRepresentation& r, const TimeloopStorage* storage,
                                std::vector<std::string>& notes) {
     std::vector<StatedWidth> index_fields;
     std::vector<StatedWidth> unread;
     for (std::size_t i = 0; i < std::min(r.ranks.size(), r.widths.size()); ++i) {
         const TimeloopRankWidths& w = r.widths[i];
-        const bool csr = format == CompressedFormat::csr;
-        const bool tree = format == CompressedFormat::fibertree;
-        const bool run_lengths =
-            format == CompressedFormat::rle && r.ranks[i] == "RLE" && i + 1 == r.ranks.size();
-        // A fibertree's index fields: coordinates, run lengths, offsets and
-        // pointers (its payloads above the leaf); its masks are one bit each.
-        const bool indexed_metadata = r.ranks[i] == "CP" || r.ranks[i] == "RLE";
+        const bool mask = r.ranks[i] == "B" || r.ranks[i] == "UB";
+        const bool leaf = i + 1 == r.ranks.size();
         if (w.metadata_bits) {
             const StatedWidth stated{*w.metadata_bits, w.metadata_location, "metadata-word-bits"};
-            ((csr && r.ranks[i] == "CP") || run_lengths || (tree && indexed_metadata) ? index_fields
-                                                                                      : unread)
-                .push_back(stated);
+            const bool one_bit_mask = mask && stated.bits == 1;
+            if (!one_bit_mask)
+                (mask || r.ranks[i] == "UOP" ? unread : index_fields).push_back(stated);
         }
         if (w.payload_bits) {
             const StatedWidth stated{*w.payload_bits, w.payload_location, "payload-word-bits"};
-            const bool pointers = tree && (r.ranks[i] == "UOP" || i + 1 < r.ranks.size());
-            (pointers || (csr && r.ranks[i] == "UOP") ? index_fields : unread).push_back(stated);
+            (leaf && r.ranks[i] != "UOP" ? unread : index_fields).push_back(stated);
         }
     }
     std::int64_t bits = 0;
@@ -84,20 +59,15 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
             std::vector<std::int64_t> widths;
             for (const StatedWidth& w : index_fields) widths.push_back(w.bits);
             notes.push_back(fmt::format(
-                "{}: the index widths {} at `{}` are not read: trainloop's `{}` takes one "
+                "{}: the index widths {} at `{}` are not read: trainloop's fibertree takes one "
                 "width of 1 to {} bits for its index fields (`index_bits`); each field is as "
                 "wide as the tile needs",
                 format_location(index_fields.front().location), fmt::join(widths, ", "), r.level,
-                compressed_format_name(format), kMaxIndexBits));
+                kMaxIndexBits));
         }
-        if (bits > 0 && format == CompressedFormat::rle) {
-            notes.push_back(fmt::format(
-                "{}: the run fields at `{}` are {} bits wide: trainloop stores a run of {} or "
-                "more zeros with a padding entry (a zero value and its field), which Sparseloop "
-                "does not count (docs/sparse_formats.md)",
-                format_location(index_fields.front().location), r.level, bits,
-                bits >= 63 ? fmt::format("2^{}", bits) : std::to_string(std::int64_t{1} << bits)));
-        }
+    } else if (storage != nullptr && storage->metadata_word_bits &&
+               *storage->metadata_word_bits <= kMaxIndexBits) {
+        bits = *storage->metadata_word_bits;
     }
     // One note per key, at its first rank: a tile written with a rank per loop
     // states the same width on many ranks.
@@ -111,19 +81,17 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, CompressedFormat
         }
         if (first == nullptr) continue;
         notes.push_back(fmt::format(
-            "{}: `{}`{} is not read: trainloop's `{}` sizes this field from the tile "
-            "(docs/sparse_formats.md)",
+            "{}: `{}`{} is not read: a bitmask's bits are 1 bit wide, and the leaf's payload "
+            "is the data (docs/sparse_formats.md, \"Fibertree formats\")",
             format_location(first->location), key,
-            ranks > 1 ? fmt::format(" (on {} ranks at `{}`)", ranks, r.level) : std::string(),
-            compressed_format_name(format)));
+            ranks > 1 ? fmt::format(" (on {} ranks at `{}`)", ranks, r.level) : std::string()));
     }
     return bits;
 }
 
-// A rank list with no flat trainloop format is kept rank by rank (a
-// fibertree format), its outermost ranks beyond kMaxRanks left out: they
-// matter only to a tile with more loops than kMaxRanks, whose outer loops
-// the top kept rank then takes (sparse/fibertree.hpp).
+// Sparseloop's rank list as a fibertree format (sparse/fibertree.hpp), its
+// outermost ranks beyond kMaxRanks left out: they matter only to a tile with
+// more loops than kMaxRanks, whose outer loops the top kept rank then takes.
 RankFormats import_ranks(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
     const std::size_t dropped = r.ranks.size() > kMaxRanks ? r.ranks.size() - kMaxRanks : 0;
     if (dropped > 0) {
@@ -142,24 +110,18 @@ RankFormats import_ranks(const TimeloopRepresentation& r, std::vector<std::strin
     return ranks;
 }
 
-FormatEntry import_format(const TimeloopRepresentation& r, std::vector<std::string>& notes) {
-    const std::string ranks = fmt::format("[{}]", fmt::join(r.ranks, ", "));
-    const auto flat = format_of(r.ranks);
-    const CompressedFormat format = flat.value_or(CompressedFormat::fibertree);
-    if ((format == CompressedFormat::bitmap || format == CompressedFormat::rle) &&
-        r.ranks.size() > 1) {
-        notes.push_back(fmt::format(
-            "{}: {} at `{}` {} is read as trainloop's `{}` over the whole tile: the upper "
-            "ranks' metadata (a bit per fiber, offsets) is not charged",
-            format_location(r.location), kTimeloopSpaceNames[std::size_t(r.space)], r.level, ranks,
-            compressed_format_name(format)));
+FormatEntry import_format(const TimeloopRepresentation& r, const TimeloopSpec& spec,
+                          std::vector<std::string>& notes) {
+    const TimeloopStorage* storage = nullptr;
+    for (const TimeloopStorage& s : spec.arch.storage) {
+        if (s.name == r.level) storage = &s;
     }
     FormatEntry entry;
     entry.level = r.level;
     entry.data_space = to_data_space(r.space);
-    entry.format = format;
-    if (format == CompressedFormat::fibertree) entry.ranks = import_ranks(r, notes);
-    entry.index_bits = import_index_bits(r, format, notes);
+    entry.format = CompressedFormat::fibertree;
+    entry.ranks = import_ranks(r, notes);
+    entry.index_bits = import_index_bits(r, storage, notes);
     return entry;
 }
 
@@ -292,7 +254,7 @@ ImportedSparsity import_sparsity(const TimeloopSpec& spec, const Architecture& a
                                  const PhaseProblem& problem, const Mapping& mapping) {
     ImportedSparsity out;
     for (const TimeloopRepresentation& r : spec.sparse.formats) {
-        out.features.formats.push_back(import_format(r, out.notes));
+        out.features.formats.push_back(import_format(r, spec, out.notes));
     }
     for (const TimeloopActionOptimization& a : spec.sparse.actions) {
         auto& entries = a.kind == TimeloopActionOptimization::Kind::skipping ? out.features.skipping

@@ -33,6 +33,9 @@ struct TimeloopStorage {
     // Sparseloop's separate metadata storage: metadata_storage_depth rows of
     // metadata_storage_width bits (none: metadata shares the data storage).
     std::optional<std::int64_t> metadata_bits;
+    // `metadata_datawidth`: Sparseloop's width of a metadata or payload unit
+    // of the formats kept here (a bitmask's bits excepted).
+    std::optional<std::int64_t> metadata_word_bits;
     std::string ert_name;  // e.g. system.chip.PE[0..255].RegFile
     SourceLocation location;
 

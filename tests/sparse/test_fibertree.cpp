@@ -167,13 +167,20 @@ TEST(FibertreeSize, IndexBitsFixEveryFieldButTheMasks) {
     EXPECT_NEAR(b.metadata_bits, 4 + rows * 8 + rows * 8, 1e-9);
 }
 
-TEST(FibertreeSize, ATileOfOneElementHasNoMetadata) {
+TEST(FibertreeSize, ATileOfOneElementKeepsWhetherItsValueIsThere) {
     const IterationSpace s = space_of({{Dim::K, 4}});
     const FiberTreeShape shape = fibertree_shape(projection_for(DataSpace::weights, s), s.bounds,
                                                  two_levels({{Dim::K, 4}}, {}), 1, 2);
-    const CompressedSize t = tree({RankFormat::uop, RankFormat::cp}, shape, 0.5);
-    EXPECT_EQ(t.metadata_bits, 0);
-    EXPECT_NEAR(t.data_words, 0.5, 1e-12);
+    // The top rank is implicit; the leaf's one mask bit, or its 1-bit
+    // coordinate per nonzero, is what the flat formats keep for one element.
+    const TensorTile one = tile({1, 1, 1, 1, 1});
+    const CompressedSize b = tree({RankFormat::uop, RankFormat::b}, shape, 0.5);
+    EXPECT_EQ(b.metadata_bits, size(CompressedFormat::bitmap, one, 0.5).metadata_bits);
+    EXPECT_NEAR(b.data_words, 0.5, 1e-12);
+    const CompressedSize cp = tree({RankFormat::uop, RankFormat::cp}, shape, 0.5);
+    EXPECT_NEAR(cp.metadata_bits, 0.5, 1e-12);
+    const CompressedSize rle = tree({RankFormat::uop, RankFormat::rle}, shape, 0.5);
+    EXPECT_NEAR(rle.metadata_bits, size(CompressedFormat::rle, one, 0.5).metadata_bits, 1e-12);
 }
 
 TEST(FibertreeSize, NondecreasingInDensity) {

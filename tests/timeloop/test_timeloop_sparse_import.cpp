@@ -89,40 +89,52 @@ TimeloopCase import_files(const std::vector<std::string>& f) {
     return import_timeloop(read_timeloop_spec(f));
 }
 
+// A sparse file with one representation format: DRAM's weights in `ranks`.
+std::string one_format(const std::string& ranks) {
+    return "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
+           "      data-spaces:\n      - {name: Weights, ranks: " +
+           ranks + "}\n";
+}
+
 DataSpaceSet set_of(std::initializer_list<DataSpace> spaces) {
     DataSpaceSet s;
     for (DataSpace d : spaces) s.insert(d);
     return s;
 }
 
-TEST(TimeloopSparseImport, RankPatternsBecomeTrainloopFormats) {
+std::string rank_names(const FormatEntry& f) {
+    std::vector<std::string_view> out;
+    for (RankFormat r : f.ranks) out.push_back(rank_format_name(r));
+    return fmt::format("{}", fmt::join(out, " "));
+}
+
+TEST(TimeloopSparseImport, RankListsBecomeFibertreeFormats) {
     const TimeloopCase c = import_files(files(problem_with(kDensities), kSparse));
     const SparseFeatures& f = c.arch.sparse;
-    EXPECT_EQ(f.format_of("DRAM", DataSpace::weights, Phase::fw), CompressedFormat::csr);
-    EXPECT_EQ(f.formats[0].index_bits, 8);  // the written files keep it (below)
-    EXPECT_EQ(f.format_of("DRAM", DataSpace::inputs, Phase::fw), CompressedFormat::coo);
-    EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::weights, Phase::fw), CompressedFormat::bitmap);
-    EXPECT_EQ(f.format_of("GlobalBuffer", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
+    ASSERT_EQ(f.formats.size(), 4u);
+    for (const FormatEntry& e : f.formats) EXPECT_EQ(e.format, CompressedFormat::fibertree);
+    EXPECT_EQ(rank_names(f.formats[0]), "UOP UOP CP");  // DRAM weights
+    EXPECT_EQ(f.formats[0].index_bits, 8);              // the written files keep it (below)
+    EXPECT_EQ(rank_names(f.formats[1]), "CP CP");       // `cp`: either case
+    EXPECT_EQ(rank_names(f.formats[2]), "B");
+    EXPECT_EQ(rank_names(f.formats[3]), "RLE");
     EXPECT_EQ(f.format_of("RegFile", DataSpace::inputs, Phase::fw), CompressedFormat::uncompressed);
     EXPECT_TRUE(c.sparse());
 }
 
-TEST(TimeloopSparseImport, BitmasksAndRunLengthsUnderUpperRanksSayWhatIsNotCharged) {
-    const std::string sparse = R"(sparse_optimizations:
-  targets:
-  - name: DRAM
-    representation-format:
-      data-spaces:
-      - {name: Weights, ranks: [{format: B}, {format: B}, {format: B}]}
-      - {name: Inputs, ranks: [{format: UOP}, {format: RLE}]}
-)";
-    const TimeloopCase c = import_files(files(golden("problem.yaml"), sparse));
-    EXPECT_EQ(c.arch.sparse.format_of("DRAM", DataSpace::weights, Phase::fw),
-              CompressedFormat::bitmap);
-    EXPECT_EQ(c.arch.sparse.format_of("DRAM", DataSpace::inputs, Phase::fw), CompressedFormat::rle);
-    ASSERT_EQ(c.notes.size(), 2u);
-    EXPECT_TRUE(contains(c.notes[0], "[B, B, B] is read as trainloop's `bitmap`"));
-    EXPECT_TRUE(contains(c.notes[1], "upper ranks' metadata"));
+TEST(TimeloopSparseImport, UpperRanksMetadataIsCharged) {
+    const auto metadata_reads = [](const std::string& ranks) {
+        const TimeloopCase c = import_files(files(problem_with(kDensities), one_format(ranks)));
+        EXPECT_TRUE(c.notes.empty());
+        const Evaluation e = evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
+        EXPECT_TRUE(e.valid());
+        return e.counts.levels[0].space(DataSpace::weights).metadata_reads;
+    };
+    // Bitmasks above the leaf's add a bit per coordinate of their fibers and a
+    // pointer per nonempty child; offsets above it, their offsets.
+    const double leaf_only = metadata_reads("[{format: B}]");
+    EXPECT_GT(metadata_reads("[{format: B}, {format: B}, {format: B}]"), leaf_only);
+    EXPECT_GT(metadata_reads("[{format: UOP}, {format: UOP}, {format: B}]"), leaf_only);
 }
 
 TEST(TimeloopSparseImport, ActionAndComputeOptimizationsBecomeSkippingAndGating) {
@@ -287,13 +299,9 @@ TEST(TimeloopSparseImport, AMulticastReadIsNotCarriedToTheMacs) {
 // CSR's stated widths become `index_bits` when they are one width (row
 // pointers: the UOP ranks' payload; column indices: the CP rank's metadata);
 // any other width is named in a note, never silently dropped.
-TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
+TEST(TimeloopSparseImport, StatedIndexWidthsBecomeIndexBits) {
     const auto format_at_dram = [](const std::string& ranks) {
-        const TimeloopCase c = import_files(
-            files(problem_with(kDensities),
-                  "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
-                  "      data-spaces:\n      - {name: Weights, ranks: " +
-                      ranks + "}\n"));
+        const TimeloopCase c = import_files(files(problem_with(kDensities), one_format(ranks)));
         EXPECT_EQ(c.arch.sparse.formats.size(), 1u);
         return std::pair{c.arch.sparse.formats.at(0), c.notes};
     };
@@ -301,73 +309,77 @@ TEST(TimeloopSparseImport, StatedCsrWidthsBecomeIndexBits) {
         return std::any_of(notes.begin(), notes.end(),
                            [&](const std::string& n) { return contains(n, text); });
     };
+    // Offsets (UOP payload) and coordinates (CP metadata): one width.
     const auto [eight, eight_notes] = format_at_dram(
         "[{format: UOP, payload-word-bits: 8}, {format: CP, metadata-word-bits: 8}]");
-    EXPECT_EQ(eight.format, CompressedFormat::csr);
     EXPECT_EQ(eight.index_bits, 8);
     EXPECT_FALSE(said(eight_notes, "not read"));
-
-    // Only the column indices stated: the row pointers take the same width.
+    // Only the coordinates stated: the offsets take the same width.
     EXPECT_EQ(
         format_at_dram("[{format: UOP}, {format: CP, metadata-word-bits: 12}]").first.index_bits,
         12);
-
     const auto [mixed, mixed_notes] = format_at_dram(
         "[{format: UOP, payload-word-bits: 16}, {format: CP, metadata-word-bits: 8}]");
     EXPECT_EQ(mixed.index_bits, 0);
     EXPECT_TRUE(said(mixed_notes, "the index widths 16, 8 at `DRAM` are not read"));
-
-    const auto [wide, wide_notes] = format_at_dram(
-        "[{format: UOP}, {format: CP, "
-        "metadata-word-bits: 65}]");
+    const auto [wide, wide_notes] =
+        format_at_dram("[{format: UOP}, {format: CP, metadata-word-bits: 65}]");
     EXPECT_EQ(wide.index_bits, 0);
     EXPECT_TRUE(said(wide_notes, "one width of 1 to 64 bits"));
-
-    // Run lengths: the innermost RLE rank's width is the run field; trainloop
-    // pads the runs it cannot hold, which Sparseloop does not count (a note).
-    const auto [rle, rle_notes] = format_at_dram("[{format: RLE, metadata-word-bits: 4}]");
-    EXPECT_EQ(rle.format, CompressedFormat::rle);
+    // Run lengths, at every rank: their width, never padded (as Sparseloop).
+    const auto [rle, rle_notes] = format_at_dram(
+        "[{format: RLE, metadata-word-bits: 4}, {format: RLE, metadata-word-bits: 4}]");
     EXPECT_EQ(rle.index_bits, 4);
-    EXPECT_TRUE(said(rle_notes,
-                     "the run fields at `DRAM` are 4 bits wide: trainloop stores a "
-                     "run of 16 or more zeros with a padding entry"));
-    // The upper ranks' widths (a rank per loop of the tile): one note for all of them.
-    const auto [tree, tree_notes] = format_at_dram(
-        "[{format: RLE, metadata-word-bits: 4}, {format: RLE, metadata-word-bits: 4}, "
-        "{format: RLE, metadata-word-bits: 4}]");
-    EXPECT_EQ(tree.index_bits, 4);
-    EXPECT_EQ(std::count_if(tree_notes.begin(), tree_notes.end(),
-                            [](const std::string& n) { return contains(n, "is not read"); }),
-              1);
-    EXPECT_TRUE(said(tree_notes, "`metadata-word-bits` (on 2 ranks at `DRAM`) is not read"));
+    EXPECT_FALSE(said(rle_notes, "padding"));
     const auto [unbounded, unbounded_notes] = format_at_dram("[{format: RLE}]");
-    EXPECT_EQ(unbounded.index_bits, 0) << "no width stated: sized from the tile, never pads";
-    EXPECT_FALSE(said(unbounded_notes, "padding"));
-
-    // A width trainloop's format does not take: bitmap, or a UOP's metadata.
+    EXPECT_EQ(unbounded.index_bits, 0) << "no width stated: sized from the tile";
+    // A bitmask's bits are 1 bit; a wider stated mask, and a UOP's metadata
+    // (it has none), are named in one note per key.
     const auto [bitmap, bitmap_notes] = format_at_dram("[{format: B, metadata-word-bits: 1}]");
     EXPECT_EQ(bitmap.index_bits, 0);
-    EXPECT_TRUE(said(bitmap_notes, "`metadata-word-bits` is not read: trainloop's `bitmap`"));
+    EXPECT_TRUE(bitmap_notes.empty());
+    const auto [masks, masks_notes] = format_at_dram(
+        "[{format: B, metadata-word-bits: 2}, {format: B, metadata-word-bits: 2}, "
+        "{format: B, metadata-word-bits: 2}]");
+    EXPECT_EQ(std::count_if(masks_notes.begin(), masks_notes.end(),
+                            [](const std::string& n) { return contains(n, "is not read"); }),
+              1);
+    EXPECT_TRUE(said(masks_notes,
+                     "`metadata-word-bits` (on 3 ranks at `DRAM`) is not read: a "
+                     "bitmask's bits are 1 bit wide"));
     const auto [uop, uop_notes] = format_at_dram(
         "[{format: UOP, metadata-word-bits: 4}, {format: CP, metadata-word-bits: 8}]");
     EXPECT_EQ(uop.index_bits, 8);
-    EXPECT_TRUE(said(uop_notes, "`metadata-word-bits` is not read: trainloop's `csr`"));
+    EXPECT_TRUE(said(uop_notes, "`metadata-word-bits` is not read"));
 
     // The width reaches the evaluator: 8-bit fields on a 16-bit word hold
     // less metadata than 16-bit ones.
     const auto metadata_reads = [&](int bits) {
         const TimeloopCase c = import_files(
             files(problem_with(kDensities),
-                  fmt::format("sparse_optimizations:\n  targets:\n  - name: DRAM\n"
-                              "    representation-format:\n      data-spaces:\n      - {{name: "
-                              "Weights, ranks: [{{format: UOP}}, {{format: CP, metadata-word-bits: "
-                              "{}}}]}}\n",
-                              bits)));
+                  one_format(fmt::format(
+                      "[{{format: UOP}}, {{format: CP, metadata-word-bits: {}}}]", bits))));
         const Evaluation e = evaluate(build_arch_model(c.arch), c.problem, c.mapping, c.densities);
         EXPECT_TRUE(e.valid());
         return e.counts.levels[0].space(DataSpace::weights).metadata_reads;
     };
     EXPECT_LT(metadata_reads(8), metadata_reads(16));
+}
+
+TEST(TimeloopSparseImport, ALevelsMetadataDatawidthIsItsFormatsUnitWidth) {
+    // Sparseloop's width of every metadata and payload unit at the level but
+    // a bitmask's bits (AdjustFormatWordBits), when the ranks state none.
+    std::string arch = golden("arch.yaml");
+    const std::string dram = "        datawidth: 16\n";  // DRAM's, the first
+    const auto at = arch.find(dram);
+    ASSERT_NE(at, std::string::npos);
+    arch.insert(at + dram.size(), "        metadata_datawidth: 5\n");
+    std::vector<std::string> f =
+        files(problem_with(kDensities), one_format("[{format: UOP}, {format: CP}]"));
+    f[0] = testing::temp_file("arch.yaml", arch);
+    const TimeloopCase c = import_files(f);
+    ASSERT_EQ(c.arch.sparse.formats.size(), 1u);
+    EXPECT_EQ(c.arch.sparse.formats[0].index_bits, 5);
 }
 
 TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndTheirDistribution) {
@@ -605,12 +617,6 @@ TEST(TimeloopSparseReference, GatedMacsSaveWhatSparseloopSaves) {
 
 SpecError import_error(const std::string& problem, const std::string& sparse) {
     return expect_spec_error([&] { import_files(files(problem, sparse)); });
-}
-
-std::string one_format(const std::string& ranks) {
-    return "sparse_optimizations:\n  targets:\n  - name: DRAM\n    representation-format:\n"
-           "      data-spaces:\n      - {name: Weights, ranks: " +
-           ranks + "}\n";
 }
 
 Evaluation evaluate_imported(const TimeloopCase& c) {
