@@ -7,7 +7,9 @@
 
 #include <string>
 
+#include "problem/projection.hpp"
 #include "sparse/compressed_format.hpp"
+#include "sparse/fibertree.hpp"
 #include "support/allocation_counter.hpp"
 
 namespace trainloop {
@@ -57,6 +59,53 @@ void BM_CrossoverDensity(benchmark::State& state) {
     state.SetLabel(std::string(compressed_format_name(format)) + "/" + kTileNames[1]);
 }
 BENCHMARK(BM_CrossoverDensity)->DenseRange(0, 6, 1)->Unit(benchmark::kMicrosecond);
+
+// A fibertree tile as the evaluator computes it: its ranks from a mapping
+// (fibertree_shape) and its size (fibertree_size), against the flat csr
+// of the same tile in the same run. Weights K64 × C256 over four loops
+// (K4 K16 at the outer level, C16 C16 inside), uniform density swept.
+void BM_FibertreeSize(benchmark::State& state) {
+    IterationSpace space;
+    space.bounds.values.fill(1);
+    space.bounds[Dim::K] = 64;
+    space.bounds[Dim::C] = 256;
+    const Projection w = projection_for(DataSpace::weights, space);
+    Mapping m;
+    m.num_levels = 2;
+    m.levels[0].temporal.push_back({Dim::K, 4});
+    m.levels[0].temporal.push_back({Dim::C, 16});
+    m.levels[1].temporal.push_back({Dim::K, 16});
+    m.levels[1].temporal.push_back({Dim::C, 16});
+    RankFormats ranks;
+    const int kind = int(state.range(0));
+    if (kind == 1) {
+        ranks.push_back(RankFormat::uop);
+        ranks.push_back(RankFormat::cp);
+    } else if (kind == 2) {
+        for (int r = 0; r < 4; ++r) ranks.push_back(RankFormat::b);
+    }
+    const DensityModel model = UniformModel{};
+    double density = 0.1;
+    const std::int64_t before = bench::allocations_so_far();
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(density);
+        if (kind == 0) {
+            const TensorTile tile = make_tile({1, 64, 256, 1, 1});
+            benchmark::DoNotOptimize(compressed_size(CompressedFormat::csr, tile,
+                                                     DataSpace::weights, density, model, 32));
+        } else {
+            const FiberTreeShape shape = fibertree_shape(w, space.bounds, m, 0, ranks.size());
+            benchmark::DoNotOptimize(
+                fibertree_size(ranks, shape, DataSpace::weights, density, model));
+        }
+        density = density < 0.9 ? density + 0.01 : 0.1;
+    }
+    state.counters["allocs_per_call"] =
+        double(bench::allocations_so_far() - before) / double(state.iterations());
+    const char* const names[] = {"flat csr", "fibertree [UOP, CP]", "fibertree [B, B, B, B]"};
+    state.SetLabel(names[kind]);
+}
+BENCHMARK(BM_FibertreeSize)->DenseRange(0, 2, 1);
 
 }  // namespace
 }  // namespace trainloop

@@ -2,12 +2,10 @@
 // sparse features (arch/sparse_features.hpp) and phase densities
 // (sparse/phase_densities.hpp); docs/timeloop_interop.md, "Sparse inputs".
 //
-//   representation format, ranks top first   trainloop format
-//     UOP ... UOP CP (one or more UOP)        csr
-//     CP ... CP                               coo
-//     B ... B or UOP ... UOP B                bitmap (upper ranks' metadata
-//                                             not charged; a note)
-//     RLE ... RLE or UOP ... UOP RLE          rle (the same)
+//   representation format, ranks top first   a fibertree format with those
+//     (UOP, UB, CP, B, RLE)                     ranks (sparse/fibertree.hpp;
+//                                               the outermost beyond 16 left
+//                                               out, a note)
 //   action-optimization skipping / gating     a skipping / gating entry at
 //     {target, condition-on} at a level         that level
 //   compute-optimization gating               gating at `compute` on a zero
@@ -21,12 +19,13 @@
 //   density fixed-structured                  the same density, model even
 //   density hypergeometric                    the same density, model
 //                                             hypergeometric
-//   CSR widths (UOP payload-word-bits,        `index_bits`, when one width
-//     CP metadata-word-bits)
+//   index widths (CP, RLE metadata-word-bits; `index_bits`, when one width;
+//     UOP and upper payload-word-bits), else    else none: sized from the
+//     the level's metadata_datawidth            tile
 //
-// Everything else (other rank patterns, the `banded` distribution, an
-// Outputs density below 1) is a located SpecError naming what trainloop
-// offers instead; approximations are returned as notes.
+// Everything else (the `banded` distribution, an Outputs density below 1,
+// ...) is a located SpecError naming what trainloop offers instead;
+// approximations are returned as notes.
 #pragma once
 
 #include <string>
