@@ -44,6 +44,9 @@ def main() -> None:
     for selector, files in spec_sources:
         for f in files:
             put("fuzz_spec_yaml", bytes([selector]) + f.read_bytes())
+    # A fibertree format (`ranks:`), which no shipped spec uses yet.
+    sigma = (ROOT / "arch_specs/chen2024_sigma_8x8.yaml").read_text()
+    put("fuzz_spec_yaml", bytes([1]) + sigma.replace("format: bitmap", "ranks: [UOP, B, cp]").encode())
     for f in sorted((ROOT / "examples/mappings").glob("*.yaml"))[:8]:
         put("fuzz_mapping", b"\x00" + f.read_bytes())
     for text in [
@@ -70,6 +73,12 @@ def main() -> None:
                        for name in ("arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml")
                        if (case / name).exists())
         put("fuzz_timeloop", doc)
+    # Sparseloop's per-rank formats and densities on a dense corpus case.
+    dense = ROOT / "tests/golden/timeloop/dense/glb_rf_8x4"
+    sparse = ROOT / "tests/golden/timeloop/sparse"
+    put("fuzz_timeloop", b"".join(p.read_bytes() + b"\n" for p in (
+        dense / "arch.yaml", sparse / "m00_problem_map.yaml", sparse / "formats_gating.yaml",
+        dense / "ERT.yaml")))
     for target in sorted(OUT.iterdir()):
         print(f"{target.name}: {len(list(target.iterdir()))} seeds")
 
