@@ -497,10 +497,11 @@ std::vector<FormatEntry> read_formats(const SpecNode& node,
         read_format(reader, item, entry);
         if (const auto bits = reader.optional("index_bits")) {
             if (!has_index_fields(entry.format)) {
-                bits->fail(fmt::format("`index_bits` on format `{}`, which has no index fields",
-                                       compressed_format_name(entry.format)),
-                           "`index_bits` only with format csr, rp_dual or rle",
-                           "remove `index_bits`, or use csr, rp_dual or rle");
+                bits->fail(
+                    fmt::format("`index_bits` on format `{}`, which has no index fields",
+                                compressed_format_name(entry.format)),
+                    "`index_bits` only with format csr, rp_dual, rle or fibertree (`ranks:`)",
+                    "remove `index_bits`, or use csr, rp_dual, rle or `ranks:`");
             }
             entry.index_bits = bits->as_positive_int();
             if (entry.index_bits > kMaxIndexBits) {
