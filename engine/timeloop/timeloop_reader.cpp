@@ -334,7 +334,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                          read_attr_int(attrs, merged, "metadata_storage_width"));
     }
     if (merged["metadata_datawidth"]) {
-        s.metadata_word_bits = attr_node(attrs, merged, "metadata_datawidth").as_positive_int();
+        s.metadata_word_bits = attr_node(attrs, merged, "metadata_datawidth").as_non_negative_int();
     }
     note_others({"datawidth", "width", "block_size", "block-size", "depth", "size",
                  "read_bandwidth", "write_bandwidth", "meshX", "meshY", "word-bits", "word_bits",

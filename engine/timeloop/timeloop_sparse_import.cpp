@@ -65,9 +65,17 @@ std::int64_t import_index_bits(const TimeloopRepresentation& r, const TimeloopSt
                 format_location(index_fields.front().location), fmt::join(widths, ", "), r.level,
                 kMaxIndexBits));
         }
-    } else if (storage != nullptr && storage->metadata_word_bits &&
-               *storage->metadata_word_bits <= kMaxIndexBits) {
-        bits = *storage->metadata_word_bits;
+    } else if (storage != nullptr && storage->metadata_word_bits) {
+        const std::int64_t stated = *storage->metadata_word_bits;
+        if (stated >= 1 && stated <= kMaxIndexBits) {
+            bits = stated;
+        } else {
+            notes.push_back(fmt::format(
+                "{}: `metadata_datawidth: {}` of `{}` is not read: trainloop's fibertree takes "
+                "a width of 1 to {} bits for its index fields; each field is as wide as the "
+                "tile needs",
+                format_location(storage->location), stated, r.level, kMaxIndexBits));
+        }
     }
     // One note per key, at its first rank: a tile written with a rank per loop
     // states the same width on many ranks.

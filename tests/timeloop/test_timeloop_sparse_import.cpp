@@ -380,6 +380,15 @@ TEST(TimeloopSparseImport, ALevelsMetadataDatawidthIsItsFormatsUnitWidth) {
     const TimeloopCase c = import_files(f);
     ASSERT_EQ(c.arch.sparse.formats.size(), 1u);
     EXPECT_EQ(c.arch.sparse.formats[0].index_bits, 5);
+    // A width trainloop cannot take is named, not dropped silently.
+    std::string zero = arch;
+    zero.replace(zero.find("metadata_datawidth: 5"), 21, "metadata_datawidth: 0");
+    f[0] = testing::temp_file("arch.yaml", zero);
+    const TimeloopCase none = import_files(f);
+    EXPECT_EQ(none.arch.sparse.formats[0].index_bits, 0);
+    ASSERT_FALSE(none.notes.empty());
+    EXPECT_TRUE(contains(none.notes.back(), "`metadata_datawidth: 0` of `DRAM` is not read"))
+        << none.notes.back();
 }
 
 TEST(TimeloopSparseImport, DensitiesKeepTheirMeanAndTheirDistribution) {
