@@ -23,6 +23,18 @@ def close(a, b, rel=1e-9):
     return math.isclose(a, b, rel_tol=rel, abs_tol=1e-12)
 
 
+class ProposalFields(unittest.TestCase):
+    def test_a_fibertree_format_names_its_ranks(self):
+        from trainloop_report.sections.proposals import _formats
+        summary = {"sparse": {"formats": [
+            {"level": "GLB", "data_space": "weights", "format": "fibertree",
+             "ranks": ["UOP", "CP"]},
+            {"level": "DRAM", "data_space": "inputs", "format": "csr", "ranks": []},
+            {"level": "RF", "data_space": "inputs", "format": "bitmap"}]}}  # an older summary
+        self.assertEqual(_formats(summary), "weights in fibertree [UOP, CP] at GLB; "
+                         "inputs in csr at DRAM; inputs in bitmap at RF")
+
+
 class ReportOverFixture(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

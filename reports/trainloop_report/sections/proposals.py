@@ -30,8 +30,14 @@ def _networks(s):
                      for n in s["networks"]) or "none"
 
 
+def _format_name(f):
+    """A format, a fibertree with its ranks (summaries before 2026-11-25 have no ranks)."""
+    ranks = f.get("ranks") or []
+    return f"{f['format']} [{', '.join(ranks)}]" if ranks else f["format"]
+
+
 def _formats(s):
-    return "; ".join(f"{f['data_space']} in {f['format']} at {f['level']}"
+    return "; ".join(f"{f['data_space']} in {_format_name(f)} at {f['level']}"
                      for f in s["sparse"]["formats"]) or "none (uncompressed)"
 
 
