@@ -22,6 +22,7 @@
 
 #include "vocabulary/array_axis.hpp"
 #include "vocabulary/data_space_set.hpp"
+#include "vocabulary/fixed_list.hpp"
 #include "vocabulary/per_space.hpp"
 
 namespace trainloop {
@@ -68,27 +69,8 @@ inline constexpr std::size_t kMaxRanks = 16;
 
 // A fibertree format's ranks, the top rank first. A plain value: the
 // architecture model keeps one per level, data space and phase.
-class RankFormats {
-  public:
-    constexpr std::size_t size() const { return size_; }
-    constexpr bool empty() const { return size_ == 0; }
-    constexpr const RankFormat* begin() const { return ranks_.data(); }
-    constexpr const RankFormat* end() const { return ranks_.data() + size_; }
-    constexpr RankFormat operator[](std::size_t i) const { return ranks_[i]; }
-    // Precondition: size() < kMaxRanks.
-    constexpr void push_back(RankFormat f) { ranks_[size_++] = f; }
-    friend constexpr bool operator==(const RankFormats& a, const RankFormats& b) {
-        if (a.size_ != b.size_) return false;
-        for (std::size_t i = 0; i < a.size_; ++i) {
-            if (a.ranks_[i] != b.ranks_[i]) return false;
-        }
-        return true;
-    }
+using RankFormats = FixedList<RankFormat, kMaxRanks>;
 
-  private:
-    std::array<RankFormat, kMaxRanks> ranks_{};
-    std::uint8_t size_ = 0;
-};
 // The widest index field `index_bits:` accepts.
 inline constexpr std::int64_t kMaxIndexBits = 64;
 

@@ -18,6 +18,7 @@
 #include "common/checked_math.hpp"
 #include "vocabulary/data_space_set.hpp"
 #include "vocabulary/dims.hpp"
+#include "vocabulary/fixed_list.hpp"
 #include "vocabulary/limits.hpp"
 
 namespace trainloop {
@@ -29,16 +30,8 @@ struct Loop {
 };
 
 // At most one loop per dimension in a list.
-class LoopList {
+class LoopList : public FixedList<Loop, kNumDims> {
   public:
-    constexpr std::size_t size() const { return size_; }
-    constexpr bool empty() const { return size_ == 0; }
-    constexpr const Loop* begin() const { return loops_.data(); }
-    constexpr const Loop* end() const { return loops_.data() + size_; }
-    constexpr const Loop& operator[](std::size_t i) const { return loops_[i]; }
-    // Precondition: size() < kNumDims.
-    constexpr void push_back(Loop loop) { loops_[size_++] = loop; }
-    constexpr void clear() { size_ = 0; }
     // Product of the factors of the loops over `dim` (1 if none). Products
     // saturate at INT64_MAX: a mapping read from a file may hold any factors,
     // and an overflowing product must stay larger than every bound it is
@@ -55,17 +48,6 @@ class LoopList {
         for (const Loop& loop : *this) f = saturating_mul(f, loop.factor);
         return f;
     }
-    friend constexpr bool operator==(const LoopList& a, const LoopList& b) {
-        if (a.size_ != b.size_) return false;
-        for (std::size_t i = 0; i < a.size_; ++i) {
-            if (!(a.loops_[i] == b.loops_[i])) return false;
-        }
-        return true;
-    }
-
-  private:
-    std::array<Loop, kNumDims> loops_{};
-    std::uint8_t size_ = 0;
 };
 
 struct LevelMapping {
