@@ -8,6 +8,7 @@
 
 #include "eval/evaluation.hpp"
 #include "sparse/compressed_format.hpp"
+#include "sparse/tile_occupancy.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/random_mapping.hpp"
 
@@ -519,6 +520,27 @@ TEST(SparseEvaluation, AOneRankFibertreeMovesWhatTheFlatFormatMoves) {
         EXPECT_DOUBLE_EQ(cb.metadata_reads, ca.metadata_reads);
         EXPECT_DOUBLE_EQ(b.energy_pj, a.energy_pj);
     }
+}
+
+TEST(SparseEvaluation, AFibertreeUnderACompressedParentStoresNoEmptyTile) {
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+    const double density = 0.02;
+    const ArchModel alone =
+        with_fibertree(testing::three_level(4, 4, 1 << 16, 256), {RankFormat::b});
+    ArchModel under = alone;
+    under.levels[0].set_format(DataSpace::weights, CompressedFormat::bitmap);
+    const Evaluation a = evaluate(alone, fw, ws_mapping(), densities(density, 1, 1));
+    const Evaluation b = evaluate(under, fw, ws_mapping(), densities(density, 1, 1));
+    const SpaceCounts& ca = a.counts.levels[1].space(DataSpace::weights);
+    const SpaceCounts& cb = b.counts.levels[1].space(DataSpace::weights);
+    const TensorTile tile = tile_of(fw.projection(DataSpace::weights), a.nest.tile_box[1]);
+    const double empty =
+        tile_occupancy(UniformModel{}, density, tile, DataSpace::weights).probability_empty;
+    ASSERT_GT(empty, 0.01) << "the test needs tiles that are often empty";
+    // The parent's bitmap tells which tiles are empty; they are not stored here.
+    EXPECT_NEAR(cb.footprint_metadata_words, ca.footprint_metadata_words * (1 - empty),
+                1e-12 * ca.footprint_metadata_words);
+    EXPECT_DOUBLE_EQ(cb.reads, ca.reads) << "the data is the nonzeros either way";
 }
 
 TEST(SparseEvaluation, AFibertreeTilesMetadataCountsInTheCapacityCheck) {
