@@ -14,8 +14,9 @@
 // coordinate, and such a rank costs nothing (its coordinate is implicit, and
 // the ranks below it tell whether it is empty). A tile of one element has its
 // leaf rank over that element: its mask bit (or coordinate) tells whether the
-// value is there. This is Sparseloop's rank per loop; it refuses a tile with more
-// loops than ranks, where trainloop flattens, so that every mapping has a size.
+// value is there. This is Sparseloop's rank per loop; it refuses a tile with
+// more loops than ranks, where trainloop flattens, so that every mapping has a
+// size.
 // A rank cuts the tile its loops span (with everything inside them) into
 // tiles like the one inside them, along each tensor axis: its fiber shape.
 // That is the loop's factor, except where a sliding window puts two loops on
@@ -44,19 +45,20 @@
 //   CP   n_r coordinates,        n_r pointers above the leaf
 //   RLE  n_r run lengths,        n_r pointers above the leaf
 // Field widths, as wide as the largest value they hold (format_layout.hpp):
-// a mask bit is 1 bit, a coordinate or run length tells apart s_r values
-// (at least 1 bit),
-// an offset or pointer E + 1 (E: the tile's elements); `index_bits` > 0
-// fixes every field but the masks.
+// a mask bit is 1 bit, a coordinate or run length tells apart s_r values (at
+// least 1 bit), an offset or pointer E + 1 (E: the tile's elements);
+// `index_bits` > 0 fixes every field but the masks.
 // The data words: the tile's expected nonzeros under a compressed leaf (as
 // every other format), its elements in the stored leaf fibers under an
 // uncompressed one (E · f_leaf / F_leaf).
 //
-// Where Sparseloop's arithmetic differs (docs/timeloop_interop.md): it counts
-// the stored fibers at every rank as F_r · (1 − P_e(T_r)) (a rank under an
-// uncompressed one keeps its empty fibers too), a fiber's nonempty
-// coordinates as s_r · (1 − P_e(T_{r+1})) rounded up and not conditioned on
-// the fiber being nonempty, and averages over the tile's nonzero count.
+// Where Sparseloop's arithmetic differs (docs/timeloop_interop.md,
+// difference 3): it counts the stored fibers at every rank as
+// F_r · (1 − P_e(T_r)), even under an uncompressed rank (which keeps its
+// empty fibers), a fiber's nonempty coordinates as s_r · (1 − P_e(T_{r+1}))
+// rounded up and not conditioned on the fiber being nonempty, averages over
+// the tile's nonzero count, gives ranks left over below a level's loops the
+// block of the innermost loop, and counts overlapping windows apart.
 //
 // Contract: pure and allocation-free (fixed-size values).
 #pragma once
