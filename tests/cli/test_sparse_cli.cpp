@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "support/npy_file.hpp"
 #include "support/run_binary.hpp"
@@ -69,6 +70,34 @@ TEST(SparseCli, MonteCarloAndClosedFormAgreeAndTheHistogramIsPrinted) {
     ASSERT_EQ(text.exit_code, 0) << text.output;
     EXPECT_NE(text.output.find("load imbalance"), std::string::npos) << text.output;
     EXPECT_NE(text.output.find("per-wave overhead"), std::string::npos) << text.output;
+}
+
+// The shipped Procrustes spec with its CSB weights and inputs kept as a
+// fibertree instead: offsets over the tile's outer loops, a bitmask over its
+// innermost loop (docs/sparse_formats.md, "Fibertree formats").
+std::string fibertree_procrustes() {
+    std::string text = trainloop::testing::read_text(kSparseArch);
+    for (const auto& [from, to] :
+         {std::pair<std::string, std::string>{"format: csb", "ranks: [UOP, B]"},
+          {"component_library: components/",
+           "component_library: " + kSource + "/arch_specs/components/"}}) {
+        for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at))
+            text.replace(at, from.size(), to);
+    }
+    return trainloop::testing::temp_file("procrustes_fibertree.yaml", text);
+}
+
+TEST(SparseCli, AFibertreeFormatEvaluatesEndToEnd) {
+    const std::string arch = fibertree_procrustes();
+    const nlohmann::json tree =
+        run_json("eval -m " + kMapping + " --arch " + arch + " --sparsity procrustes");
+    const nlohmann::json csb =
+        run_json("eval -m " + kMapping + " --arch " + kSparseArch + " --sparsity procrustes");
+    // The same nonzeros move, with another format's metadata beside them.
+    EXPECT_EQ(tree["accesses"]["GLB"]["w"]["reads"], csb["accesses"]["GLB"]["w"]["reads"]);
+    EXPECT_GT(tree["metadata_reads"]["GLB"].get<double>(), 0.0);
+    EXPECT_NE(tree["metadata_reads"]["GLB"], csb["metadata_reads"]["GLB"]);
+    EXPECT_EQ(tree["effectual_macs"], csb["effectual_macs"]);
 }
 
 TEST(SparseCli, AnUnknownProfileExitsWithTwoAndSuggestsAName) {
