@@ -152,7 +152,14 @@ std::string map_to_text(const MapRun& run) {
             all_phases = false;
         }
     }
-    if (all_phases) out += total_line("step", run.result.step);
+    if (all_phases) {
+        out += total_line("step", run.result.step);
+        if (run.arch.pe_array.phase_units == PhaseUnits::separate) {
+            out +=
+                "  (the phases run on separate units, on successive samples: a step's cycles "
+                "are its slowest phase's; its energy is the sum)\n";
+        }
+    }
     out += fmt::format(
         "\n{} on {}, batch {}, dataflow {}, objective {}, {} search, {} "
         "evaluations per problem, seed {}{}{}\n",

@@ -89,7 +89,12 @@ nlohmann::json map_to_json(const MapRun& run) {
             all_phases = false;
         }
     }
-    if (all_phases) totals["step"] = cost_json(run.result.step);
+    if (all_phases) {
+        totals["step"] = cost_json(run.result.step);
+        // How the phases' cycles add up into the step's (pe_array.hpp).
+        totals["step"]["phase_units"] =
+            std::string(phase_units_name(run.arch.pe_array.phase_units));
+    }
 
     const PlannedProblem& largest =
         run.plan.problems[run.plan.mapspace_problem[run.plan.largest_mapspace]];

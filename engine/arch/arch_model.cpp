@@ -130,6 +130,7 @@ ArchModel build_arch_model(const Architecture& arch) {
     model.pe_columns = arch.pe_array.columns;
     model.macs_per_pe = arch.pe_array.macs_per_pe;
     model.clock_ghz = arch.clock_ghz;
+    model.phase_units = arch.pe_array.phase_units;
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         const StorageLevel& level = arch.levels[i];
         LevelModel& out = model.levels[i];

@@ -97,6 +97,9 @@ struct ArchModel {
     double mac_area_um2 = 0;    // per MAC unit
     double units_area_um2 = 0;  // the architecture's logic units, all instances
     double clock_ghz = 1.0;
+    // The phases' units (pe_array.hpp): shared, a training step takes the sum
+    // of its phases' cycles; separate, the slowest phase's.
+    PhaseUnits phase_units = PhaseUnits::shared;
     // MACs are skipped (gated) when an operand on one of these data spaces is
     // zero (the `compute` entries of `skipping` / `gating`).
     PhaseDataSpaces compute_skip;

@@ -112,7 +112,7 @@ ComponentLibrary read_library(MapReader& top, const SpecNode& root, Architecture
 
 PeArray read_pe_array(const SpecNode& node, const ComponentLibrary& library) {
     MapReader reader(node);
-    reader.allow({"rows", "columns", "macs_per_pe", "datatype", "mac_component"});
+    reader.allow({"rows", "columns", "macs_per_pe", "datatype", "mac_component", "phase_units"});
     reader.finish();
     PeArray array;
     array.rows = reader.required("rows").as_positive_int();
@@ -127,6 +127,8 @@ PeArray read_pe_array(const SpecNode& node, const ComponentLibrary& library) {
     }
     const SpecNode datatype = reader.required("datatype");
     array.datatype = read_enum<Datatype>(datatype, kDatatypeNames);
+    if (const auto units = reader.optional("phase_units"))
+        array.phase_units = read_enum<PhaseUnits>(*units, kPhaseUnitsNames);
     const auto mac_node = reader.optional("mac_component");
     const SpecNode& where = mac_node ? *mac_node : datatype;
     array.mac_component =

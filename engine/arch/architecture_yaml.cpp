@@ -152,12 +152,14 @@ std::string architecture_to_yaml(const Architecture& arch, const std::string& co
     out += fmt::format("clock_ghz: {}\n", yaml_number(arch.clock_ghz));
     out += fmt::format("component_library: {}\n", yaml_scalar(component_library));
     const PeArray& a = arch.pe_array;
-    out += fmt::format("pe_array: {}\n",
-                       flow_map({{"rows", fmt::format("{}", a.rows)},
-                                 {"columns", fmt::format("{}", a.columns)},
-                                 {"macs_per_pe", fmt::format("{}", a.macs_per_pe)},
-                                 {"datatype", std::string(datatype_name(a.datatype))},
-                                 {"mac_component", yaml_scalar(a.mac_component)}}));
+    Fields pe = {{"rows", fmt::format("{}", a.rows)},
+                 {"columns", fmt::format("{}", a.columns)},
+                 {"macs_per_pe", fmt::format("{}", a.macs_per_pe)},
+                 {"datatype", std::string(datatype_name(a.datatype))},
+                 {"mac_component", yaml_scalar(a.mac_component)}};
+    if (a.phase_units != PhaseUnits::shared)
+        pe.push_back({"phase_units", std::string(phase_units_name(a.phase_units))});
+    out += fmt::format("pe_array: {}\n", flow_map(pe));
     out += "storage:                # outermost first\n";
     for (const StorageLevel& level : arch.levels) out += fmt::format("  - {}\n", level_text(level));
     out += arch.networks.empty() ? "networks: []\n" : "networks:\n";

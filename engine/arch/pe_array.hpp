@@ -25,6 +25,18 @@ constexpr std::int64_t datatype_bits(Datatype d) {
     return bits[static_cast<std::size_t>(d)];
 }
 
+// Whether the training phases share the PEs' datapath (one after another)
+// or each has units of its own, working on successive samples (CloNets,
+// Isakov et al., FPL 2018, §III and Fig. 7: a PE's forward, backward and
+// weight-update units): then a training step takes as long as its slowest
+// phase, not the sum of the three.
+enum class PhaseUnits : std::uint8_t { shared, separate };
+inline constexpr std::array<std::string_view, 2> kPhaseUnitsNames = {"shared", "separate"};
+
+constexpr std::string_view phase_units_name(PhaseUnits u) {
+    return kPhaseUnitsNames[static_cast<std::size_t>(u)];
+}
+
 struct PeArray {
     std::int64_t rows = 1;     // PEs along y
     std::int64_t columns = 1;  // PEs along x
@@ -32,6 +44,7 @@ struct PeArray {
     Datatype datatype = Datatype::fp32;
     // The component-library entry (class mac) that prices one MAC.
     std::string mac_component;
+    PhaseUnits phase_units = PhaseUnits::shared;  // `phase_units:`
 
     std::int64_t num_pes() const { return rows * columns; }
     std::int64_t num_macs() const { return num_pes() * macs_per_pe; }

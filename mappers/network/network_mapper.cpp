@@ -57,6 +57,7 @@ NetworkMapPlan plan_network_mapping(const ArchModel& arch, const NetworkTraining
                                     const SparsityProfile* sparsity, std::string_view network,
                                     std::int64_t iteration) {
     NetworkMapPlan plan;
+    plan.phase_units = arch.phase_units;
     // Per mapspace: its iteration space, and its phase when constraints differ by phase.
     std::vector<std::pair<IterationSpace, std::optional<Phase>>> spaces;
     for (std::size_t l = 0; l < training.layers.size(); ++l) {
@@ -134,13 +135,25 @@ void collect_layer_results(const NetworkTraining& training, const NetworkMapPlan
         }
         total->macs = add_to_total(total->macs, r.macs, "MACs");
     }
-    for (const std::optional<CostTotal>& total : result.phase_totals) {
+    PerPhase<std::int64_t> phase_cycles{};
+    for (Phase p : kAllPhases) {
+        const std::optional<CostTotal>& total = result.phase_totals[p];
         if (!total) continue;
-        result.step.cycles = add_to_total(result.step.cycles, total->cycles, "cycles");
+        phase_cycles[p] = total->cycles;
         result.step.energy_pj += total->energy_pj;
         result.step.offchip_words += total->offchip_words;
         result.step.macs = add_to_total(result.step.macs, total->macs, "MACs");
     }
+    result.step.cycles = step_cycles(phase_cycles, plan.phase_units);
+}
+
+std::int64_t step_cycles(const PerPhase<std::int64_t>& phase_cycles, PhaseUnits units) {
+    std::int64_t cycles = 0;
+    for (std::int64_t c : phase_cycles) {
+        cycles =
+            units == PhaseUnits::separate ? std::max(cycles, c) : add_to_total(cycles, c, "cycles");
+    }
+    return cycles;
 }
 
 NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& training,

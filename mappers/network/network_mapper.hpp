@@ -56,6 +56,7 @@ struct PlannedProblem {
 
 struct NetworkMapPlan {
     std::vector<PlannedLayerPhase> layer_phases;  // by layer (network order), then phase
+    PhaseUnits phase_units = PhaseUnits::shared;  // the architecture's: how phases add up
     std::vector<PlannedProblem> problems;         // in order of first appearance
     std::vector<Mapspace> mapspaces;              // one per distinct iteration space
     std::vector<std::size_t> mapspace_problem;    // per mapspace: its first problem
@@ -144,7 +145,10 @@ struct NetworkMapResult {
     std::vector<LayerResult> layers;                  // network order; empty on failure
     std::vector<ProblemSearch> searches;              // per distinct problem searched
     PerPhase<std::optional<CostTotal>> phase_totals;  // nullopt: not mapped
-    CostTotal step;  // Σ of the phase totals, fw + bw + wu in that order
+    // A training step: Σ of the phase totals, fw + bw + wu in that order;
+    // with the phases on separate units its cycles are the slowest phase's
+    // (step_cycles).
+    CostTotal step;
     std::int64_t evaluations = 0;
     double seconds = 0;
     struct Failure {
@@ -156,6 +160,11 @@ struct NetworkMapResult {
 
     const std::optional<CostTotal>& total(Phase p) const { return phase_totals[p]; }
 };
+
+// The cycles of a training step whose phases take `phase_cycles` (0 for a
+// phase not mapped): their sum on shared units, the slowest on separate ones
+// (CloNets §III, Fig. 7: each phase's units work on another sample).
+std::int64_t step_cycles(const PerPhase<std::int64_t>& phase_cycles, PhaseUnits units);
 
 // Precondition: `plan` was built from this `arch` and `training`. `progress`
 // (may be empty) is called from the calling thread now and then and after

@@ -103,6 +103,7 @@ TrainingRunPlan plan_training_run(const ArchModel& arch, const NetworkTraining& 
                                   std::int64_t iterations, std::int64_t samples) {
     TrainingRunPlan plan;
     plan.iterations = iterations;
+    plan.phase_units = arch.phase_units;
     ProblemTable table(arch, constraints, plan);
     // The dense baseline first: `map` without --sparsity on the same architecture.
     for (std::size_t l = 0; l < training.layers.size(); ++l) {
@@ -132,6 +133,7 @@ TrainingRunPlan plan_training_run(const ArchModel& arch, const NetworkTraining& 
 
 NetworkMapPlan as_network_plan(const TrainingRunPlan& plan) {
     NetworkMapPlan out;
+    out.phase_units = plan.phase_units;
     out.problems = plan.problems;
     out.mapspaces = plan.mapspaces;
     out.mapspace_problem = plan.mapspace_problem;
@@ -141,6 +143,7 @@ NetworkMapPlan as_network_plan(const TrainingRunPlan& plan) {
 
 NetworkMapPlan sample_network_plan(const TrainingRunPlan& plan, std::optional<std::size_t> sample) {
     NetworkMapPlan out;
+    out.phase_units = plan.phase_units;
     out.problems = plan.problems;
     out.layer_phases = plan.layer_phases;
     if (sample) {
@@ -176,13 +179,16 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
     out.sparse_states = plan.sparse_states();
     out.problems = plan.problems.size();
     double step_macs = 0;
+    PerPhase<std::int64_t> dense_phase_cycles{};
     for (std::size_t i = 0; i < plan.layer_phases.size(); ++i) {
         const ProblemCost& dense = costs[plan.layer_phases[i].problem];
-        out.dense_step_cycles = cycles_or_throw(checked_add(out.dense_step_cycles, dense.cycles));
+        std::int64_t& phase = dense_phase_cycles[plan.layer_phases[i].phase];
+        phase = cycles_or_throw(checked_add(phase, dense.cycles));
         out.dense_step_energy_pj += dense.energy_pj;
         out.dense_step_offchip_words += dense.offchip_words;
         step_macs += double(plan.layer_phase_macs[i]);
     }
+    out.dense_step_cycles = step_cycles(dense_phase_cycles, plan.phase_units);
     out.dense_total_cycles = cycles_or_throw(checked_mul(out.dense_step_cycles, plan.iterations));
     out.dense_total_energy_pj = out.dense_step_energy_pj * double(plan.iterations);
     out.dense_total_offchip_words = out.dense_step_offchip_words * double(plan.iterations);
@@ -194,9 +200,11 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
         SampleCost sc;
         sc.sample = plan.samples[s];
         WorkloadSpread step_spread_sum;  // Σ effectual MACs × spread
+        PerPhase<std::int64_t> phase_cycles{};
         for (std::size_t i = 0; i < plan.layer_phases.size(); ++i) {
             const std::size_t p = plan.sample_problems[s][i];
-            sc.step_cycles = cycles_or_throw(checked_add(sc.step_cycles, costs[p].cycles));
+            std::int64_t& phase = phase_cycles[plan.layer_phases[i].phase];
+            phase = cycles_or_throw(checked_add(phase, costs[p].cycles));
             sc.step_energy_pj += costs[p].energy_pj;
             const std::optional<PhaseDensities>& d = plan.problems[p].densities;
             const double effectual =
@@ -209,6 +217,7 @@ TrainingRunCost integrate_training_run(const TrainingRunPlan& plan,
                 ++sc.new_states;
             }
         }
+        sc.step_cycles = step_cycles(phase_cycles, plan.phase_units);
         spread_sum.add(step_spread_sum, double(sc.sample.weight()));
         sc.step_spread = step_spread_sum.mean_over(sc.step_effectual_macs);
         const auto weight = sc.sample.weight();

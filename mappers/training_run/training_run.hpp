@@ -17,7 +17,9 @@
 //   integrate_training_run  Σ over samples of weight × (Σ over layer-phases
 //                           of the problem's cost): one training iteration
 //                           is one minibatch's fw, bw and wu of every layer,
-//                           run one after another as in `map`'s step total.
+//                           run one after another as in `map`'s step total
+//                           (or, with the phases on separate units, as
+//                           long as the slowest phase: step_cycles()).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,7 @@ namespace trainloop {
 
 struct TrainingRunPlan {
     std::int64_t iterations = 0;
+    PhaseUnits phase_units = PhaseUnits::shared;  // the architecture's: how phases add up
     std::vector<RunSample> samples;
     // The mapped layer-phases, by layer (network order) then phase; the same
     // list in every sample. `problem` is the dense baseline's problem.

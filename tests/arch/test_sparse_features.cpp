@@ -128,6 +128,25 @@ TEST(SparseFeatures, RanksMakeAFibertreeFormat) {
         << yaml;
 }
 
+TEST(PeArrayPhaseUnits, SharedByDefaultSeparateWhenStated) {
+    EXPECT_EQ(parse_inline(kTinyArch).pe_array.phase_units, PhaseUnits::shared);
+    std::string text = kTinyArch;
+    const std::string rows = "rows: ";
+    const auto at = text.find(rows);
+    ASSERT_NE(at, std::string::npos);
+    text.insert(at, "phase_units: separate\n  ");
+    const Architecture arch = parse_inline(text);
+    EXPECT_EQ(arch.pe_array.phase_units, PhaseUnits::separate);
+    EXPECT_EQ(build_arch_model(arch).phase_units, PhaseUnits::separate);
+    const std::string yaml = architecture_to_yaml(arch, "components/default_45nm.yaml");
+    EXPECT_NE(yaml.find("phase_units: separate"), std::string::npos) << yaml;
+    std::string typo = kTinyArch;
+    typo.insert(typo.find(rows), "phase_units: seperate\n  ");
+    const SpecError e = expect_spec_error([&] { parse_inline(typo); });
+    EXPECT_NE(std::string(e.what()).find("seperate"), std::string::npos) << e.what();
+    EXPECT_EQ(e.hint(), "did you mean `separate`?");
+}
+
 TEST(SparseFeatures, RanksErrorsNameTheKey) {
     const std::string entry = "{level: GLB, data_space: weights, format: csb}";
     const auto fails = [&](const std::string& to) {

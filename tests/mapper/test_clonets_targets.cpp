@@ -7,6 +7,7 @@
 // outside the model by the paper's own account and are not pinned.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
@@ -45,6 +46,13 @@ PhaseCycles map_batchless(const char* network_name) {
     options.search.seed = 1;
     const NetworkMapResult result = map_network(model, training, plan, options);
     EXPECT_FALSE(result.failure) << network_name;
+    // §III, Fig. 7: the phases run on units of their own (`phase_units: separate`),
+    // so a training step takes as long as its slowest phase.
+    std::int64_t slowest = 0;
+    for (Phase p : kAllPhases) {
+        if (result.total(p)) slowest = std::max(slowest, result.total(p)->cycles);
+    }
+    EXPECT_EQ(result.step.cycles, slowest) << network_name;
     const auto cycles = [&](Phase p) {
         return result.total(p) ? double(result.total(p)->cycles) : 0.0;
     };

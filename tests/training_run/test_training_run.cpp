@@ -4,6 +4,7 @@
 // the MACs removed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -89,6 +90,30 @@ TEST(TrainingRun, PiecewiseConstantScheduleEqualsTheHandSum) {
     // The sparse architecture skips zero weights: pruning makes it faster.
     EXPECT_LT(at300.cycles, at100.cycles);
     EXPECT_LT(cost.total_cycles, cost.dense_total_cycles);
+}
+
+TEST(TrainingRun, PhasesOnSeparateUnitsTakeTheSlowestPhasePerStep) {
+    Fixture f;
+    f.model.phase_units = PhaseUnits::separate;
+    const SparsityProfile p = profile("steps_separate", kStepRules);
+    const TrainingRunPlan plan =
+        plan_training_run(f.model, f.training, f.phases, f.constraints, p, "mlp_mnist", 600, 16);
+    const TrainingRunCost cost = integrate_training_run(plan, map_costs(f, plan));
+    const auto slowest_phase = [&](const SparsityProfile* profile, std::int64_t iteration) {
+        const NetworkMapPlan one = plan_network_mapping(
+            f.model, f.training, f.phases, f.constraints, profile, "mlp_mnist", iteration);
+        const NetworkMapResult r = map_network(f.model, f.training, one, f.options());
+        std::int64_t slowest = 0;
+        for (Phase phase : kAllPhases) slowest = std::max(slowest, r.total(phase)->cycles);
+        EXPECT_EQ(r.step.cycles, slowest) << "map's step, as the run's";
+        return slowest;
+    };
+    EXPECT_EQ(cost.total_cycles, 100 * slowest_phase(&p, 0) + 200 * slowest_phase(&p, 100) +
+                                     100 * slowest_phase(&p, 300) + 200 * slowest_phase(&p, 400));
+    EXPECT_EQ(cost.dense_total_cycles, 600 * slowest_phase(nullptr, 0));
+    // The energy still adds up every phase.
+    const CostTotal shared = map_step(Fixture{}, nullptr, 0);
+    EXPECT_NEAR(cost.dense_total_energy_pj, 600 * shared.energy_pj, 1e-9 * 600 * shared.energy_pj);
 }
 
 TEST(TrainingRun, EachDistinctStateIsMappedOnce) {
