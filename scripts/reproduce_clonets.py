@@ -295,7 +295,7 @@ def main(argv):
         "phase. The spec says so (`pe_array: phase_units: separate`), and trainloop's training "
         "step then takes the slowest phase's cycles: dense %s per sample (%s if one datapath "
         "ran the phases in turn), Clos %s (%s in turn; fw %s, bw %s, wu %s). The speed-up is "
-        "%.2f× either way (%.2f× in turn), since every phase of a layer has the same MACs." % (
+        "%.2f× (%.2f× in turn: every phase of a layer has the same MACs)." % (
             fmt(d["step"]), fmt(in_turn(d)), fmt(k["step"]), fmt(in_turn(k)), fmt(k["fw"]),
             fmt(k["bw"]), fmt(k["wu"]), d["step"] / k["step"], in_turn(d) / in_turn(k)))
     add("")
