@@ -91,7 +91,7 @@ class TextReader {
         }
         if (at >= text_.size() || text_[at] != '[') {
             fail(at, std::string(name),
-                 {fmt::format("expected `[` after level `{}`", name), expected,
+                 {fmt::format("expected `[` after level `{}`", quoted_excerpt(name)), expected,
                   arch_.find_level(name) ? fmt::format("an empty level is written `{}[]`", name)
                                          : std::string()});
         }
@@ -103,13 +103,13 @@ class TextReader {
             at = skip_space(at);
             if (at >= text_.size()) {
                 fail(open, std::string(name),
-                     {fmt::format("the `[` of level `{}` is never closed", name),
+                     {fmt::format("the `[` of level `{}` is never closed", quoted_excerpt(name)),
                       "`]` after the level's loops", ""});
             }
             if (text_[at] == ']') break;
             if (text_[at] == '[') {
                 fail(at, std::string(name),
-                     {fmt::format("unexpected `[` inside level `{}`", name),
+                     {fmt::format("unexpected `[` inside level `{}`", quoted_excerpt(name)),
                       "`]` after the level's loops", "is a `]` missing?"});
             }
             const std::size_t token_start = at;

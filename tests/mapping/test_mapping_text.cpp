@@ -153,6 +153,17 @@ TEST(MappingTextErrors, MissingOrUnclosedBrackets) {
     EXPECT_TRUE(mentions(stray, "unexpected `]`"));
 }
 
+TEST(MappingTextErrors, ALongWordIsQuotedNotEchoed) {
+    // Found by fuzz_mapping: a level name of thousands of characters was
+    // repeated whole in the message.
+    const std::string word(3000, 'x');
+    for (const std::string& text : {word, word + "[P4", "DRAM[] " + word + "[P4 ["}) {
+        const SpecError e = text_error(text);
+        EXPECT_LT(e.message().size(), 200u) << e.message().substr(0, 200);
+        EXPECT_LT(e.key_path().size(), 200u);
+    }
+}
+
 TEST(MappingTextErrors, DimensionRepeatedInOneList) {
     const SpecError e = text_error("GLB[X:C4 P2 X:C4]");
     EXPECT_EQ(e.where().column, 15);
