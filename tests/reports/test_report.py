@@ -34,6 +34,12 @@ class ProposalFields(unittest.TestCase):
         self.assertEqual(_formats(summary), "weights in fibertree [UOP, CP] at GLB; "
                          "inputs in csr at DRAM; inputs in bitmap at RF")
 
+    def test_phase_units_read_as_shared_when_a_summary_predates_them(self):
+        from trainloop_report.sections.proposals import _phase_units
+        self.assertEqual(_phase_units({"pe_array": {"phase_units": "separate"}}),
+                         "on separate units: the slowest phase")
+        self.assertEqual(_phase_units({"pe_array": {}}), "in turn on one datapath: their sum")
+
 
 class ReportOverFixture(unittest.TestCase):
     @classmethod

@@ -30,6 +30,13 @@ def _networks(s):
                      for n in s["networks"]) or "none"
 
 
+def _phase_units(s):
+    """How the phases share the PEs (summaries before 2026-11-25: shared)."""
+    if s["pe_array"].get("phase_units", "shared") == "separate":
+        return "on separate units: the slowest phase"
+    return "in turn on one datapath: their sum"
+
+
 def _format_name(f):
     """A format, a fibertree with its ranks (summaries before 2026-11-25 have no ranks)."""
     ranks = f.get("ranks") or []
@@ -76,6 +83,8 @@ def build(ctx):
         ("macs_per_pe", "MACs per PE", lambda a, s: num(s["pe_array"]["macs_per_pe"]) if s else None),
         ("datatype", "datatype (word bits)",
          lambda a, s: f"{s['pe_array']['datatype']} ({s['pe_array']['word_bits']} bit)" if s else None),
+        ("phase_units", "training phases (a step takes their sum, or the slowest)",
+         lambda a, s: _phase_units(s) if s else None),
         ("clock_ghz", "clock (GHz)", lambda a, s: num(a.clock_ghz)),
         ("levels", "storage levels, capacities (per instance) × instances",
          lambda a, s: _levels(s) if s else None),
