@@ -289,7 +289,9 @@ def main(argv):
     add("### Phases on separate units")
     add("")
     d, k = c["dense"], c["clos"]
-    in_turn = lambda x: x["fw"] + x["bw"] + x["wu"]  # noqa: E731 (one datapath for all phases)
+    def in_turn(x):  # one datapath running the three phases one after another
+        return x["fw"] + x["bw"] + x["wu"]
+
     add("Each CloNets PE runs its forward, backward and weight-update units in parallel on "
         "successive samples (§III, Fig. 7), so a sample's throughput is set by the slowest "
         "phase. The spec says so (`pe_array: phase_units: separate`), and trainloop's training "

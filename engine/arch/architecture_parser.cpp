@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cctype>
 #include <string>
 #include <utility>
 #include <vector>
@@ -432,11 +431,7 @@ std::vector<LogicUnit> read_units(const SpecNode& node, const PeArray& array,
 // One rank's format, in Sparseloop's names, upper or lower case as it takes them.
 RankFormat read_rank_format(const SpecNode& node) {
     if (node.is_scalar()) {
-        std::string text = node.as_string();
-        for (char& c : text) c = char(std::toupper(static_cast<unsigned char>(c)));
-        for (std::size_t i = 0; i < kRankFormatNames.size(); ++i) {
-            if (kRankFormatNames[i] == text) return RankFormat(i);
-        }
+        if (const auto format = rank_format_named(node.as_string())) return *format;
     }
     return read_enum<RankFormat>(node, kRankFormatNames);  // fails, naming the valid ones
 }
@@ -466,12 +461,13 @@ void read_format(MapReader& reader, const SpecNode& item, FormatEntry& entry) {
                     "`ranks` only with format fibertree",
                     "remove `format:` (ranks make a fibertree format), or remove `ranks:`");
     }
-    if (!ranks->is_sequence() || ranks->items().empty()) {
+    const std::vector<SpecNode> items =
+        ranks->is_sequence() ? ranks->items() : std::vector<SpecNode>{};
+    if (items.empty()) {
         ranks->fail(
             "`ranks` is not a list of rank formats",
             fmt::format("a list of 1 to {} of {}", kMaxRanks, fmt::join(kRankFormatNames, ", ")));
     }
-    const std::vector<SpecNode> items = ranks->items();
     if (items.size() > kMaxRanks) {
         items[kMaxRanks].fail(fmt::format("{} ranks", items.size()),
                               fmt::format("at most {} ranks", kMaxRanks),

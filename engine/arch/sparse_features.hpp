@@ -59,6 +59,22 @@ inline constexpr std::array<std::string_view, 5> kRankFormatNames = {"UOP", "UB"
 constexpr std::string_view rank_format_name(RankFormat f) {
     return kRankFormatNames[static_cast<std::size_t>(f)];
 }
+// The rank format named `name` in upper or lower case, as Sparseloop reads
+// them (metadata-format-factory.cpp); nullopt for any other name.
+constexpr std::optional<RankFormat> rank_format_named(std::string_view name) {
+    const auto same = [&](std::string_view known) {
+        if (name.size() != known.size()) return false;
+        for (std::size_t i = 0; i < name.size(); ++i) {
+            const char c = name[i] >= 'a' && name[i] <= 'z' ? char(name[i] - 'a' + 'A') : name[i];
+            if (c != known[i]) return false;
+        }
+        return true;
+    };
+    for (std::size_t i = 0; i < kRankFormatNames.size(); ++i) {
+        if (same(kRankFormatNames[i])) return RankFormat(i);
+    }
+    return std::nullopt;
+}
 // A compressed rank keeps only its nonempty coordinates.
 constexpr bool rank_compressed(RankFormat f) {
     return f == RankFormat::cp || f == RankFormat::b || f == RankFormat::rle;

@@ -44,8 +44,8 @@ CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, 
             // Procrustes §IV-B: a mask bit per element, a pointer per block, packed values.
             return {n, E + E / double(f.block_elements) * double(f.block_pointer_bits)};
         case CompressedFormat::fibertree:
-            // Its ranks are the mapping's loops (fibertree.hpp); without them,
-            // the data alone: a lower bound on its size.
+            // Its ranks are a mapping's loops: fibertree_size (fibertree.hpp).
+            assert(false && "a fibertree tile's size needs its ranks: fibertree_size");
             return {n, 0};
         case CompressedFormat::rp_dual: {
             // Chen et al. 2024 eqs. 5–10 per row, in expectation over the row's nonzero count.

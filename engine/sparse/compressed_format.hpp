@@ -32,10 +32,10 @@ struct CompressedSize {
 };
 
 // The expected size of one tile of `space`'s tensor (`word_bits` per value)
-// stored in `format`. A `fibertree` tile's ranks are loops of a mapping
-// (sparse/fibertree.hpp): here it is its data alone, a lower bound. Field widths and layouts:
-// format_layout.hpp and docs/sparse_formats.md; `index_bits` > 0 fixes the index fields' width
-// (FormatEntry::index_bits).
+// stored in `format`, any but `fibertree`, whose ranks are loops of a mapping
+// (sparse/fibertree.hpp: fibertree_size). Field widths and layouts:
+// format_layout.hpp and docs/sparse_formats.md; `index_bits` > 0 fixes the
+// index fields' width (FormatEntry::index_bits).
 CompressedSize compressed_size(CompressedFormat format, const TensorTile& tile, DataSpace space,
                                double density, const DensityModel& model, std::int64_t word_bits,
                                std::int64_t index_bits = 0);

@@ -78,7 +78,9 @@ FiberTreeShape fibertree_shape(const Projection& projection, const DimBounds& bo
             rank.below = shape.tile;
             continue;
         }
-        const TensorTile above = tile_of_loops(projection, bounds, loops, next, m);
+        // What the rank's loops span with everything inside them: what a
+        // coordinate of the rank above spans (the whole tile for the top).
+        const TensorTile& above = r == 0 ? shape.tile : shape.ranks[r - 1].below;
         next = r == unused ? m - (num_ranks - 1 - r) : next + 1;
         rank.below = tile_of_loops(projection, bounds, loops, next, m);
         rank.fiber_shape = blocks_of(above, rank.below);
@@ -97,11 +99,9 @@ CompressedSize fibertree_size(const RankFormats& ranks, const FiberTreeShape& sh
                                      : std::max<std::int64_t>(1, bits_for_values(values)));
     };
     const double pointer_bits = width(shape.tile.elements() + 1);
-    double positions = 1;  // F_r
-    double stored =        // f_r
-        empty_tile_stored
-            ? 1.0
-            : 1.0 - tile_occupancy(model, density, shape.tile, space).probability_empty;
+    const TileOccupancy whole = tile_occupancy(model, density, shape.tile, space);
+    double positions = 1;                                                     // F_r
+    double stored = empty_tile_stored ? 1.0 : 1.0 - whole.probability_empty;  // f_r
     double metadata_bits = 0;
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const FiberRank& rank = shape.ranks[r];
@@ -134,7 +134,7 @@ CompressedSize fibertree_size(const RankFormats& ranks, const FiberTreeShape& sh
         stored = children;
     }
     const double data_words = rank_compressed(ranks[ranks.size() - 1])
-                                  ? tile_occupancy(model, density, shape.tile, space).mean_nonzeros
+                                  ? whole.mean_nonzeros
                                   : elements * stored / positions;
     return {data_words, metadata_bits};
 }

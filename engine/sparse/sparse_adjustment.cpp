@@ -123,7 +123,11 @@ CompressedSize stored_tile(const LevelModel& level, const PhaseProblem& problem,
         return {double(footprint(problem.projection(space), box)), 0.0};
     }
     const OperandDensity& operand = densities->of(space);
-    if (format == CompressedFormat::fibertree && place != nullptr) {
+    if (format == CompressedFormat::fibertree) {
+        const TensorTile tile = tile_of(problem.projection(space), box);
+        if (place == nullptr) {  // no loop order yet: the data alone, a lower bound
+            return {tile_occupancy(operand.model, operand.density, tile, space).mean_nonzeros, 0};
+        }
         const RankFormats& ranks = level.ranks_in(space, problem.phase);
         const FiberTreeShape shape =
             fibertree_shape(problem.projection(space), problem.space.bounds, *place->mapping,

@@ -110,11 +110,9 @@ RankFormats import_ranks(const TimeloopRepresentation& r, std::vector<std::strin
             r.ranks.size(), dropped, kMaxRanks));
     }
     RankFormats ranks;
-    for (std::size_t i = dropped; i < r.ranks.size(); ++i) {
-        for (std::size_t f = 0; f < kRankFormatNames.size(); ++f) {
-            if (kRankFormatNames[f] == r.ranks[i]) ranks.push_back(RankFormat(f));
-        }
-    }
+    // The reader took only known names (timeloop_sparse_reader.cpp).
+    for (std::size_t i = dropped; i < r.ranks.size(); ++i)
+        ranks.push_back(*rank_format_named(r.ranks[i]));
     return ranks;
 }
 

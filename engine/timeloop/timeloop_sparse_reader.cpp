@@ -7,15 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "arch/sparse_features.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_reading.hpp"
 
 namespace trainloop {
 namespace {
-
-// Timeloop's rank formats (src/workload/format-models/metadata-format-factory.cpp),
-// which it accepts in lower or upper case.
-const std::vector<std::string> kRankFormats = {"UOP", "UB", "CP", "B", "RLE"};
 
 // Timeloop's density distributions (src/workload/density-models/).
 const std::vector<std::string> kDistributions = {"fixed-structured", "hypergeometric", "banded"};
@@ -36,14 +33,15 @@ void read_ranks(const SpecNode& node, TimeloopRepresentation& r, TimeloopSpec& s
     for (const SpecNode& rank : node.items()) {
         MapReader map(rank);
         const SpecNode format = map.required("format");
-        const std::string name = upper(format.as_string());
-        if (std::find(kRankFormats.begin(), kRankFormats.end(), name) == kRankFormats.end()) {
+        const auto known = rank_format_named(format.as_string());
+        if (!known) {
+            const std::vector<std::string> names(kRankFormatNames.begin(), kRankFormatNames.end());
             format.fail(fmt::format("unknown rank format `{}`", quoted_excerpt(format.as_string())),
-                        "UOP, UB, CP, B or RLE", suggestion_hint(name, kRankFormats));
+                        "UOP, UB, CP, B or RLE", suggestion_hint(upper(format.as_string()), names));
         }
-        // The widths become a format's `index_bits` where trainloop has one
-        // (timeloop_sparse_import.cpp); trainloop sees a tile as rows along
-        // its innermost axis and lays its ranks out itself.
+        const std::string name(rank_format_name(*known));
+        // The widths become the fibertree format's `index_bits`
+        // (timeloop_sparse_import.cpp).
         TimeloopRankWidths widths;
         if (auto v = map.optional("metadata-word-bits")) {
             widths.metadata_bits = v->as_non_negative_int();
@@ -55,8 +53,9 @@ void read_ranks(const SpecNode& node, TimeloopRepresentation& r, TimeloopSpec& s
         }
         if (auto v = map.optional("flattened-rankIDs")) {
             spec.notes.push_back(fmt::format(
-                "{}: `flattened-rankIDs` is not read: trainloop sees a tile as rows along its "
-                "innermost axis and lays its ranks out itself (docs/sparse_formats.md)",
+                "{}: `flattened-rankIDs` is not read: trainloop gives a tile's ranks its loops "
+                "itself, the outer ones flattened into the top rank (docs/sparse_formats.md, "
+                "\"Fibertree formats\")",
                 format_location(v->location())));
         }
         map.finish();
@@ -81,8 +80,8 @@ void read_representation(const SpecNode& node, const std::string& level, Timeloo
             if (auto v = entry.optional(key)) {
                 v->fail(fmt::format("Sparseloop's `{}` has no trainloop equivalent", key),
                         "a representation format given by its ranks only",
-                        "trainloop compresses a tile fully and lays its ranks out "
-                        "outer to inner");
+                        "trainloop compresses a tile fully and gives its ranks the tile's "
+                        "loops outer to inner");
             }
         }
         entry.finish();

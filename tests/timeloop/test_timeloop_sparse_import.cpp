@@ -670,6 +670,21 @@ TEST(TimeloopSparseImport, RankPatternsWithoutAFlatFormatAreKeptRankByRank) {
     }
 }
 
+TEST(TimeloopSparseImport, FlattenedRankIdsAreNamedInANote) {
+    const TimeloopSpec spec = read_timeloop_spec(
+        files(golden("problem.yaml"),
+              one_format("[{format: UOP, flattened-rankIDs: [[C, K]]}, {format: cp}]")));
+    const TimeloopCase c = import_timeloop(spec);
+    ASSERT_EQ(c.arch.sparse.formats.size(), 1u);
+    EXPECT_EQ(rank_names(c.arch.sparse.formats[0]), "UOP CP");
+    ASSERT_EQ(spec.notes.size(), 1u);  // the reader's
+    EXPECT_TRUE(contains(spec.notes[0],
+                         "`flattened-rankIDs` is not read: trainloop gives a "
+                         "tile's ranks its loops itself"))
+        << spec.notes[0];
+    EXPECT_TRUE(contains(spec.notes[0], "sparse.yaml")) << spec.notes[0];
+}
+
 TEST(TimeloopSparseImportErrors, UnknownRankFormatsAreLocated) {
     const SpecError typo = import_error(golden("problem.yaml"), one_format("[{format: RLF}]"));
     EXPECT_TRUE(contains(typo.message(), "unknown rank format"));
