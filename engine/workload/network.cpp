@@ -87,6 +87,14 @@ void check_acyclic(const Graph& graph, const VertexNames& names) {
         std::vector<std::string> path = {names.name(to)};
         for (Vertex v = from; v != to; v = parent[v]) path.insert(path.begin() + 1, names.name(v));
         path.push_back(names.name(to));
+        // A long cycle (a generated network's) is shown by its ends: the
+        // message names the layers, it does not list the network.
+        constexpr std::size_t kShownEnds = 4;
+        if (path.size() > 2 * kShownEnds + 1) {
+            const std::size_t hidden = path.size() - 2 * kShownEnds;
+            path.erase(path.begin() + kShownEnds, path.end() - kShownEnds);
+            path.insert(path.begin() + kShownEnds, fmt::format("… ({} more layers)", hidden));
+        }
         std::string text;
         for (const auto& name : path) text += (text.empty() ? "" : " → ") + name;
         throw SpecError(

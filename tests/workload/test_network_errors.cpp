@@ -110,6 +110,19 @@ TEST(NetworkErrors, CycleIsReportedWithItsPath) {
     for (const char* edge : {"a → b", "b → c", "c → a"}) EXPECT_TRUE(contains(e.message(), edge));
 }
 
+TEST(NetworkErrors, ALongCycleIsShownByItsEnds) {
+    // Found by fuzz_spec_yaml: a DenseNet whose layers were made a cycle gave
+    // a 10,009-byte message listing every layer.
+    std::string yaml = kHeader + "  - {name: l0, type: add, inputs: [l199, image]}\n";
+    for (int i = 1; i < 200; ++i)
+        yaml += "  - {name: l" + std::to_string(i) + ", type: relu, inputs: [l" +
+                std::to_string(i - 1) + "]}\n";
+    const SpecError e = expect_spec_error([&] { build(yaml); });
+    EXPECT_TRUE(contains(e.message(), "cycle")) << e.message();
+    EXPECT_TRUE(contains(e.message(), "more layers)")) << e.message();
+    EXPECT_LT(e.message().size(), 300u) << e.message();
+}
+
 TEST(NetworkErrors, UnknownInputSuggestsTheNearestName) {
     const SpecError e = expect_spec_error([] {
         build(kHeader +
