@@ -40,6 +40,7 @@ struct CartesianOptions {
     double filter_density = 1.0;
     std::string unused_rule = "outside-output";
     std::string tiling = "planar";
+    bool predictor = false;
     std::string format = "text";
     SparsityOptions sparsity;
 };
@@ -84,6 +85,7 @@ nlohmann::json cost_json(const CartesianCost& c) {
             {"unused_products", c.unused_products},
             {"unused_pct", c.unused_pct},
             {"product_cycles", c.product_cycles},
+            {"skipped_product_cycles", c.skipped_product_cycles},
             {"dense_product_cycles", c.dense_product_cycles},
             {"all_unused_cycles", c.all_unused_cycles},
             {"all_unused_pct", c.all_unused_pct},
@@ -97,6 +99,7 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
     total.used_products += c.used_products;
     total.unused_products += c.unused_products;
     total.product_cycles += c.product_cycles;
+    total.skipped_product_cycles += c.skipped_product_cycles;
     total.dense_product_cycles += c.dense_product_cycles;
     total.all_unused_cycles += c.all_unused_cycles;
     total.slowest_pe_cycles += c.slowest_pe_cycles;
@@ -121,6 +124,7 @@ void run_cartesian(const CartesianOptions& o) {
         o.unused_rule == "negative-only" ? UnusedRule::negative_only : UnusedRule::outside_output;
     config.tiling =
         o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
+    config.predictor = o.predictor;
     if (const std::string problem = cartesian_config_problem(config); !problem.empty())
         throw SpecError({}, "--vectors", problem);
 
@@ -184,7 +188,8 @@ void run_cartesian(const CartesianOptions& o) {
               {"unused_rule", o.unused_rule},
               {"sparsity",
                o.sparsity.profile.empty() ? nlohmann::json() : nlohmann::json(o.sparsity.profile)},
-              {"tiling", o.tiling}}},
+              {"tiling", o.tiling},
+              {"predictor", o.predictor}}},
             {"conflict_stall_per_cycle", stall},
             {"layers", nlohmann::json::array()},
             {"totals", nlohmann::json::object()},
@@ -202,10 +207,10 @@ void run_cartesian(const CartesianOptions& o) {
     }
     std::cout << fmt::format(
         "{} (batch {}) on a Cartesian-product array: {} PEs, F×I = {}×{}, {} accumulator banks, "
-        "{} tiling, {}, unused = {}\n"
+        "{} tiling{}, {}, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch, o.pes, config.filter_vector, config.input_vector,
-        config.accumulator_banks, o.tiling,
+        config.accumulator_banks, o.tiling, o.predictor ? " with GSCN's predictor" : "",
         o.sparsity.profile.empty()
             ? fmt::format("densities input {} filter {}", config.input_density,
                           config.filter_density)
@@ -280,6 +285,11 @@ void add_cartesian_command(CLI::App& app) {
                     "and a share of the filters")
         ->default_val(o->tiling)
         ->check(CLI::IsMember({"planar", "split-filters"}));
+    cmd->add_flag("--predictor", o->predictor,
+                  "GSCN's predictor (thesis §6.5): per input vector, skip the rest of the "
+                  "filter stream once a filter vector's products all have a negative width "
+                  "coordinate (fw and wu; one cycle late). Counted in the CP cycles and the "
+                  "slowest PE; the all-unused share stays SCNN's, without it");
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));
@@ -287,7 +297,8 @@ void add_cartesian_command(CLI::App& app) {
         "\nExamples:\n"
         "  trainloop cartesian --workload resnet18 --phase wu\n"
         "  trainloop cartesian --workload resnet34 --phase wu --pes 8x8 --vectors 4x4 --banks 32 "
-        "--format json");
+        "--format json\n"
+        "  trainloop cartesian --workload resnet18 --phase wu --tiling split-filters --predictor");
     cmd->callback([o] { run_reporting_errors(o->format, [o] { run_cartesian(*o); }); });
 }
 

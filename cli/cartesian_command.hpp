@@ -5,10 +5,10 @@
 // stalls and the slowest PE's cycles (docs/cartesian_product.md). JSON:
 //   {"network", "batch", "config": {"pes", "filter_vector", "input_vector",
 //    "accumulator_banks", "input_density", "filter_density", "unused_rule",
-//    "tiling"},
+//    "tiling", "predictor"},
 //    "conflict_stall_per_cycle", "layers": [{"layer", "phase",
 //    "issued_products", "used_products", "unused_products", "unused_pct",
-//    "product_cycles", "dense_product_cycles", "all_unused_cycles",
+//    "product_cycles", "skipped_product_cycles", "dense_product_cycles", "all_unused_cycles",
 //    "all_unused_pct", "slowest_pe_cycles", "busy_pes"}, ...],
 //    "totals": {"fw"|"bw"|"wu": {the same sums and shares}}, "skipped": [names]}
 #pragma once

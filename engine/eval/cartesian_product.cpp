@@ -117,6 +117,58 @@ std::pair<std::int64_t, std::int64_t> tile_range(std::int64_t extent, std::int64
     return {begin, std::min(extent, begin + size)};
 }
 
+// What a PE holds: its part of the A plane and its share of the filters.
+struct PeWork {
+    std::int64_t h0, h1, w0, w1, filters;
+};
+
+// One PE's cycles and issued products per (sample, channel) under GSCN's
+// predictor (thesis §6.5; the model in the header): width-major input
+// vectors, each running the filter stream (width outermost, Alg. 5) up to
+// the first filter vector whose products all have a negative width
+// coordinate, that vector included.
+struct PredictedWork {
+    double cycles = 0;
+    double issued = 0;
+};
+
+PredictedWork predicted_pe_work(const CartesianConv& conv, const PeWork& pe,
+                                const CartesianConfig& config) {
+    const std::int64_t column = pe.h1 - pe.h0;  // positions per width step of the tile
+    const std::int64_t positions = column * (pe.w1 - pe.w0);
+    const double f = static_cast<double>(config.filter_vector);
+    const double i_width = static_cast<double>(config.input_vector);
+    // Stream nonzeros per width position b_w of B, and in all.
+    const double per_width =
+        config.filter_density * static_cast<double>(pe.filters * conv.h.b_extent);
+    const double stream = per_width * static_cast<double>(conv.w.b_extent);
+    const double all_vectors = std::ceil(stream / f - 1e-9);
+    const double nonzeros = config.input_density * static_cast<double>(positions);
+    const auto input_vectors = static_cast<std::int64_t>(std::ceil(nonzeros / i_width - 1e-9));
+    PredictedWork out;
+    for (std::int64_t j = 0; j < input_vectors; ++j) {
+        const double in_vector = std::min(i_width, nonzeros - static_cast<double>(j) * i_width);
+        // The vector's last nonzero is its widest input (width-major order).
+        const double last = static_cast<double>(j) * i_width + in_vector - 1.0;
+        const auto position = std::min<std::int64_t>(
+            positions - 1,
+            static_cast<std::int64_t>(std::floor(last / config.input_density + 1e-9)));
+        const std::int64_t a_w = pe.w0 + position / column;
+        double vectors = all_vectors;
+        if (conv.w.b_scale < 0) {  // the coordinate a_scale·a + b_scale·b + offset falls with b
+            const std::int64_t last_kept =
+                floor_div(conv.w.a_scale * a_w + conv.w.offset, -conv.w.b_scale);
+            const std::int64_t kept = std::clamp<std::int64_t>(last_kept + 1, 0, conv.w.b_extent);
+            if (kept < conv.w.b_extent)
+                vectors = std::min(
+                    all_vectors, std::ceil(per_width * static_cast<double>(kept) / f - 1e-9) + 1.0);
+        }
+        out.cycles += vectors;
+        out.issued += in_vector * std::min(stream, f * vectors);
+    }
+    return out;
+}
+
 }  // namespace
 
 bool CartesianAxis::used(std::int64_t a, std::int64_t b, UnusedRule rule) const {
@@ -210,10 +262,6 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     CartesianCost cost;
     const double density = config.input_density * config.filter_density;
     const double reps = static_cast<double>(conv.repetitions);
-    // What each PE holds: its part of the A plane and its share of the filters.
-    struct PeWork {
-        std::int64_t h0, h1, w0, w1, filters;
-    };
     std::vector<PeWork> work;
     if (config.tiling == CartesianTiling::planar) {  // SCNN §IV: a tile each, every filter
         for (std::int64_t th = 0; th < config.tiles_h; ++th)
@@ -241,7 +289,6 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
         const double used = static_cast<double>(conv.h.used_pairs(pe.h0, pe.h1, config.rule)) *
                             static_cast<double>(conv.w.used_pairs(pe.w0, pe.w1, config.rule)) *
                             static_cast<double>(pe.filters);
-        cost.issued_products += reps * density * pairs;
         cost.used_products += reps * density * used;
         // Alg. 3 lines 7-10: ⌈nnz(tile)/I⌉ input vectors, each against ⌈nnz(B stream)/F⌉
         // filter vectors, per (sample, channel).
@@ -253,7 +300,15 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
             std::ceil(config.filter_density * static_cast<double>(stream) /
                           static_cast<double>(config.filter_vector) -
                       1e-9);
-        const double pe_cycles = reps * input_vectors * filter_vectors;
+        double pe_cycles = reps * input_vectors * filter_vectors;
+        if (config.predictor) {  // thesis §6.5: the predictor skips the stream's tail
+            const PredictedWork predicted = predicted_pe_work(conv, pe, config);
+            cost.skipped_product_cycles += pe_cycles - reps * predicted.cycles;
+            pe_cycles = reps * predicted.cycles;
+            cost.issued_products += reps * predicted.issued;
+        } else {
+            cost.issued_products += reps * density * pairs;
+        }
         cost.product_cycles += pe_cycles;
         cost.slowest_pe_product_cycles = std::max(cost.slowest_pe_product_cycles, pe_cycles);
         // Table 6.1: dense input vectors of I consecutive row-major positions.

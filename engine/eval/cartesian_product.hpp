@@ -43,6 +43,23 @@
 //    of the B stream ordered position-major, filter fastest (Alg. 5).
 //    With sparse operands a vector spans more positions; that is not
 //    modelled (all_unused_cycles is the dense count).
+//  - GSCN's predictor (thesis §6.5, Alg. 5), when CartesianConfig::predictor
+//    is set. The thesis stores inputs width-major (W → H) and filters width
+//    outermost (R → S → K), so along the filter stream the output's width
+//    coordinate never increases where it is a − b (fw, wu). Per input
+//    vector, once a filter vector's products all have a negative width
+//    coordinate, the rest of the stream is skipped and the next input vector
+//    starts; the prediction acts one cycle late, so that first all-negative
+//    vector is still multiplied. So an input vector whose widest input is
+//    a_w runs ⌈d_B·|kept prefix|/F⌉ + 1 filter vectors (at most the whole
+//    stream), the prefix being the stream entries whose width b_w gives
+//    a_w a non-negative coordinate. Where the coordinate grows along the
+//    stream (bw: u·p + d·r − pad) nothing can be skipped. With sparse
+//    operands the m-th nonzero of the tile sits at position ⌊m / d_A⌋ of
+//    the width-major order (expected, as the cycles above). The predictor
+//    only skips products, never a used one; issued products then count the
+//    multiplied filter vectors. all_unused_cycles and dense_product_cycles
+//    stay the no-predictor counts (Table 6.1 is SCNN's).
 #pragma once
 
 #include <cstdint>
@@ -110,6 +127,7 @@ struct CartesianConfig {
     double filter_density = 1.0;  // d_B
     UnusedRule rule = UnusedRule::outside_output;
     CartesianTiling tiling = CartesianTiling::planar;
+    bool predictor = false;  // GSCN's skipping of all-negative filter vectors (thesis §6.5)
 };
 
 // Why `config` cannot be evaluated (a positive count, a density in (0, 1]),
@@ -121,9 +139,12 @@ struct CartesianCost {
     double used_products = 0;
     double unused_products = 0;
     double unused_pct = 0;  // 100 · unused / issued
-    // Cartesian-product cycles (F × I multiplies each), all PEs, and of the slowest PE.
+    // Cartesian-product cycles (F × I multiplies each), all PEs, and of the slowest PE;
+    // with the predictor, those it leaves.
     double product_cycles = 0;
     double slowest_pe_product_cycles = 0;
+    // Cartesian-product cycles the predictor skips, all PEs (0 without it).
+    double skipped_product_cycles = 0;
     // Dense operands: cycles in which all F × I products are unused (Table 6.1).
     double all_unused_cycles = 0;
     double all_unused_pct = 0;  // 100 · all_unused_cycles / product_cycles (dense)

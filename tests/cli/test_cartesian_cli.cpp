@@ -77,6 +77,38 @@ TEST(CartesianCli, SplitFiltersKeepsThePesOfSmallPlanesBusy) {
               scnn["totals"]["fw"]["slowest_pe_cycles"].get<double>());
 }
 
+TEST(CartesianCli, ThePredictorHalvesTheWeightGradientConvolutionAsFig74Says) {
+    // Thesis §7.5.4 (Fig. 7.4, training with ReSprop): "adding predictor has
+    // made gradient of weight calculation about 2× faster". Within ±20 %
+    // (docs/reproductions/resprop.md); bw, whose output coordinate grows
+    // along the filter stream, is untouched; no used product is skipped.
+    for (const char* net : {"resnet18", "resnet34"}) {
+        const std::string gscn = std::string("--workload ") + net +
+                                 " --batch 1 --tiling split-filters --sparsity resprop";
+        const nlohmann::json off = run_json(gscn);
+        const nlohmann::json on = run_json(gscn + " --predictor");
+        EXPECT_EQ(on["config"]["predictor"], true);
+        EXPECT_EQ(off["config"]["predictor"], false);
+        const auto cycles = [](const nlohmann::json& j, const char* phase) {
+            return j["totals"][phase]["slowest_pe_cycles"].get<double>();
+        };
+        EXPECT_NEAR(cycles(off, "wu") / cycles(on, "wu") / 2.0, 1.0, 0.2) << net;
+        EXPECT_EQ(cycles(off, "bw"), cycles(on, "bw")) << net;
+        EXPECT_EQ(on["totals"]["bw"]["skipped_product_cycles"].get<double>(), 0.0) << net;
+        EXPECT_GT(on["totals"]["wu"]["skipped_product_cycles"].get<double>(), 0.0) << net;
+        EXPECT_EQ(on["totals"]["wu"]["used_products"], off["totals"]["wu"]["used_products"]);
+        EXPECT_LT(on["totals"]["wu"]["issued_products"].get<double>(),
+                  off["totals"]["wu"]["issued_products"].get<double>());
+        // §8: GSCN is faster than SCNN on back-propagation (the direction; the
+        // thesis's 6× and 5.5× are not reached, docs/reproductions/resprop.md).
+        const nlohmann::json scnn =
+            run_json(std::string("--workload ") + net + " --batch 1 --sparsity resprop");
+        EXPECT_GT(cycles(scnn, "bw") + cycles(scnn, "wu"),
+                  1.5 * (cycles(on, "bw") + cycles(on, "wu")))
+            << net;
+    }
+}
+
 TEST(CartesianCli, ASparsityProfileSetsEachLayersDensities) {
     // ReSprop's profile: dy at density 0.1 in bw and wu of every conv layer.
     const std::string layer = "--workload resnet18 --batch 1 --layer layer1.0.conv1";

@@ -203,6 +203,185 @@ TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
     }
 }
 
+// GSCN's predictor (thesis §6.5), simulated on dense operands: each PE's
+// inputs width-major (W → H), the filter stream width outermost (Alg. 5:
+// R → S → K); per input vector the filter vectors are multiplied in order up
+// to and including the first whose products all have a negative output
+// width coordinate (the prediction acts a cycle late). The coordinate comes
+// from the convolution's definition, not from the evaluator's axes: fw
+// u·q = w + pad − d·s, bw w = u·q + d·s − pad, wu d·s = w + pad − u·q. In bw
+// the coordinate grows along the stream, so nothing is skipped.
+struct Simulated {
+    double cycles = 0, issued = 0;
+};
+
+Simulated simulate_predictor(const SmallConv& cv, Phase phase, const CartesianConfig& config) {
+    const CartesianConv conv =
+        cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
+    const TensorShape o = cv.output();
+    // A and B extents (height, width) of the phase: fw x and the kernel, bw dy and the
+    // kernel, wu x and dy.
+    const std::int64_t ah = phase == Phase::bw ? o.height : cv.h;
+    const std::int64_t aw = phase == Phase::bw ? o.width : cv.w;
+    const std::int64_t bh = phase == Phase::wu ? o.height : cv.r;
+    const std::int64_t bw = phase == Phase::wu ? o.width : cv.s;
+    const auto width_coordinate = [&](std::int64_t a, std::int64_t b) {
+        switch (phase) {
+            case Phase::fw:
+                return a + cv.pad - cv.dilation * b;
+            case Phase::bw:
+                return cv.stride * a + cv.dilation * b - cv.pad;
+            case Phase::wu:
+                return a + cv.pad - cv.stride * b;
+        }
+        return std::int64_t{0};
+    };
+    const std::int64_t th_size = (ah + config.tiles_h - 1) / config.tiles_h;
+    const std::int64_t tw_size = (aw + config.tiles_w - 1) / config.tiles_w;
+    const std::int64_t count = config.tiles_h * config.tiles_w;
+    const std::int64_t share = (conv.filters + count - 1) / count;
+    Simulated out;
+    for (std::int64_t th = 0; th < config.tiles_h; ++th)
+        for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
+            std::vector<std::int64_t> widths;  // the tile's positions, width-major: only w matters
+            std::int64_t filters = conv.filters;
+            if (config.tiling == CartesianTiling::split_filters) {
+                for (std::int64_t w = 0; w < aw; ++w)
+                    for (std::int64_t h = 0; h < ah; ++h) widths.push_back(w);
+                filters = 0;
+                for (std::int64_t f = 0; f < conv.filters; ++f)
+                    filters += f / share == th * config.tiles_w + tw;
+            } else {
+                for (std::int64_t w = tw * tw_size; w < std::min(aw, (tw + 1) * tw_size); ++w)
+                    for (std::int64_t h = th * th_size; h < std::min(ah, (th + 1) * th_size); ++h)
+                        widths.push_back(w);
+            }
+            std::vector<std::int64_t> stream;  // b_w of each entry: width outermost, then h, k
+            for (std::int64_t w = 0; w < bw; ++w)
+                for (std::int64_t i = 0; i < bh * filters; ++i) stream.push_back(w);
+            for (std::size_t a = 0; a < widths.size(); a += config.input_vector) {
+                const std::size_t a_end = std::min(widths.size(), a + config.input_vector);
+                for (std::size_t b = 0; b < stream.size(); b += config.filter_vector) {
+                    const std::size_t b_end = std::min(stream.size(), b + config.filter_vector);
+                    out.cycles += 1;
+                    out.issued += static_cast<double>((a_end - a) * (b_end - b));
+                    bool all_negative = phase != Phase::bw;
+                    for (std::size_t x = a; x < a_end; ++x)
+                        for (std::size_t y = b; y < b_end; ++y)
+                            all_negative =
+                                all_negative && width_coordinate(widths[x], stream[y]) < 0;
+                    if (all_negative) break;
+                }
+            }
+        }
+    const double reps = static_cast<double>(conv.repetitions);
+    out.cycles *= reps;
+    out.issued *= reps;
+    return out;
+}
+
+TEST(CartesianProduct, PredictorAgreesExactlyWithASimulationOnRandomSmallLayers) {
+    std::mt19937 rng(29);
+    const auto pick = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    int skipped_somewhere = 0;
+    for (int trial = 0; trial < 80; ++trial) {
+        SmallConv cv;
+        cv.groups = pick(1, 2);
+        cv.c = cv.groups * pick(1, 2);
+        cv.k = cv.groups * pick(1, 5);
+        cv.r = pick(1, 4);
+        cv.s = pick(1, 4);
+        cv.stride = pick(1, 3);
+        cv.dilation = pick(1, 2);
+        cv.pad = pick(0, 2);
+        cv.h = pick(cv.dilation * (cv.r - 1) + 1, 11);
+        cv.w = pick(cv.dilation * (cv.s - 1) + 1, 11);
+        cv.batch = pick(1, 2);
+        CartesianConfig config;
+        config.tiles_h = pick(1, 3);
+        config.tiles_w = pick(1, 3);
+        config.filter_vector = pick(1, 5);
+        config.input_vector = pick(1, 5);
+        config.predictor = true;
+        for (CartesianTiling tiling : {CartesianTiling::planar, CartesianTiling::split_filters}) {
+            config.tiling = tiling;
+            for (Phase phase : kAllPhases) {
+                SCOPED_TRACE(::testing::Message() << "trial " << trial << " " << phase_name(phase)
+                                                  << " tiling=" << int(tiling));
+                const Simulated sim = simulate_predictor(cv, phase, config);
+                const CartesianCost c = evaluate_cartesian(
+                    cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase),
+                    config);
+                EXPECT_EQ(c.product_cycles, sim.cycles);
+                EXPECT_EQ(c.issued_products, sim.issued);
+                EXPECT_EQ(c.skipped_product_cycles, c.dense_product_cycles - sim.cycles);
+                EXPECT_GE(c.issued_products, c.used_products)
+                    << "the predictor skips no used product";
+                if (phase == Phase::bw) {
+                    EXPECT_EQ(c.skipped_product_cycles, 0.0);
+                }
+                skipped_somewhere += c.skipped_product_cycles > 0;
+            }
+        }
+    }
+    EXPECT_GT(skipped_somewhere, 40) << "the trials exercise the skipping";
+}
+
+TEST(CartesianProduct, PredictorHalvesTheWeightGradientConvolution) {
+    // Thesis §6.5: "about 60% of products are not useful in the gradients of
+    // weight convolution, ideally, we would get about 2× speedups", and §7.5.4
+    // (Fig. 7.4): the predictor made it "about 2× faster". For an input at
+    // width w the stream runs only to dy's width w + pad: w + pad + 1 of W
+    // columns, (W − 1)/2 + pad + 1 on average, less than a cycle more per
+    // input vector for the late prediction.
+    SmallConv cv;
+    cv.c = 4;
+    cv.k = 64;
+    cv.h = cv.w = 28;
+    cv.r = cv.s = 3;
+    cv.pad = 1;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, Phase::wu);
+    CartesianConfig config{8, 8, 4, 4, 32};
+    config.tiling = CartesianTiling::split_filters;
+    const CartesianCost without = evaluate_cartesian(conv, config);
+    config.predictor = true;
+    const CartesianCost with = evaluate_cartesian(conv, config);
+    EXPECT_EQ(without.skipped_product_cycles, 0.0);
+    const double kept = (28.0 - 1.0) / 2.0 + 1.0 + 1.0;  // columns of 28, on average
+    const double speedup = without.slowest_pe_cycles / with.slowest_pe_cycles;
+    EXPECT_NEAR(speedup, 28.0 / kept, 0.02);
+    EXPECT_LT(speedup, 28.0 / kept);
+    EXPECT_EQ(with.used_products, without.used_products);
+    EXPECT_NEAR(with.issued_products / without.issued_products, kept / 28.0, 0.01);
+}
+
+TEST(CartesianProduct, PredictorWithSparseOperandsReducesToTheDenseCountAtDensityOne) {
+    SmallConv cv;
+    cv.c = 2;
+    cv.k = 16;
+    cv.h = cv.w = 12;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, Phase::wu);
+    CartesianConfig config{2, 2, 4, 4, 32};
+    config.predictor = true;
+    const CartesianCost dense = evaluate_cartesian(conv, config);
+    double previous = dense.product_cycles;
+    for (double d : {0.8, 0.5, 0.2, 0.1}) {
+        config.filter_density = d;  // the output gradient (ReSprop's SpHG in wu)
+        const CartesianCost sparse = evaluate_cartesian(conv, config);
+        EXPECT_LT(sparse.product_cycles, previous) << d;
+        // Each input vector still pays the delayed cycle and a partial vector.
+        EXPECT_GT(sparse.product_cycles, d * dense.product_cycles) << d;
+        previous = sparse.product_cycles;
+    }
+    config.filter_density = 1.0;
+    config.input_density = 0.25;
+    const CartesianCost sparse_input = evaluate_cartesian(conv, config);
+    EXPECT_LT(sparse_input.product_cycles, dense.product_cycles);
+    EXPECT_LE(sparse_input.used_products, 0.25 * dense.used_products + 1e-9);
+}
+
 TEST(CartesianProduct, ForwardConvolutionsWithSmallFiltersWasteLittleAndWeightGradientsMuch) {
     // Thesis §6.3.1 (Figs. 6.4, 6.5): a small filter over a large input
     // yields mostly used products; two operands of about the same size not.
