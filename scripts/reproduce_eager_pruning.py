@@ -31,8 +31,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, MACS_ONLY, Search, add_search_options, children_cpu_seconds, git_commit, load_module,
-    read_stored_runs, refuse_resume_if_model_changed, search_from, write_stored_runs)
+    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
+    git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, search_from,
+    write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -73,6 +74,12 @@ spatial: {y: {dims: [K, N], factors: {N: 8}}}
 phases:
   bw: {spatial: {y: {dims: [C, N], factors: {N: 8}}}}
 """
+# The prototype's off-chip memory, §5.2: the VCU118 board's "two sets of five 512MB DDR4
+# SDRAM". No bandwidth is given, and the shipped specs leave DRAM unlimited. Five 16-bit
+# devices make an 80-bit interface; 64 of its bits are taken as data. JEDEC DDR4 runs at
+# 1,600 to 3,200 MT/s. At the prototype's 200 MHz, two 64-bit interfaces at 2,400 and 1,600
+# MT/s move 192 and 128 bytes per cycle: 96 and 64 16-bit words.
+DDR4_WORDS = [(96, "DDR4-2400"), (64, "DDR4-1600")]
 CX_UNITS_TEXT = "8 units of 16 rows (up to 16 output channels each, the units on 8 samples)"
 # How the pruned weights fall over a layer's filters (§4.1: "the computation entailed for
 # one output differs significantly from another in a sparse network"; by how much is not
@@ -162,6 +169,23 @@ def run_fig20(args, net, iterations, batch, spread_profiles, fig20, log):
             fig20[(net, key, spread)] = map_iteration(args.trainloop, arch, net, batch,
                                                       spread_profiles[spread], iterations,
                                                       args.search, log, extra)
+
+
+def run_fig20_ddr4(args, net, iterations, batch, profile, fig20, log):
+    """Fig. 20's dense and uniformly pruned iteration on both architectures (CX as the spec
+    gives it) with the DRAM limited to each DDR4 bandwidth."""
+    for words, _ in DDR4_WORDS:
+        for arch in (args.arch, args.baseline):
+            spec = arch_with_dram_bandwidth(arch, words, args.work)
+            key = ddr4_key(arch, words)
+            fig20[(net, key, "dense")] = map_iteration(args.trainloop, spec, net, batch, None,
+                                                       iterations, args.search, log)
+            fig20[(net, key, "shipped")] = map_iteration(args.trainloop, spec, net, batch,
+                                                         profile, iterations, args.search, log)
+
+
+def ddr4_key(arch, words):
+    return "%s@dram%d" % (arch, words)
 
 
 def over_ideal(result):
@@ -435,7 +459,8 @@ def write_phases_over_ideal(w, args, cnns, fig20):
       "and the errors duplicated to them (§4.4, Fig. 17(b)), and in BP the sparse kernels are "
       "used transposed. The paper gives no cycles per phase for EP's architecture (Fig. 21 "
       "breaks GoogLeNet's training down in a chart only), so trainloop does not model that "
-      "loss; `flexible_allocation` spreads every phase's nonzeros evenly."
+      "loss; `flexible_allocation` spreads every phase's nonzeros evenly. The next "
+      "subsection shows what the prototype's DDR4 bandwidth takes from BP and KU."
       % (versus(sparse_phase["fw"], FIG19_EP_SPARSE_CGM),
          versus(dense_fw, FIG19_EP_DENSE_CGM), FIG20_EP_CGM, FIG20_EP_CGM,
          FIG19_EP_SPARSE_CGM, rest, share, FIG19_EP_DENSE_CGM,
@@ -446,6 +471,96 @@ def write_phases_over_ideal(w, args, cnns, fig20):
          if abs(sparse_phase["fw"] / FIG19_EP_SPARSE_CGM - 1) <= RC_TOLERANCE else
          "trainloop's forward pass is already outside ±20 % of the paper's inference, and "
          "the backward pass and the kernel update add to the difference."))
+    w("")
+
+
+def write_ddr4(w, args, cnns, fig20):
+    """Fig. 19 and Fig. 20 with the prototype's DRAM at DDR4 bandwidths."""
+    w("### The prototype's DDR4: Fig. 19 and Fig. 20 with a finite off-chip bandwidth")
+    w("")
+    w("Paper: the prototype is a VCU118 board with \"two sets of five 512MB DDR4 SDRAM\" at "
+      "200 MHz (§5.2); no bandwidth is given, and the shipped specs leave DRAM unlimited. "
+      "Five 16-bit devices make an 80-bit interface; with 64 of its bits as data and DDR4's "
+      "JEDEC rates, two interfaces move %s 16-bit words per cycle at 200 MHz. Each limit is "
+      "given to reads and to writes alike (a DDR bus shares them, so this is the optimistic "
+      "end). The same runs as above, each architecture's DRAM limited (CX as the spec gives "
+      "it; the uniform spread); every mapping searched again on the limited array."
+      % " and ".join("%d (%s)" % (words, rate) for words, rate in DDR4_WORDS))
+    w("")
+    head, rule = "| network | unlimited: EP | CX |", "|---|---:|---:|"
+    for words, rate in DDR4_WORDS:
+        head += " %s: EP | CX |" % rate
+        rule += "---:|---:|"
+    w("Sparse training (Fig. 20(b)), then dense training (Fig. 20(a)):")
+    w("")
+    for spread, label in (("shipped", "sparse"), ("dense", "dense")):
+        w(head)
+        w(rule)
+        keys = [(args.arch, args.baseline)] + [
+            (ddr4_key(args.arch, words), ddr4_key(args.baseline, words))
+            for words, _ in DDR4_WORDS]
+        for net in cnns:
+            w("| %s | %s |" % (LABEL.get(net, net), " | ".join(
+                "%.2f" % over_ideal(fig20[(net, k, spread)]) for pair in keys for k in pair)))
+        w("| **CGM, %s** | %s |" % (label, " | ".join(
+            "**%.2f**" % geomean([over_ideal(fig20[(n, k, spread)]) for n in cnns])
+            for pair in keys for k in pair)))
+        w("")
+    w("EP's phases on the limited array (the uniform spread), CGM over the networks, as in "
+      "the previous subsection's table:")
+    w("")
+    w("| DRAM | dense: fw | sparse: fw | sparse: bw | sparse: wu |")
+    w("|---|---:|---:|---:|---:|")
+    for key, text in [(args.arch, "unlimited")] + [
+            (ddr4_key(args.arch, words), rate) for words, rate in DDR4_WORDS]:
+        w("| %s | %.2f | %s |" % (text, geomean(
+            [phase_over_ideal(fig20[(n, key, "dense")], "fw") for n in cnns]), " | ".join(
+            "%.2f" % geomean([phase_over_ideal(fig20[(n, key, "shipped")], ph) for n in cnns])
+            for ph in ("fw", "bw", "wu"))))
+    w("")
+    notes = []
+    for words, rate in DDR4_WORDS:
+        ep_key, cx_key = ddr4_key(args.arch, words), ddr4_key(args.baseline, words)
+        cgm = {(k, sp): geomean([over_ideal(fig20[(n, k, sp)]) for n in cnns])
+               for k in (ep_key, cx_key) for sp in ("shipped", "dense")}
+        fw = {sp: geomean([phase_over_ideal(fig20[(n, ep_key, sp)], "fw") for n in cnns])
+              for sp in ("shipped", "dense")}
+        ep, cx = cgm[(ep_key, "shipped")], cgm[(cx_key, "shipped")]
+        ratio = ep / FIG20_EP_CGM
+        notes.append(
+            "at %s, Fig. 20(b): EP %.2f (paper %.2f, ratio %.2f, %s), CX %.2f, direction %s; "
+            "Fig. 20(a), dense training: EP %.2f, CX %.2f, %s; Fig. 19, the forward pass: "
+            "sparse %.2f (paper %.2f), dense %.2f (paper %.2f)" % (
+                rate, ep, FIG20_EP_CGM, ratio,
+                "within ±20 %" if abs(ratio - 1) <= RC_TOLERANCE else "**outside ±20 %**",
+                cx, "right (only EP above 1)" if ep > 1 >= cx else
+                "**wrong** (CX above 1 too)" if cx > 1 else "**wrong** (EP not above 1)",
+                cgm[(ep_key, "dense")], cgm[(cx_key, "dense")],
+                "EP faster, as the paper's \"our design gains the highest speedup on training\""
+                if cgm[(ep_key, "dense")] > cgm[(cx_key, "dense")] else
+                "**CX faster** (the paper: \"our design gains the highest speedup on training\")",
+                fw["shipped"], FIG19_EP_SPARSE_CGM, fw["dense"], FIG19_EP_DENSE_CGM))
+    w("With the board's DDR4: " + "; ".join(notes) + ".")
+    w("")
+    slowest = DDR4_WORDS[-1][0]
+    kept = {ph: geomean([phase_over_ideal(fig20[(n, ddr4_key(args.arch, slowest), "shipped")],
+                                          ph) for n in cnns]) /
+            geomean([phase_over_ideal(fig20[(n, args.arch, "shipped")], ph) for n in cnns])
+            for ph in ("fw", "bw", "wu")}
+    most = min(kept, key=kept.get)
+    w("What the limit takes: a sparse iteration moves nearly the same words off chip as a "
+      "dense one (only the weights shrink) in fewer cycles, so it reaches the bandwidth "
+      "first. At %s EP's sparse phases keep %s of their unlimited speed: %s loses most%s. "
+      "The paper gives neither its DDR4's rate nor its off-chip traffic, so "
+      "this is a candidate for the difference, not a reproduction of it: no bandwidth is "
+      "chosen here to match a figure, and the shipped specs keep DRAM unlimited. The "
+      "whole-run speed-up of §5.4 is not rerun with a limit (it needs every density state "
+      "of the run on both arrays)." % (
+          DDR4_WORDS[-1][1],
+          ", ".join("%s %.0f %%" % (ph, 100 * kept[ph]) for ph in ("fw", "bw", "wu")), most,
+          " — the kernel update, which reads the inputs and errors of the whole minibatch and "
+          "writes every kernel update (§4.4), where the paper's own figures place EP's loss "
+          "(the previous subsection)" if most == "wu" else ""))
     w("")
 
 
@@ -569,6 +684,8 @@ def run_everything(args, generator, networks, results_path):
                 run_network(args, net, iterations, batch, profiles, runs, log)
                 if net != "lstm_timit":  # Fig. 20 shows the CNNs
                     run_fig20(args, net, iterations, batch, spread_profiles, fig20, log)
+                    run_fig20_ddr4(args, net, iterations, batch, profiles["shipped"], fig20,
+                                   log)
             except RunFailed as e:
                 failed[net] = str(e)
                 print("%s: %s" % (net, e), file=sys.stderr)
@@ -822,6 +939,7 @@ def main():
     if cnns:
         means = write_fig20(w, args, cnns, fig20)
         write_phases_over_ideal(w, args, cnns, fig20)
+        write_ddr4(w, args, cnns, fig20)
         write_fig20_run_average(w, cnns, runs)
         write_both_claims(w, args, means, {"one array": mean, "8 units": unit_mean})
     w("## Not reproduced yet")

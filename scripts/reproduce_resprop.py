@@ -44,8 +44,8 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, MACS_ONLY, Search, add_search_options, children_cpu_seconds, git_commit, load_module,
-    search_from)
+    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
+    git_commit, load_module, search_from)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "resprop_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "workloads", "tools"))
 import count_networks  # noqa: E402
@@ -193,25 +193,6 @@ def and_list(items):
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def bandwidth_arch(arch, words, work):
-    """The shipped spec of `arch` with its DRAM limited to `words` words per cycle each way,
-    written under `work`; returns its path."""
-    with open(os.path.join(ROOT, "arch_specs", arch + ".yaml")) as f:
-        spec = f.read()
-    dram = spec.index("  - name: DRAM\n")
-    word_bits = spec.index("    word_bits:", dram)
-    end = spec.index("\n", word_bits) + 1
-    spec = (spec[:end] + "    read_bandwidth: %d\n    write_bandwidth: %d\n" % (words, words) +
-            spec[end:])
-    spec = spec.replace("architecture: %s\n" % arch, "architecture: %s_dram%d\n" % (arch, words))
-    spec = spec.replace("component_library: components/", "component_library: %s/"
-                        % os.path.join(ROOT, "arch_specs", "components"))
-    path = os.path.join(work, "%s_dram%d.yaml" % (arch, words))
-    with open(path, "w") as f:
-        f.write(spec)
-    return path
-
-
 def phase_runs(runner, arch, network, profile, batch, iterations=1):
     return {ph: runner.train_cost(arch, network, batch, profile, iterations, ph)
             for ph in ("fw", "bw", "wu")}
@@ -285,7 +266,8 @@ def main():
                   "scnn": ("planar", False)}
     cp_cycles = {}
     dram_limited = {}
-    dram_specs = {words: bandwidth_arch(args.arch, words, args.work) for words in DRAM_BANDWIDTHS}
+    dram_specs = {words: arch_with_dram_bandwidth(args.arch, words, args.work)
+                  for words in DRAM_BANDWIDTHS}
     with open(os.path.join(args.work, "commands.txt"), "w") as log:
         r = Runner(args.trainloop, search, log)
         for net in TABLE_6_1:

@@ -157,3 +157,23 @@ def add_search_options(parser):
 
 def search_from(args):
     return Search(args.strategy, args.budget, args.objective)
+
+
+def arch_with_dram_bandwidth(arch, words, work):
+    """The shipped spec arch_specs/`arch`.yaml with its DRAM limited to `words` words per
+    cycle each way, written under `work` as `arch`_dram`words`.yaml; returns its path.
+    For the reproductions' assumption rows where a paper gives no off-chip bandwidth."""
+    with open(os.path.join(ROOT, "arch_specs", arch + ".yaml")) as f:
+        spec = f.read()
+    dram = spec.index("  - name: DRAM\n")
+    word_bits = spec.index("    word_bits:", dram)
+    end = spec.index("\n", word_bits) + 1
+    spec = (spec[:end] + "    read_bandwidth: %d\n    write_bandwidth: %d\n" % (words, words) +
+            spec[end:])
+    spec = spec.replace("architecture: %s\n" % arch, "architecture: %s_dram%d\n" % (arch, words))
+    spec = spec.replace("component_library: components/", "component_library: %s/"
+                        % os.path.join(ROOT, "arch_specs", "components"))
+    path = os.path.join(work, "%s_dram%d.yaml" % (arch, words))
+    with open(path, "w") as f:
+        f.write(spec)
+    return path
