@@ -150,9 +150,10 @@ PredictedWork predicted_pe_work(const CartesianConv& conv, const PeWork& pe,
         const double in_vector = std::min(i_width, nonzeros - static_cast<double>(j) * i_width);
         // The vector's last nonzero is its widest input (width-major order).
         const double last = static_cast<double>(j) * i_width + in_vector - 1.0;
-        const auto position = std::min<std::int64_t>(
-            positions - 1,
-            static_cast<std::int64_t>(std::floor(last / config.input_density + 1e-9)));
+        // Clamped before the cast: a vanishing density puts the expected position far out.
+        const auto position =
+            static_cast<std::int64_t>(std::clamp(std::floor(last / config.input_density + 1e-9),
+                                                 0.0, static_cast<double>(positions - 1)));
         const std::int64_t a_w = pe.w0 + position / column;
         double vectors = all_vectors;
         if (conv.w.b_scale < 0) {  // the coordinate a_scale·a + b_scale·b + offset falls with b

@@ -380,6 +380,18 @@ TEST(CartesianProduct, PredictorWithSparseOperandsReducesToTheDenseCountAtDensit
     const CartesianCost sparse_input = evaluate_cartesian(conv, config);
     EXPECT_LT(sparse_input.product_cycles, dense.product_cycles);
     EXPECT_LE(sparse_input.used_products, 0.25 * dense.used_products + 1e-9);
+    // Vanishing densities (the CLI passes 1e-9 for a tensor known to be all zero): a part of
+    // an input vector costs its cycles, nothing costs none, with or without the predictor.
+    for (double d : {1e-9, 1e-300}) {
+        config.input_density = d;
+        const CartesianCost with = evaluate_cartesian(conv, config);
+        config.predictor = false;
+        const CartesianCost without = evaluate_cartesian(conv, config);
+        config.predictor = true;
+        EXPECT_LE(with.product_cycles, without.product_cycles) << d;
+        EXPECT_GE(with.product_cycles, 0.0) << d;
+        EXPECT_LE(with.issued_products, without.issued_products * (1 + 1e-12)) << d;
+    }
 }
 
 TEST(CartesianProduct, ForwardConvolutionsWithSmallFiltersWasteLittleAndWeightGradientsMuch) {
