@@ -115,13 +115,7 @@ class Runner:
                    "--iterations", str(iterations), "--dataflow", dataflow
                    ] + (search or self.search).options() + [
                    "--seed", "1", "--format", "json", "--quiet"]
-        self.log.write(" ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c
-                                for c in command) + "\n")
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit("train-cost failed (%d): %s\n%s" % (done.returncode, " ".join(command),
-                                                         done.stdout + done.stderr))
-        return json.loads(done.stdout)
+        return self.run(command)
 
 
     def cartesian(self, network, rule, pes=SCNN_PES, vectors=SCNN_VECTORS):
@@ -129,13 +123,7 @@ class Runner:
         command = [self.trainloop, "cartesian", "--workload", network, "--batch", "1",
                    "--phase", "wu", "--pes", pes, "--vectors", vectors, "--banks",
                    str(SCNN_BANKS), "--unused-rule", rule, "--format", "json"]
-        self.log.write(" ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c
-                                for c in command) + "\n")
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit("cartesian failed (%d): %s\n%s" % (done.returncode, " ".join(command),
-                                                        done.stdout + done.stderr))
-        return json.loads(done.stdout)
+        return self.run(command)
 
 
     def cartesian_cycles(self, network, tiling, predictor, profile):
@@ -146,13 +134,18 @@ class Runner:
                    "--tiling", tiling, "--format", "json"]
         command += ["--predictor"] if predictor else []
         command += ["--sparsity", profile] if profile else []
+        return self.run(command)["totals"]
+
+    def run(self, command):
+        """Logs `command` (a trainloop subcommand printing JSON), runs it and returns its
+        JSON; a failure ends the script with its output."""
         self.log.write(" ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c
                                 for c in command) + "\n")
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
-            sys.exit("cartesian failed (%d): %s\n%s" % (done.returncode, " ".join(command),
-                                                        done.stdout + done.stderr))
-        return json.loads(done.stdout)["totals"]
+            sys.exit("%s failed (%d): %s\n%s" % (command[1], done.returncode, " ".join(command),
+                                                 done.stdout + done.stderr))
+        return json.loads(done.stdout)
 
 
 def backprop_cycles(totals, phases=("bw", "wu")):

@@ -32,7 +32,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, children_cpu_seconds, git_commit, read_stored_runs, refuse_resume_if_model_changed,
-    write_stored_runs)
+    write_spec_variant, write_stored_runs)
 
 PROFILE = os.path.join(ROOT, "workloads", "sparsity", "chen2024.yaml")
 PROPOSED = "chen2024_dual_8x8"
@@ -169,13 +169,7 @@ def variant_arch(arch, name, work):
         spec = spec.replace(", index_bits: 8}", "}")
     else:
         raise ValueError(name)
-    spec = spec.replace("architecture: %s\n" % arch, "architecture: %s_%s\n" % (arch, name))
-    spec = spec.replace("component_library: components/", "component_library: %s/"
-                        % os.path.join(ROOT, "arch_specs", "components"))
-    path = os.path.join(work, "%s_%s.yaml" % (arch, name))
-    with open(path, "w") as f:
-        f.write(spec)
-    return path
+    return write_spec_variant(arch, spec, name, work)
 
 
 def variant_profile(name, work):

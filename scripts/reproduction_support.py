@@ -170,10 +170,17 @@ def arch_with_dram_bandwidth(arch, words, work):
     end = spec.index("\n", word_bits) + 1
     spec = (spec[:end] + "    read_bandwidth: %d\n    write_bandwidth: %d\n" % (words, words) +
             spec[end:])
-    spec = spec.replace("architecture: %s\n" % arch, "architecture: %s_dram%d\n" % (arch, words))
+    return write_spec_variant(arch, spec, "dram%d" % words, work)
+
+
+def write_spec_variant(arch, spec, suffix, work):
+    """Writes `spec`, a changed copy of arch_specs/`arch`.yaml, as `work`/`arch`_`suffix`.yaml
+    under the architecture name `arch`_`suffix`, its component library found from there;
+    returns its path."""
+    spec = spec.replace("architecture: %s\n" % arch, "architecture: %s_%s\n" % (arch, suffix))
     spec = spec.replace("component_library: components/", "component_library: %s/"
                         % os.path.join(ROOT, "arch_specs", "components"))
-    path = os.path.join(work, "%s_dram%d.yaml" % (arch, words))
+    path = os.path.join(work, "%s_%s.yaml" % (arch, suffix))
     with open(path, "w") as f:
         f.write(spec)
     return path

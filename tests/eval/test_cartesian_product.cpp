@@ -171,29 +171,41 @@ TEST(CartesianProduct, AgreesExactlyWithBruteForceOnAPlainConv) {
     expect_agrees(SmallConv{}, CartesianConfig{2, 2, 4, 4, 32});
 }
 
-TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
-    std::mt19937 rng(17);
+// A random small layer (groups, strides, dilation, padding, kernels up to 4 × 4
+// over planes up to 11 × 11) and a configuration of up to `max_tiles` PEs a side.
+struct RandomCase {
+    SmallConv cv;
+    CartesianConfig config;
+};
+
+RandomCase random_case(std::mt19937& rng, std::int64_t max_tiles) {
     const auto pick = [&](std::int64_t lo, std::int64_t hi) {
         return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
     };
+    RandomCase c;
+    SmallConv& cv = c.cv;
+    cv.groups = pick(1, 2);
+    cv.c = cv.groups * pick(1, 2);
+    cv.k = cv.groups * pick(1, 5);
+    cv.r = pick(1, 4);
+    cv.s = pick(1, 4);
+    cv.stride = pick(1, 3);
+    cv.dilation = pick(1, 2);
+    cv.pad = pick(0, 2);
+    cv.h = pick(cv.dilation * (cv.r - 1) + 1, 11);
+    cv.w = pick(cv.dilation * (cv.s - 1) + 1, 11);
+    cv.batch = pick(1, 2);
+    c.config.tiles_h = pick(1, max_tiles);
+    c.config.tiles_w = pick(1, max_tiles);
+    c.config.filter_vector = pick(1, 5);
+    c.config.input_vector = pick(1, 5);
+    return c;
+}
+
+TEST(CartesianProduct, AgreesExactlyWithBruteForceOnRandomSmallLayers) {
+    std::mt19937 rng(17);
     for (int trial = 0; trial < 60; ++trial) {
-        SmallConv cv;
-        cv.groups = pick(1, 2);
-        cv.c = cv.groups * pick(1, 2);
-        cv.k = cv.groups * pick(1, 5);
-        cv.r = pick(1, 4);
-        cv.s = pick(1, 4);
-        cv.stride = pick(1, 3);
-        cv.dilation = pick(1, 2);
-        cv.pad = pick(0, 2);
-        cv.h = pick(cv.dilation * (cv.r - 1) + 1, 11);
-        cv.w = pick(cv.dilation * (cv.s - 1) + 1, 11);
-        cv.batch = pick(1, 2);
-        CartesianConfig config;
-        config.tiles_h = pick(1, 4);
-        config.tiles_w = pick(1, 4);
-        config.filter_vector = pick(1, 5);
-        config.input_vector = pick(1, 5);
+        auto [cv, config] = random_case(rng, 4);
         expect_agrees(cv, config);
         config.rule = UnusedRule::negative_only;
         expect_agrees(cv, config);
@@ -282,28 +294,9 @@ Simulated simulate_predictor(const SmallConv& cv, Phase phase, const CartesianCo
 
 TEST(CartesianProduct, PredictorAgreesExactlyWithASimulationOnRandomSmallLayers) {
     std::mt19937 rng(29);
-    const auto pick = [&](std::int64_t lo, std::int64_t hi) {
-        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
-    };
     int skipped_somewhere = 0;
     for (int trial = 0; trial < 80; ++trial) {
-        SmallConv cv;
-        cv.groups = pick(1, 2);
-        cv.c = cv.groups * pick(1, 2);
-        cv.k = cv.groups * pick(1, 5);
-        cv.r = pick(1, 4);
-        cv.s = pick(1, 4);
-        cv.stride = pick(1, 3);
-        cv.dilation = pick(1, 2);
-        cv.pad = pick(0, 2);
-        cv.h = pick(cv.dilation * (cv.r - 1) + 1, 11);
-        cv.w = pick(cv.dilation * (cv.s - 1) + 1, 11);
-        cv.batch = pick(1, 2);
-        CartesianConfig config;
-        config.tiles_h = pick(1, 3);
-        config.tiles_w = pick(1, 3);
-        config.filter_vector = pick(1, 5);
-        config.input_vector = pick(1, 5);
+        auto [cv, config] = random_case(rng, 3);
         config.predictor = true;
         for (CartesianTiling tiling : {CartesianTiling::planar, CartesianTiling::split_filters}) {
             config.tiling = tiling;
