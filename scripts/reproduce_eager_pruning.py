@@ -377,8 +377,10 @@ def write_fig20(w, args, cnns, fig20):
       "pipeline fill, rounding and the layers' shapes. What else costs EP's FPGA prototype "
       "cycles (the input pool's refills, the selectors' and the fat tree's stalls, §4.2–4.3) "
       "is not given in cycles; the paper's own figures place the loss in BP and KU (the next "
-      "subsection). The paper's iteration may also be one during EP training, before the last "
-      "pruning, where fewer MACs are gone (the run averages after it)."
+      "subsection), and the prototype's DDR4, whose rate §5.2 does not give, takes it there "
+      "once its bandwidth is limited (the subsection after). The paper's iteration may also "
+      "be one during EP training, before the last pruning, where fewer MACs are gone (the run "
+      "averages after it)."
       % (means[(args.arch, "shipped")], bound))
     w("")
     return means
