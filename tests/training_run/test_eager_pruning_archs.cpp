@@ -4,9 +4,11 @@
 // pruned or dense (§5.4's direction). LeNet keeps the test short.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "common/file_text.hpp"
 #include "support/run_binary.hpp"
 
 namespace {
@@ -63,9 +65,10 @@ nlohmann::json lenet_conv_iteration(const std::string& arch, const std::string& 
 
 // One iteration of LeNet on EP's array with a search that converges on it, and
 // the partial groups §5.2's sub-systems take (K = 50 on 4 rows as 13 + 13 + 12 + 12).
-nlohmann::json lenet_iteration_converged(const std::string& phase, const std::string& sparsity) {
+nlohmann::json lenet_iteration_converged(const std::string& phase, const std::string& sparsity,
+                                         const std::string& arch = "eager_pruning_2048") {
     const CommandResult r = trainloop::testing::run_trainloop(
-        "map --arch eager_pruning_2048 --workload lenet --batch 64 --phase " + phase + sparsity +
+        "map --arch " + arch + " --workload lenet --batch 64 --phase " + phase + sparsity +
             " --imperfect-factors --search anneal --budget 20000 --objective latency --quiet"
             " --format json",
         Capture::stdout_only);
@@ -137,6 +140,45 @@ TEST(EagerPruningArchitectures, FlexibleAllocationGainsAlikeInEveryPhase) {
         EXPECT_GT(unpruned / pruned, 2.4);
         EXPECT_LE(unpruned / pruned, 2.5 * 1.001);
     }
+}
+
+// §5.2 names the prototype's DDR4 but not its rate; the shipped spec leaves
+// DRAM unlimited. Limited to DDR4-2400 over two 64-bit interfaces at 200 MHz
+// (96 words per cycle), every phase slows, and the pruned kernel update keeps
+// less of its unlimited speed than the pruned forward pass: it reads the
+// minibatch's inputs and errors and writes every update (§4.4).
+// docs/reproductions/eager_pruning.md, "The prototype's DDR4".
+TEST(EagerPruningArchitectures, ADdr4LimitTakesMostFromThePrunedKernelUpdate) {
+    std::string spec = trainloop::read_file_text(std::string(TRAINLOOP_SOURCE_DIR) +
+                                                 "/arch_specs/eager_pruning_2048.yaml");
+    const std::size_t dram = spec.find("  - name: DRAM\n");
+    ASSERT_NE(dram, std::string::npos);
+    spec.insert(spec.find('\n', spec.find("    word_bits: 16", dram)) + 1,
+                "    read_bandwidth: 96\n    write_bandwidth: 96\n");
+    const std::string library = "component_library: components/";
+    spec.replace(
+        spec.find(library), library.size(),
+        "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/");
+    const std::string limited = trainloop::testing::temp_file("ep_ddr4.yaml", spec);
+    const std::string pruned =
+        " --sparsity " + trainloop::testing::temp_file("ep_ddr4_profile.yaml",
+                                                       "sparsity_profile: ep_ddr4\n"
+                                                       "rules:\n"
+                                                       "  - {layers: [conv1, conv2], tensors: [w, "
+                                                       "dw], density: 0.4}\n");
+    std::map<std::string, double> kept;
+    for (const char* phase : {"fw", "wu"}) {
+        SCOPED_TRACE(phase);
+        const double fast = conv_cycles(lenet_iteration_converged(phase, pruned), phase);
+        const double slow = conv_cycles(lenet_iteration_converged(phase, pruned, limited), phase);
+        const double dense_fast = conv_cycles(lenet_iteration_converged(phase, ""), phase);
+        const double dense_slow = conv_cycles(lenet_iteration_converged(phase, "", limited), phase);
+        ASSERT_GT(fast, 0.0);
+        EXPECT_GT(slow, fast);
+        EXPECT_GT(dense_slow, dense_fast);
+        kept[phase] = fast / slow;
+    }
+    EXPECT_LT(kept["wu"], 0.9 * kept["fw"]);
 }
 
 }  // namespace
