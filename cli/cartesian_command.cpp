@@ -226,6 +226,16 @@ void run_cartesian(const CartesianOptions& o) {
     for (const Row& r : rows) line(r.layer, phase_name(r.phase), r.cost);
     std::cout << "\n";
     for (const auto& [phase, c] : totals) line("total", phase_name(phase), c);
+    if (o.predictor) {
+        std::cout << "\nGSCN's predictor skipped, of the Cartesian-product cycles without it:";
+        for (const auto& [phase, c] : totals) {
+            const double without = c.product_cycles + c.skipped_product_cycles;
+            std::cout << fmt::format(
+                " {} {:.1f} %", phase_name(phase),
+                without > 0 ? 100.0 * c.skipped_product_cycles / without : 0.0);
+        }
+        std::cout << "\n";
+    }
     if (!skipped.empty())
         std::cout << fmt::format("\nnot convolutions, not evaluated: {}\n",
                                  fmt::join(skipped, ", "));

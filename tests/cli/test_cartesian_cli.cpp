@@ -109,6 +109,21 @@ TEST(CartesianCli, ThePredictorHalvesTheWeightGradientConvolutionAsFig74Says) {
     }
 }
 
+TEST(CartesianCli, TheTextSaysWhatThePredictorSkipped) {
+    const trainloop::testing::CommandResult r = trainloop::testing::run_trainloop(
+        "cartesian --workload resnet18 --batch 1 --layer layer1.0.conv1 --tiling split-filters "
+        "--predictor",
+        Capture::stdout_only);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("split-filters tiling with GSCN's predictor"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("GSCN's predictor skipped, of the Cartesian-product cycles without "
+                            "it: fw "),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find(" bw 0.0 %"), std::string::npos) << "bw: nothing to skip";
+}
+
 TEST(CartesianCli, ASparsityProfileSetsEachLayersDensities) {
     // ReSprop's profile: dy at density 0.1 in bw and wu of every conv layer.
     const std::string layer = "--workload resnet18 --batch 1 --layer layer1.0.conv1";
