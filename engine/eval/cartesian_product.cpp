@@ -117,6 +117,12 @@ std::pair<std::int64_t, std::int64_t> tile_range(std::int64_t extent, std::int64
     return {begin, std::min(extent, begin + size)};
 }
 
+// ⌈nonzeros / width⌉ vectors of `width` nonzeros, the expected count inside the
+// ceiling (Alg. 3 lines 7-10); the epsilon keeps an exact multiple from rounding up.
+double vectors_of(double nonzeros, std::int64_t width) {
+    return std::ceil(nonzeros / static_cast<double>(width) - 1e-9);
+}
+
 // What a PE holds: its part of the A plane and its share of the filters.
 struct PeWork {
     std::int64_t h0, h1, w0, w1, filters;
@@ -142,9 +148,9 @@ PredictedWork predicted_pe_work(const CartesianConv& conv, const PeWork& pe,
     const double per_width =
         config.filter_density * static_cast<double>(pe.filters * conv.h.b_extent);
     const double stream = per_width * static_cast<double>(conv.w.b_extent);
-    const double all_vectors = std::ceil(stream / f - 1e-9);
+    const double all_vectors = vectors_of(stream, config.filter_vector);
     const double nonzeros = config.input_density * static_cast<double>(positions);
-    const auto input_vectors = static_cast<std::int64_t>(std::ceil(nonzeros / i_width - 1e-9));
+    const auto input_vectors = static_cast<std::int64_t>(vectors_of(nonzeros, config.input_vector));
     PredictedWork out;
     for (std::int64_t j = 0; j < input_vectors; ++j) {
         const double in_vector = std::min(i_width, nonzeros - static_cast<double>(j) * i_width);
@@ -162,7 +168,8 @@ PredictedWork predicted_pe_work(const CartesianConv& conv, const PeWork& pe,
             const std::int64_t kept = std::clamp<std::int64_t>(last_kept + 1, 0, conv.w.b_extent);
             if (kept < conv.w.b_extent)
                 vectors = std::min(
-                    all_vectors, std::ceil(per_width * static_cast<double>(kept) / f - 1e-9) + 1.0);
+                    all_vectors,
+                    vectors_of(per_width * static_cast<double>(kept), config.filter_vector) + 1.0);
         }
         out.cycles += vectors;
         out.issued += in_vector * std::min(stream, f * vectors);
@@ -294,13 +301,9 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
         // Alg. 3 lines 7-10: ⌈nnz(tile)/I⌉ input vectors, each against ⌈nnz(B stream)/F⌉
         // filter vectors, per (sample, channel).
         const double input_vectors =
-            std::ceil(config.input_density * static_cast<double>(positions) /
-                          static_cast<double>(config.input_vector) -
-                      1e-9);
+            vectors_of(config.input_density * static_cast<double>(positions), config.input_vector);
         const double filter_vectors =
-            std::ceil(config.filter_density * static_cast<double>(stream) /
-                          static_cast<double>(config.filter_vector) -
-                      1e-9);
+            vectors_of(config.filter_density * static_cast<double>(stream), config.filter_vector);
         double pe_cycles = reps * input_vectors * filter_vectors;
         if (config.predictor) {  // thesis §6.5: the predictor skips the stream's tail
             const PredictedWork predicted = predicted_pe_work(conv, pe, config);

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "common/file_text.hpp"
 #include "support/run_binary.hpp"
+#include "support/spec_variant.hpp"
 
 namespace {
 
@@ -149,17 +149,9 @@ TEST(EagerPruningArchitectures, FlexibleAllocationGainsAlikeInEveryPhase) {
 // minibatch's inputs and errors and writes every update (§4.4).
 // docs/reproductions/eager_pruning.md, "The prototype's DDR4".
 TEST(EagerPruningArchitectures, ADdr4LimitTakesMostFromThePrunedKernelUpdate) {
-    std::string spec = trainloop::read_file_text(std::string(TRAINLOOP_SOURCE_DIR) +
-                                                 "/arch_specs/eager_pruning_2048.yaml");
-    const std::size_t dram = spec.find("  - name: DRAM\n");
-    ASSERT_NE(dram, std::string::npos);
-    spec.insert(spec.find('\n', spec.find("    word_bits: 16", dram)) + 1,
-                "    read_bandwidth: 96\n    write_bandwidth: 96\n");
-    const std::string library = "component_library: components/";
-    spec.replace(
-        spec.find(library), library.size(),
-        "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/");
-    const std::string limited = trainloop::testing::temp_file("ep_ddr4.yaml", spec);
+    const std::string limited =
+        trainloop::testing::shipped_spec_with_dram_bandwidth("eager_pruning_2048", 96);
+    ASSERT_FALSE(limited.empty());
     const std::string pruned =
         " --sparsity " + trainloop::testing::temp_file("ep_ddr4_profile.yaml",
                                                        "sparsity_profile: ep_ddr4\n"

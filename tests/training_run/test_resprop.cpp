@@ -13,6 +13,7 @@
 #include "density/sparsity_library.hpp"
 #include "density/sparsity_query.hpp"
 #include "support/run_binary.hpp"
+#include "support/spec_variant.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
@@ -164,18 +165,9 @@ TEST(ReSpropOnGscn, BackwardPassIsFasterThanStandardTrainingButBelowTheMacRatio)
 // training: the dense operand and the results move whatever SpHG's density
 // (docs/reproductions/resprop.md, the DRAM table).
 TEST(ReSpropOnGscn, ALimitedDramTakesMoreFromReSpropThanFromStandardTraining) {
-    std::string spec = read_file_text(kGscn);
-    const std::size_t dram = spec.find("  - name: DRAM\n");
-    ASSERT_NE(dram, std::string::npos);
-    const std::size_t at = spec.find('\n', spec.find("    word_bits: 16", dram)) + 1;
-    spec.insert(at, "    read_bandwidth: 16\n    write_bandwidth: 16\n");
-    const std::string library = "component_library: components/";
-    spec.replace(
-        spec.find(library), library.size(),
-        "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/");
     const nlohmann::json unlimited = stage1_backward_on(kGscn);
     const nlohmann::json limited =
-        stage1_backward_on(trainloop::testing::temp_file("gscn_dram16.yaml", spec));
+        stage1_backward_on(trainloop::testing::shipped_spec_with_dram_bandwidth("gscn_4x64", 16));
     EXPECT_GT(limited["dense_total_cycles"].get<double>(),
               unlimited["dense_total_cycles"].get<double>() - 0.5)
         << "never faster with less bandwidth";

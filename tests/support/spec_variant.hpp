@@ -1,0 +1,42 @@
+// A shipped architecture spec with one assumption changed, written to a test
+// temp file: for tests of the reproductions' assumption rows (a paper that
+// gives no off-chip bandwidth, docs/reproductions/).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/file_text.hpp"
+#include "support/run_binary.hpp"
+
+namespace trainloop::testing {
+
+// arch_specs/`arch`.yaml with its DRAM level limited to `words` words per
+// cycle each way (scripts/reproduction_support.py's arch_with_dram_bandwidth),
+// its component library named by its absolute path; returns the file's path
+// (empty, with a test failure, when the spec has no DRAM level to limit).
+inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std::int64_t words) {
+    const std::string source = std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/";
+    std::string spec = read_file_text(source + arch + ".yaml");
+    const std::size_t dram = spec.find("  - name: DRAM\n");
+    const std::size_t word_bits = spec.find("    word_bits:", dram);
+    const std::string library = "component_library: components/";
+    const std::size_t at_library = spec.find(library);
+    EXPECT_NE(dram, std::string::npos) << arch << " has no DRAM level";
+    EXPECT_NE(word_bits, std::string::npos) << arch << "'s DRAM states no word_bits";
+    EXPECT_NE(at_library, std::string::npos) << arch << " names no shipped component library";
+    if (dram == std::string::npos || word_bits == std::string::npos ||
+        at_library == std::string::npos)
+        return {};
+    // The bandwidth after the DRAM's word_bits first: the library's line comes earlier, so
+    // changing it does not move the insertion point.
+    const std::string limit = std::to_string(words);
+    spec.insert(spec.find('\n', word_bits) + 1,
+                "    read_bandwidth: " + limit + "\n    write_bandwidth: " + limit + "\n");
+    spec.replace(at_library, library.size(), "component_library: " + source + "components/");
+    return temp_file(arch + "_dram" + limit + ".yaml", spec);
+}
+
+}  // namespace trainloop::testing
