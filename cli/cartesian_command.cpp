@@ -34,6 +34,7 @@ struct CartesianOptions {
     std::string phase = "all";
     std::string layer;
     std::string pes = "8x8";
+    std::int64_t tiles = 1;
     std::string vectors = "4x4";
     std::int64_t banks = 32;
     double input_density = 1.0;
@@ -115,6 +116,7 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
 void run_cartesian(const CartesianOptions& o) {
     CartesianConfig config;
     std::tie(config.tiles_h, config.tiles_w) = read_pair(o.pes, "--pes", "a PE grid", 4096);
+    config.sample_tiles = o.tiles;
     std::tie(config.filter_vector, config.input_vector) =
         read_pair(o.vectors, "--vectors", "a vector shape FxI", 1024);
     config.accumulator_banks = o.banks;
@@ -180,6 +182,7 @@ void run_cartesian(const CartesianOptions& o) {
             {"batch", o.batch},
             {"config",
              {{"pes", o.pes},
+              {"tiles", config.sample_tiles},
               {"filter_vector", config.filter_vector},
               {"input_vector", config.input_vector},
               {"accumulator_banks", config.accumulator_banks},
@@ -206,11 +209,13 @@ void run_cartesian(const CartesianOptions& o) {
         return;
     }
     std::cout << fmt::format(
-        "{} (batch {}) on a Cartesian-product array: {} PEs, F×I = {}×{}, {} accumulator banks, "
+        "{} (batch {}) on a Cartesian-product array: {}{} PEs, F×I = {}×{}, {} accumulator banks, "
         "{} tiling{}, {}, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
-        network.name(), o.batch, o.pes, config.filter_vector, config.input_vector,
-        config.accumulator_banks, o.tiling, o.predictor ? " with GSCN's predictor" : "",
+        network.name(), o.batch,
+        config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "", o.pes,
+        config.filter_vector, config.input_vector, config.accumulator_banks, o.tiling,
+        o.predictor ? " with GSCN's predictor" : "",
         o.sparsity.profile.empty()
             ? fmt::format("densities input {} filter {}", config.input_density,
                           config.filter_density)
@@ -263,6 +268,12 @@ void add_cartesian_command(CLI::App& app) {
                     "PE grid ROWSxCOLUMNS; SCNN's planar tiling cuts the input plane into one "
                     "tile per PE")
         ->default_val(o->pes);
+    cmd->add_option("--tiles", o->tiles,
+                    "Copies of the --pes grid that run different samples of the minibatch with "
+                    "the same filters: the slowest PE runs ceil(batch / tiles) samples (GSCN: 4, "
+                    "ReSprop thesis Table 7.9; SCNN: 1)")
+        ->default_val(o->tiles)
+        ->transform(integer_in(1, 4096));
     cmd->add_option("--vectors", o->vectors,
                     "FxI: filter and input vector widths, F × I multipliers per PE")
         ->default_val(o->vectors);
@@ -308,7 +319,9 @@ void add_cartesian_command(CLI::App& app) {
         "  trainloop cartesian --workload resnet18 --phase wu\n"
         "  trainloop cartesian --workload resnet34 --phase wu --pes 8x8 --vectors 4x4 --banks 32 "
         "--format json\n"
-        "  trainloop cartesian --workload resnet18 --phase wu --tiling split-filters --predictor");
+        "  trainloop cartesian --workload resnet18 --phase wu --tiling split-filters --predictor\n"
+        "  trainloop cartesian --workload resnet18 --batch 64 --tiles 4 --tiling split-filters "
+        "--predictor");
     cmd->callback([o] { run_reporting_errors(o->format, [o] { run_cartesian(*o); }); });
 }
 

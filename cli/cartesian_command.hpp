@@ -3,8 +3,8 @@
 // used and unused, the Cartesian-product cycles in which every product is
 // unused (the ReSprop thesis's Table 6.1 metric), the accumulator-bank
 // stalls and the slowest PE's cycles (docs/cartesian_product.md). JSON:
-//   {"network", "batch", "config": {"pes", "filter_vector", "input_vector",
-//    "accumulator_banks", "input_density", "filter_density", "unused_rule",
+//   {"network", "batch", "config": {"pes", "tiles", "filter_vector", "input_vector",
+//    "accumulator_banks", "input_density", "filter_density", "unused_rule", "sparsity",
 //    "tiling", "predictor"},
 //    "conflict_stall_per_cycle", "layers": [{"layer", "phase",
 //    "issued_products", "used_products", "unused_products", "unused_pct",

@@ -221,6 +221,7 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
         return CartesianAxis{};
     };
     CartesianConv result;
+    result.samples = batch;
     result.h = axis(input.height, output.height, conv->kernel.h, conv->stride.h, conv->padding.h,
                     conv->dilation.h);
     result.w = axis(input.width, output.width, conv->kernel.w, conv->stride.w, conv->padding.w,
@@ -251,6 +252,7 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
     for (const std::string& p :
          {count(c.tiles_h, 4096, "the PE grid's height"),
           count(c.tiles_w, 4096, "the PE grid's width"),
+          count(c.sample_tiles, 4096, "the number of sample tiles"),
           count(c.filter_vector, 1024, "the filter vector width F"),
           count(c.input_vector, 1024, "the input vector width I"),
           count(c.accumulator_banks, kMaxBanks, "the number of accumulator banks")}) {
@@ -340,6 +342,11 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
         expected_max_occupancy(config.filter_vector * config.input_vector,
                                config.accumulator_banks) -
         1.0;
+    // Thesis §6.5: T tiles take different samples; the slowest PE runs ⌈N/T⌉ of the N.
+    const std::int64_t samples = std::max<std::int64_t>(conv.samples, 1);
+    cost.slowest_pe_product_cycles *=
+        static_cast<double>(ceil_div(samples, config.sample_tiles)) / static_cast<double>(samples);
+    cost.busy_pes *= std::min(samples, config.sample_tiles);
     cost.slowest_pe_cycles = (1.0 + cost.conflict_stall_per_cycle) * cost.slowest_pe_product_cycles;
     return cost;
 }

@@ -32,6 +32,10 @@
 //    against ⌈d_B·filters·|B|/F⌉ filter vectors (Alg. 3 lines 7-10, the
 //    expectation inside the ceiling); the layer lasts as long as its
 //    slowest PE (the inter-PE barrier SCNN reports as a loss).
+//  - Sample tiles (thesis §6.5, Table 7.9). GSCN repeats the PE grid in T
+//    tiles that share the filters and each take different samples of the
+//    minibatch, so the slowest PE runs ⌈N/T⌉ of the N samples. Totals over
+//    all PEs (products, product cycles) do not change with T.
 //  - Bank conflicts. Each cycle's F × I products are hashed uniformly to A
 //    banks, a bank accepts one product per cycle, and a cycle lasts as many
 //    cycles as its fullest bank (no buffering between cycles: an upper
@@ -105,6 +109,7 @@ struct CartesianConv {
     // wu: K/G, bw: C/G).
     std::int64_t repetitions = 1;
     std::int64_t filters = 1;
+    std::int64_t samples = 1;  // N, a factor of `repetitions`
 };
 
 // Throws std::invalid_argument when `layer` is not a conv.
@@ -128,6 +133,9 @@ struct CartesianConfig {
     UnusedRule rule = UnusedRule::outside_output;
     CartesianTiling tiling = CartesianTiling::planar;
     bool predictor = false;  // GSCN's skipping of all-negative filter vectors (thesis §6.5)
+    // Copies of the tiles_h × tiles_w grid that run different samples with the
+    // same filters (GSCN: 4, thesis Table 7.9; SCNN: 1, §6.3.1).
+    std::int64_t sample_tiles = 1;
 };
 
 // Why `config` cannot be evaluated (a positive count, a density in (0, 1]),
@@ -152,7 +160,7 @@ struct CartesianCost {
     // Expected extra cycles per Cartesian product from accumulator-bank conflicts.
     double conflict_stall_per_cycle = 0;
     double slowest_pe_cycles = 0;  // (1 + stall) · slowest_pe_product_cycles
-    std::int64_t busy_pes = 0;     // PEs whose tile holds part of the A plane
+    std::int64_t busy_pes = 0;     // PEs with work: a part of the A plane and a sample
 };
 
 // Precondition: cartesian_config_problem(config) is empty.

@@ -109,6 +109,28 @@ TEST(CartesianCli, ThePredictorHalvesTheWeightGradientConvolutionAsFig74Says) {
     }
 }
 
+TEST(CartesianCli, TilesTakeTheirShareOfTheMinibatch) {
+    // Thesis §6.5 and Table 7.9: GSCN's 4 tiles of 8 × 8 PEs run different
+    // samples; at minibatch 64 the slowest PE runs 16 of them.
+    const std::string base = "--workload resnet18 --batch 64 --tiling split-filters --predictor";
+    const nlohmann::json one = run_json(base);
+    const nlohmann::json four = run_json(base + " --tiles 4");
+    EXPECT_EQ(one["config"]["tiles"], 1);
+    EXPECT_EQ(four["config"]["tiles"], 4);
+    for (const char* phase : {"fw", "bw", "wu"}) {
+        EXPECT_NEAR(four["totals"][phase]["slowest_pe_cycles"].get<double>() /
+                        one["totals"][phase]["slowest_pe_cycles"].get<double>(),
+                    0.25, 1e-12)
+            << phase;
+        EXPECT_EQ(four["totals"][phase]["busy_pes"], 256) << phase;
+        EXPECT_EQ(four["totals"][phase]["issued_products"], one["totals"][phase]["issued_products"])
+            << phase;
+    }
+    const CommandResult text =
+        run_trainloop("cartesian " + base + " --tiles 4 --phase wu", Capture::stdout_only);
+    EXPECT_NE(text.output.find("4 tiles of 8x8 PEs"), std::string::npos) << text.output;
+}
+
 TEST(CartesianCli, TheTextSaysWhatThePredictorSkipped) {
     const trainloop::testing::CommandResult r = trainloop::testing::run_trainloop(
         "cartesian --workload resnet18 --batch 1 --layer layer1.0.conv1 --tiling split-filters "
@@ -145,6 +167,7 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --vectors 0x4", "--vectors"},
           std::pair{"--workload resnet18 --vectors 64x64", "F × I"},
           std::pair{"--workload resnet18 --banks 0", "--banks"},
+          std::pair{"--workload resnet18 --tiles 0", "--tiles"},
           std::pair{"--workload resnet18 --input-density 1.5", "--input-density"},
           std::pair{"--workload resnet18 --filter-density nan", "--filter-density"},
           std::pair{"--workload resnet18 --unused-rule sometimes", "--unused-rule"},

@@ -476,6 +476,31 @@ TEST(CartesianProduct, SplitFiltersKeepsPesBusyOnSmallPlanes) {
     EXPECT_LT(b.slowest_pe_cycles, a.slowest_pe_cycles);
 }
 
+TEST(CartesianProduct, SampleTilesShareTheMinibatch) {
+    // Thesis §6.5 and Table 7.9: GSCN's tiles each take different samples, so
+    // the slowest PE runs ⌈N/T⌉ of the N samples; what all PEs issue is the same.
+    SmallConv cv;
+    for (const Phase phase : {Phase::fw, Phase::bw, Phase::wu}) {
+        const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 5, phase);
+        EXPECT_EQ(conv.samples, 5);
+        CartesianConfig one{2, 2, 4, 4, 32};
+        one.predictor = phase != Phase::bw;
+        const CartesianCost single = evaluate_cartesian(conv, one);
+        for (const auto& [tiles, samples_on_slowest] :
+             {std::pair{2, 3}, std::pair{4, 2}, std::pair{5, 1}, std::pair{9, 1}}) {
+            CartesianConfig tiled = one;
+            tiled.sample_tiles = tiles;
+            const CartesianCost c = evaluate_cartesian(conv, tiled);
+            EXPECT_DOUBLE_EQ(c.slowest_pe_cycles, single.slowest_pe_cycles * samples_on_slowest / 5)
+                << phase_name(phase) << " on " << tiles << " tiles";
+            EXPECT_EQ(c.busy_pes, single.busy_pes * std::min(tiles, 5));
+            EXPECT_DOUBLE_EQ(c.issued_products, single.issued_products);
+            EXPECT_DOUBLE_EQ(c.product_cycles, single.product_cycles);
+            EXPECT_DOUBLE_EQ(c.all_unused_pct, single.all_unused_pct);
+        }
+    }
+}
+
 TEST(CartesianProduct, NotAConvIsRejected) {
     Layer fc{"fc", LayerType::fc, {"in"}, LinearAttributes{10, 1}, {}, {}};
     EXPECT_THROW(cartesian_conv_of(fc, {4, 1, 1}, {10, 1, 1}, 1, Phase::fw), std::invalid_argument);
@@ -495,6 +520,9 @@ TEST(CartesianProduct, ConfigProblemsAreNamed) {
     c = CartesianConfig{};
     c.accumulator_banks = kMaxBanks + 1;
     EXPECT_NE(cartesian_config_problem(c).find("accumulator banks"), std::string::npos);
+    c = CartesianConfig{};
+    c.sample_tiles = 0;
+    EXPECT_NE(cartesian_config_problem(c).find("sample tiles"), std::string::npos);
 }
 
 TEST(BankConflicts, SmallCasesByHand) {
