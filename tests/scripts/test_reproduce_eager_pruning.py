@@ -48,7 +48,8 @@ class Resume(unittest.TestCase):
 
     def args(self, resume, budget=500):
         return argparse.Namespace(trainloop=self.binary, arch="eager_pruning_2048",
-                                  baseline="eager_pruning_cx_baseline", work=self.work,
+                                  baseline="eager_pruning_cx_baseline",
+                                  flexflow="eager_pruning_ff_baseline", work=self.work,
                                   resume=resume, search=Search("anneal", budget, "latency"))
 
     def calls_for(self, network):

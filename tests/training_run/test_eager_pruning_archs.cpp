@@ -1,7 +1,8 @@
 // The shipped Eager Pruning architectures behave as Zhang et al. (ISCA 2019)
 // describe them: the same pruning schedule removes the same MACs on both, and
 // EP's pruned run is faster and cheaper than the Cambricon-X-like baseline's,
-// pruned or dense (§5.4's direction). LeNet keeps the test short.
+// pruned or dense, and faster than dense training on the FlexFlow baseline
+// (§5.4's direction). LeNet keeps the test short.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -16,12 +17,13 @@ namespace {
 using trainloop::testing::Capture;
 using trainloop::testing::CommandResult;
 
-nlohmann::json lenet_run(const std::string& arch) {
+nlohmann::json lenet_run(const std::string& arch,
+                         const std::string& search = " --search anneal --budget 2000") {
     // Table 5: LeNet, 10,000 iterations at batch 64.
     const CommandResult r = trainloop::testing::run_trainloop(
         "train-cost --arch " + arch +
-            " --workload lenet --batch 64 --sparsity eager_pruning --iterations 10000"
-            " --search anneal --budget 2000 --quiet --format json",
+            " --workload lenet --batch 64 --sparsity eager_pruning --iterations 10000" + search +
+            " --quiet --format json",
         Capture::stdout_only);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return nlohmann::json::parse(r.output);
@@ -87,17 +89,23 @@ double conv_cycles(const nlohmann::json& map, const std::string& phase) {
     return cycles;
 }
 
-std::string rows_of(const nlohmann::json& map, const std::string& layer_name,
-                    const std::string& phase) {
-    std::string rows;
+// The dimensions spread across the rows (`spatial_y`) or the columns
+// (`spatial_x`) of `layer_name`'s mapping in `phase`, one letter each.
+std::string spread_of(const nlohmann::json& map, const std::string& layer_name,
+                      const std::string& phase, const char* axis = "spatial_y") {
+    std::string dims;
     for (const auto& layer : map["layers"]) {
         if (layer["name"] != layer_name) continue;
         for (const auto& level : layer["phases"][phase]["mapping"]["levels"]) {
-            for (const auto& loop : level["spatial_y"])
-                rows += loop.get<std::string>().substr(0, 1);
+            for (const auto& loop : level[axis]) dims += loop.get<std::string>().substr(0, 1);
         }
     }
-    return rows;
+    return dims;
+}
+
+std::string rows_of(const nlohmann::json& map, const std::string& layer_name,
+                    const std::string& phase) {
+    return spread_of(map, layer_name, phase);
 }
 
 TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiffer) {
@@ -116,6 +124,35 @@ TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiff
     EXPECT_GT(conv_cycles(cx_uneven, "fw"), 1.2 * conv_cycles(cx_even, "fw"));
     EXPECT_NEAR(conv_cycles(ep_uneven, "fw"), conv_cycles(ep_even, "fw"),
                 0.05 * conv_cycles(ep_even, "fw"));
+}
+
+// §5.2's FlexFlow: each of its 64 rows computes outputs, the 32 PEs of a row
+// their reduction (BP and KU assumed alike), and it trains dense: pruning
+// does not shorten its run, and EP's pruned run beats its dense training
+// (§5.4's direction; docs/reproductions/eager_pruning.md).
+TEST(EagerPruningArchitectures, FlexFlowRowsTakeOutputsAndItsPEsTheirReduction) {
+    const std::map<std::string, std::pair<std::string, std::string>> allowed = {
+        {"fw", {"KPQ", "CRS"}}, {"bw", {"CPQ", "KRS"}}, {"wu", {"KCRS", "NPQ"}}};
+    for (const auto& [phase, dims] : allowed) {
+        SCOPED_TRACE(phase);
+        const nlohmann::json map =
+            lenet_iteration_converged(phase, "", "eager_pruning_ff_baseline");
+        for (const char* layer : {"conv2", "ip1"}) {
+            const std::string rows = spread_of(map, layer, phase, "spatial_y");
+            const std::string columns = spread_of(map, layer, phase, "spatial_x");
+            EXPECT_FALSE(rows.empty()) << layer;
+            EXPECT_EQ(rows.find_first_not_of(dims.first), std::string::npos) << layer << rows;
+            EXPECT_EQ(columns.find_first_not_of(dims.second), std::string::npos)
+                << layer << columns;
+        }
+    }
+    // The reproduction's search: both arrays' mappings converged.
+    const std::string converged =
+        " --search anneal --budget 20000 --objective latency --imperfect-factors";
+    const nlohmann::json ff = lenet_run("eager_pruning_ff_baseline", converged);
+    EXPECT_EQ(ff["total_cycles"], ff["dense_total_cycles"]) << "a dense design";
+    EXPECT_LT(lenet_run("eager_pruning_2048", converged)["total_cycles"].get<double>(),
+              ff["dense_total_cycles"].get<double>());
 }
 
 // trainloop's EP gains the same from pruning in every phase: its flexible
