@@ -74,3 +74,53 @@ class ArchitectureVariants(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PerMatrix(unittest.TestCase):
+    """Figs. 13, 15 and 16: the traffic saving split over the paper's matrices."""
+
+    def test_each_tensor_counts_for_its_matrix_with_its_metadata(self):
+        evaluation = {"accesses": {"DRAM": {
+            "w": {"reads": 10, "metadata_reads": 2}, "y": {"updates": 5, "metadata_updates": 1},
+            "x": {"reads": 4}, "dy": {"reads": 3}, "dx": {"updates": 1}, "dw": {"updates": 7}}}}
+        self.assertEqual(seed003.words_per_matrix(evaluation),
+                         {"W": 12, "G": 7, "A": 10, "E": 4})
+        self.assertEqual(sum(seed003.words_per_matrix(evaluation).values()),
+                         seed003.dram_words(evaluation))
+
+    def test_an_unknown_tensor_is_an_error_not_a_lost_word(self):
+        with self.assertRaises(KeyError):
+            seed003.words_per_matrix({"accesses": {"DRAM": {"z": {"reads": 1}}}})
+
+    def test_the_points_add_up_to_the_whole_saving(self):
+        proposed = {"W": 1, "G": 1, "A": 2, "E": 2}
+        baseline = {"W": 2, "G": 2, "A": 3, "E": 3}
+        points = seed003.points_per_matrix(proposed, baseline)
+        self.assertAlmostEqual(points["W"], 0.1)
+        self.assertAlmostEqual(sum(points.values()), 1 - 6 / 10)
+
+    def test_the_papers_points_add_up_to_its_savings(self):
+        for baseline, points in seed003.PAPER_PER_MATRIX.items():
+            saving = -100 * seed003.PAPER["traffic"][baseline]
+            self.assertLessEqual(abs(sum(points.values()) - saving), 1, baseline)
+
+    def test_the_dual_format_saves_at_most_a_sixth_over_csr(self):
+        # eqs. (5)-(9) with 8-bit indices: (40 - 33) / 40 at density 1.
+        self.assertAlmostEqual(seed003.largest_saving_over_csr(), 0.1753, places=3)
+
+    def test_the_table_has_a_row_per_baseline_and_needs_per_matrix_runs(self):
+        def design(words):
+            return {"offchip_words_per_matrix": dict(zip(seed003.MATRICES, words))}
+        same = {"alexnet": {"proposed": design([1, 1, 2, 2]), "SCNN": design([2, 2, 3, 3]),
+                            "SIGMA": design([1, 1, 2, 3]), "SparseTrain": design([2, 1, 2, 2]),
+                            "excluded": []}}
+        lines = []
+        seed003.write_per_matrix(lines.append, same)
+        rows = [line for line in lines if line.startswith("| SCNN |")]
+        self.assertEqual(rows,
+                         ["| SCNN | 10.0 | 10.0 | 10.0 | 10.0 | 40.0 | 7 | 7 | 7 | 14 | 35 |"])
+        self.assertTrue(any(line.startswith("| SparseTrain |") for line in lines))
+        older = {"alexnet": {"proposed": {}, "excluded": []}}
+        lines = []
+        seed003.write_per_matrix(lines.append, older)
+        self.assertEqual(lines, [], "runs stored before the split print no table")
