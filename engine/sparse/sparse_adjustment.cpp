@@ -175,15 +175,19 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
                                                          level.gate_when_zero[s].in(problem.phase),
                                                          macs_gate, s, compressed);
             // For the output an update and its read-modify-write read go together.
+            // An access skipped or gated does not touch the tile's metadata either:
+            // the metadata apply_format charged per access goes with it.
             c.skipped_reads = c.reads * (1 - kept_by_skip);
             c.gated_reads = c.reads * kept_by_skip * (1 - kept_by_gate);
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;
+            c.metadata_reads *= kept_by_skip * kept_by_gate;
             if (s == output) {
                 c.skipped_updates = c.updates * (1 - kept_by_skip);
                 c.gated_updates = c.updates * kept_by_skip * (1 - kept_by_gate);
                 c.timed_updates *= kept_by_skip;
                 c.updates *= kept_by_skip * kept_by_gate;
+                c.metadata_updates *= kept_by_skip * kept_by_gate;
             }
             c.child_side_words *= kept_by_skip;
         }

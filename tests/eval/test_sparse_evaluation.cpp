@@ -475,6 +475,33 @@ TEST(SparseEvaluation, ACompressedLevelStoresAndMovesDataPlusMetadata) {
               double(dense.nest.levels[2].space(DataSpace::weights).reads));
 }
 
+// A skipped or gated access touches neither the data nor the metadata of the
+// tile it would have read or updated: the operand and the output the MACs are
+// served from keep their metadata in proportion to their data accesses.
+TEST(SparseEvaluation, AMetadataAccessGoesWithTheSkippedOrGatedAccess) {
+    for (const bool gate : {false, true}) {
+        SCOPED_TRACE(gate ? "gated" : "skipped");
+        ArchModel arch = testing::three_level(4, 4, 1 << 14, 256);
+        (gate ? arch.compute_gate : arch.compute_skip).insert(DataSpace::weights);
+        arch.levels[2].set_format(DataSpace::inputs, CompressedFormat::bitmap);
+        arch.levels[2].set_format(DataSpace::outputs, CompressedFormat::bitmap);
+        const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
+        const Evaluation dense = evaluate(arch, fw, ws_mapping());
+        const Evaluation sparse = evaluate(arch, fw, ws_mapping(), densities(0.25, 1, 1));
+        for (const DataSpace s : {DataSpace::inputs, DataSpace::outputs}) {
+            const SpaceAccesses& acc = dense.nest.levels[2].space(s);
+            const SpaceCounts& c = sparse.counts.levels[2].space(s);
+            // Dense data in a bitmap: every element, one bit each beside it.
+            EXPECT_DOUBLE_EQ(c.reads, 0.25 * double(acc.reads)) << data_space_name(s);
+            EXPECT_DOUBLE_EQ(c.metadata_reads, c.reads / 32.0) << data_space_name(s);
+        }
+        const SpaceCounts& y = sparse.counts.levels[2].space(DataSpace::outputs);
+        EXPECT_DOUBLE_EQ(y.updates,
+                         0.25 * double(dense.nest.levels[2].space(DataSpace::outputs).updates));
+        EXPECT_DOUBLE_EQ(y.metadata_updates, y.updates / 32.0);
+    }
+}
+
 TEST(SparseEvaluation, ATileThatOverflowsDenseFitsWhenCompressed) {
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv());
     const Mapping m = ws_mapping();
