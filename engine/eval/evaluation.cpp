@@ -43,8 +43,8 @@ void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation&
         double reads = 0;
         double writes = 0;
         for (const SpaceCounts& c : e.counts.levels[i].spaces) {
-            reads += c.timed_reads + c.metadata_reads;
-            writes += c.fills + c.timed_updates + c.metadata_fills + c.metadata_updates;
+            reads += c.timed_reads + c.timed_metadata_reads;
+            writes += c.fills + c.timed_updates + c.metadata_fills + c.timed_metadata_updates;
         }
         const LevelModel& level = arch.levels[i];
         e.level_cycles[i] = std::max(cycles_at(reads, level.read_bandwidth, problem, i, "read"),

@@ -24,8 +24,11 @@ struct SpaceCounts {
     double metadata_reads = 0;    // words of format metadata read
     double metadata_fills = 0;    // words of format metadata written in from the parent
     double metadata_updates = 0;  // output: words of format metadata written with the updates
-    double child_side_words = 0;  // words crossing the network to (from) the children
-    double footprint_words = 0;   // the tile's storage, metadata included (capacity)
+    // The metadata words that take a cycle: a gated access's metadata still does.
+    double timed_metadata_reads = 0;
+    double timed_metadata_updates = 0;
+    double child_side_words = 0;          // words crossing the network to (from) the children
+    double footprint_words = 0;           // the tile's storage, metadata included (capacity)
     double footprint_metadata_words = 0;  // of which format metadata
     // The words skipping and gating removed from `reads` (`updates`):
     // Sparseloop's skipped and gated accesses.

@@ -102,6 +102,8 @@ void apply_format(const LevelModel& level, const PhaseProblem& problem, const Ti
     c.metadata_reads = c.reads * metadata;
     c.metadata_fills = c.fills * metadata;
     c.metadata_updates = c.updates * metadata;
+    c.timed_metadata_reads = c.timed_reads * metadata;
+    c.timed_metadata_updates = c.timed_updates * metadata;
     c.reads *= data;
     c.timed_reads *= data;
     c.fills *= data;
@@ -182,12 +184,14 @@ void sparse_action_counts(const ArchModel& arch, const PhaseProblem& problem,
             c.timed_reads *= kept_by_skip;
             c.reads *= kept_by_skip * kept_by_gate;
             c.metadata_reads *= kept_by_skip * kept_by_gate;
+            c.timed_metadata_reads *= kept_by_skip;
             if (s == output) {
                 c.skipped_updates = c.updates * (1 - kept_by_skip);
                 c.gated_updates = c.updates * kept_by_skip * (1 - kept_by_gate);
                 c.timed_updates *= kept_by_skip;
                 c.updates *= kept_by_skip * kept_by_gate;
                 c.metadata_updates *= kept_by_skip * kept_by_gate;
+                c.timed_metadata_updates *= kept_by_skip;
             }
             c.child_side_words *= kept_by_skip;
         }

@@ -499,6 +499,18 @@ TEST(SparseEvaluation, AMetadataAccessGoesWithTheSkippedOrGatedAccess) {
         EXPECT_DOUBLE_EQ(y.updates,
                          0.25 * double(dense.nest.levels[2].space(DataSpace::outputs).updates));
         EXPECT_DOUBLE_EQ(y.metadata_updates, y.updates / 32.0);
+        // Time: a skipped access and its metadata take no cycle; a gated one
+        // keeps both (as the arrays' lockstep keeps a gated MAC's cycle).
+        const double kept_cycles = gate ? 1.0 : 0.25;
+        for (const DataSpace s : {DataSpace::inputs, DataSpace::outputs}) {
+            const SpaceCounts& c = sparse.counts.levels[2].space(s);
+            const double dense_reads = double(dense.nest.levels[2].space(s).reads);
+            EXPECT_DOUBLE_EQ(c.timed_metadata_reads, kept_cycles * dense_reads / 32.0)
+                << data_space_name(s);
+        }
+        EXPECT_DOUBLE_EQ(
+            y.timed_metadata_updates,
+            kept_cycles * double(dense.nest.levels[2].space(DataSpace::outputs).updates) / 32.0);
     }
 }
 
