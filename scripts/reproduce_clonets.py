@@ -29,7 +29,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reproduction_support import ROOT, children_cpu_seconds, git_commit  # noqa: E402
+from reproduction_support import (  # noqa: E402
+    ROOT, children_cpu_seconds, git_commit, require_trainloop)
 ARCH = os.path.join(ROOT, "arch_specs", "clonets_torus_32x32.yaml")
 TOLERANCE = 0.20  # the reproduction's target (issue #18): within ±20 %
 
@@ -129,6 +130,7 @@ def main(argv):
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduction_clonets"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions", "clonets.md"))
     args = ap.parse_args(argv)
+    require_trainloop(args.trainloop)
     os.makedirs(args.work, exist_ok=True)
     started = time.time()
     log = open(os.path.join(args.work, "commands.txt"), "w")

@@ -35,8 +35,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
-    git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, search_from,
-    write_stored_runs)
+    git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed,
+    require_trainloop, search_from, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -827,6 +827,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions",
                                                   "eager_pruning.md"))
     args = ap.parse_args()
+    if not args.report_only:
+        require_trainloop(args.trainloop)
     args.search = search_from(args)
     os.makedirs(args.work, exist_ok=True)
 

@@ -32,7 +32,8 @@ import time
 import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from reproduction_support import ROOT, children_cpu_seconds, git_commit  # noqa: E402
+from reproduction_support import (  # noqa: E402
+    ROOT, children_cpu_seconds, git_commit, require_trainloop)
 NETWORKS = ["resnet18", "mobilenet_v2", "vgg_s", "wrn_28_10", "densenet_cifar"]
 LABEL = {"resnet18": "ResNet-18", "mobilenet_v2": "MobileNet v2", "vgg_s": "VGG-S",
          "wrn_28_10": "WRN-28-10", "densenet_cifar": "DenseNet"}
@@ -341,6 +342,7 @@ def main(argv):
     ap.add_argument("--work", default=os.path.join(ROOT, "build/reproduction"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs/reproductions/procrustes.md"))
     a = ap.parse_args(argv)
+    require_trainloop(a.trainloop)
     a.work = os.path.abspath(a.work)  # the sweep files name profiles relative to themselves
     os.makedirs(a.work, exist_ok=True)
     start = time.time()

@@ -47,7 +47,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
-    git_commit, load_module, search_from)
+    git_commit, load_module, require_trainloop, search_from)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "resprop_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "workloads", "tools"))
 import count_networks  # noqa: E402
@@ -237,6 +237,7 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduction_resprop"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions", "resprop.md"))
     args = ap.parse_args()
+    require_trainloop(args.trainloop)
     search = search_from(args)
     # The same search with four times the budget: how far the cycle columns still move.
     larger = Search(search.strategy, 4 * search.budget, search.objective)

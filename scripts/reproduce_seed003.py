@@ -32,7 +32,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, children_cpu_seconds, git_commit, read_stored_runs, refuse_resume_if_model_changed,
-    write_spec_variant, write_stored_runs)
+    require_trainloop, write_spec_variant, write_stored_runs)
 
 PROFILE = os.path.join(ROOT, "workloads", "sparsity", "chen2024.yaml")
 PROPOSED = "chen2024_dual_8x8"
@@ -432,6 +432,8 @@ def main():
                          "run only the rest; refused when the engine or the report's specs, "
                          "networks or profile changed since the commit that made them")
     args = ap.parse_args()
+    if not (args.report_only and args.as_stored):
+        require_trainloop(args.trainloop)
     stored = os.path.join(args.work, "results.json")
     if args.report_only:
         results = read_stored_runs(stored, "run without --report-only first, or give the "

@@ -56,6 +56,16 @@ def refuse_resume_if_model_changed(results_path, commit, inputs, root=ROOT):
         sys.exit(2)
 
 
+def require_trainloop(path):
+    """Exits 2 naming `path` (the --trainloop option) when no executable is there, instead
+    of a traceback from the first run."""
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        print("error: --trainloop %s: no executable trainloop there; build it (scripts/build.sh "
+              "build), or run scripts/reproduce.sh, which builds it first" % path,
+              file=sys.stderr)
+        sys.exit(2)
+
+
 def children_cpu_seconds():
     """User + system seconds of the finished child processes (the trainloop runs)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -1,5 +1,6 @@
 """The stored runs of scripts/reproduce_*.py: an interrupted write keeps the earlier
-runs, and a damaged file is a located error (exit 2), not a traceback."""
+runs, and a damaged file is a located error (exit 2), not a traceback; so is a missing
+trainloop binary."""
 
 import contextlib
 import io
@@ -13,7 +14,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    model_files_changed, read_stored_runs, refuse_resume_if_model_changed, write_stored_runs)
+    model_files_changed, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
+    write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -132,3 +134,33 @@ class ModelChanges(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RequireTrainloop(unittest.TestCase):
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+
+    def refused(self, path):
+        stderr = io.StringIO()
+        with self.assertRaises(SystemExit) as exit, contextlib.redirect_stderr(stderr):
+            require_trainloop(path)
+        self.assertEqual(exit.exception.code, 2)
+        self.assertIn(path, stderr.getvalue())
+
+    def test_a_missing_binary_is_an_error_naming_it(self):
+        self.refused(os.path.join(self.directory.name, "trainloop"))
+
+    def test_a_file_that_does_not_run_is_refused(self):
+        path = os.path.join(self.directory.name, "trainloop")
+        with open(path, "w") as f:
+            f.write("not a program\n")
+        os.chmod(path, 0o644)
+        self.refused(path)
+
+    def test_an_executable_passes(self):
+        path = os.path.join(self.directory.name, "trainloop")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(path, 0o755)
+        require_trainloop(path)
