@@ -630,7 +630,8 @@ def write_over_flexflow(w, args, networks, runs):
     rows = [(n, runs[(n, "flexflow")]["dense_total_cycles"] / runs[(n, "shipped")]["total_cycles"],
              runs[(n, ddr4_key(args.flexflow, words))]["dense_total_cycles"] /
              runs[(n, ddr4_key(args.arch, words))]["total_cycles"],
-             runs[(n, "flexflow")]["dense_total_cycles"] / runs[(n, "shipped")]["dense_total_cycles"])
+             runs[(n, "flexflow")]["dense_total_cycles"] /
+             runs[(n, "shipped")]["dense_total_cycles"])
             for n in networks]
     w("Over FlexFlow, §5.4's other figure: \"an average of ... 2.25x speedup over ... FF\". "
       "trainloop: `dense_total_cycles` of dense training on `%s` (§5.2's FF: 64 rows × 32 "

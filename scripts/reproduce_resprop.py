@@ -835,7 +835,8 @@ def main():
     order_thesis = GSCN_OVER_SCNN["resnet18"] > GSCN_OVER_SCNN["resnet34"]
     order_sized = sized_over_scnn("resnet18") > sized_over_scnn("resnet34")
     w("%s %s At the thesis's sizes ResNet-%s gains more%s. The rest of the gap is not "
-      "attributed: the thesis gives neither the SCNN array of §8 nor a breakdown of its cycles." % (
+      "attributed: the thesis gives neither the SCNN array of §8 nor a breakdown of its "
+      "cycles." % (
           "The thesis's figures lie between the two readings for %s, so the size of the SCNN "
           "array moves this comparison more than anything else modelled here." % and_list(
               [LABEL[n] for n in between]) if between else
