@@ -215,19 +215,23 @@ def variant_profile(name, work):
     return path
 
 
+def moved_words(accesses):
+    """One tensor's words read from and written to a level, metadata too (`trainloop eval`
+    JSON's `accesses.<level>.<tensor>`)."""
+    return sum(accesses.get(k, 0) for k in ("reads", "metadata_reads", "updates",
+                                            "metadata_updates"))
+
+
 def dram_words(evaluation):
     """`trainloop eval` JSON's off-chip words: read from and written to DRAM, metadata too."""
-    return sum(sum(t.get(k, 0) for k in ("reads", "metadata_reads", "updates",
-                                         "metadata_updates"))
-               for t in evaluation["accesses"]["DRAM"].values())
+    return sum(moved_words(t) for t in evaluation["accesses"]["DRAM"].values())
 
 
 def words_per_matrix(evaluation):
     """dram_words of `trainloop eval` JSON split over the paper's matrices W, G, A, E."""
     split = dict.fromkeys(MATRICES, 0.0)
     for tensor, t in evaluation["accesses"]["DRAM"].items():
-        split[MATRIX_OF[tensor]] += sum(t.get(k, 0) for k in ("reads", "metadata_reads",
-                                                               "updates", "metadata_updates"))
+        split[MATRIX_OF[tensor]] += moved_words(t)
     return split
 
 
@@ -242,6 +246,11 @@ def largest_saving_over_csr():
     """The most the dual format saves over CSR per stored element, at any density of
     format_bits_table (eqs. (5)-(9))."""
     return max(1.0 - dual / csr for _, csr, _, dual in format_bits_table())
+
+
+def largest_saving_over_bf():
+    """The same over BF."""
+    return max(1.0 - dual / bf for _, _, bf, dual in format_bits_table())
 
 
 class Runner:
@@ -589,7 +598,7 @@ def write_per_matrix(w, same):
             sum(paper.values())))
     total = sum(proposed.values())
     w("")
-    largest_over_bf = max(1.0 - dual / bf for _, _, bf, dual in format_bits_table())
+    largest_over_bf = largest_saving_over_bf()
     share = PAPER_PER_MATRIX["SIGMA"]["W"] / (100 * largest_over_bf)
     w("The proposed design's off-chip words on these mappings: %s. The paper's breakdown "
       "against SIGMA cannot come from the formats' sizes with each matrix moved as often on "

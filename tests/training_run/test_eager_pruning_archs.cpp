@@ -17,6 +17,10 @@ namespace {
 using trainloop::testing::Capture;
 using trainloop::testing::CommandResult;
 
+// The reproduction's search (scripts/reproduce_eager_pruning.py): converged on LeNet.
+constexpr const char* kConvergedSearch =
+    " --imperfect-factors --search anneal --budget 20000 --objective latency";
+
 nlohmann::json lenet_run(const std::string& arch,
                          const std::string& search = " --search anneal --budget 2000") {
     // Table 5: LeNet, 10,000 iterations at batch 64.
@@ -71,8 +75,7 @@ nlohmann::json lenet_iteration_converged(const std::string& phase, const std::st
                                          const std::string& arch = "eager_pruning_2048") {
     const CommandResult r = trainloop::testing::run_trainloop(
         "map --arch " + arch + " --workload lenet --batch 64 --phase " + phase + sparsity +
-            " --imperfect-factors --search anneal --budget 20000 --objective latency --quiet"
-            " --format json",
+            kConvergedSearch + " --quiet --format json",
         Capture::stdout_only);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     return nlohmann::json::parse(r.output);
@@ -103,11 +106,6 @@ std::string spread_of(const nlohmann::json& map, const std::string& layer_name,
     return dims;
 }
 
-std::string rows_of(const nlohmann::json& map, const std::string& layer_name,
-                    const std::string& phase) {
-    return spread_of(map, layer_name, phase);
-}
-
 TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiffer) {
     const std::string uniform = "uniform";
     const std::string spread = "{name: clustered, distribution: beta, cv: 0.6, unit: filter}";
@@ -116,9 +114,9 @@ TEST(EagerPruningArchitectures, CxRowsHoldOneOutputChannelAndIdleWhenFiltersDiff
         lenet_conv_iteration("eager_pruning_cx_baseline", spread, "fw");
     const nlohmann::json ep_even = lenet_conv_iteration("eager_pruning_2048", uniform, "fw");
     const nlohmann::json ep_uneven = lenet_conv_iteration("eager_pruning_2048", spread, "fw");
-    EXPECT_EQ(rows_of(cx_even, "conv2", "fw"), "K") << "fw: the output channels on the rows";
+    EXPECT_EQ(spread_of(cx_even, "conv2", "fw"), "K") << "fw: the output channels on the rows";
     EXPECT_EQ(
-        rows_of(lenet_conv_iteration("eager_pruning_cx_baseline", uniform, "bw"), "conv2", "bw"),
+        spread_of(lenet_conv_iteration("eager_pruning_cx_baseline", uniform, "bw"), "conv2", "bw"),
         "C")
         << "bw: dx's channels on the rows";
     EXPECT_GT(conv_cycles(cx_uneven, "fw"), 1.2 * conv_cycles(cx_even, "fw"));
@@ -146,12 +144,9 @@ TEST(EagerPruningArchitectures, FlexFlowRowsTakeOutputsAndItsPEsTheirReduction) 
                 << layer << columns;
         }
     }
-    // The reproduction's search: both arrays' mappings converged.
-    const std::string converged =
-        " --search anneal --budget 20000 --objective latency --imperfect-factors";
-    const nlohmann::json ff = lenet_run("eager_pruning_ff_baseline", converged);
+    const nlohmann::json ff = lenet_run("eager_pruning_ff_baseline", kConvergedSearch);
     EXPECT_EQ(ff["total_cycles"], ff["dense_total_cycles"]) << "a dense design";
-    EXPECT_LT(lenet_run("eager_pruning_2048", converged)["total_cycles"].get<double>(),
+    EXPECT_LT(lenet_run("eager_pruning_2048", kConvergedSearch)["total_cycles"].get<double>(),
               ff["dense_total_cycles"].get<double>());
 }
 
