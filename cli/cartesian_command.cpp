@@ -172,9 +172,20 @@ void run_cartesian(const CartesianOptions& o) {
         throw SpecError({}, "--layer",
                         fmt::format("network '{}' has no MAC layer '{}'", network.name(), o.layer),
                         "the name of a conv layer", "trainloop workload show " + o.network);
+    // Only non-conv layers asked for: an empty table would read as "no cost".
+    if (rows.empty() && !skipped.empty()) {
+        const std::string what =
+            o.layer.empty() ? fmt::format("network '{}' has no conv layer (its MAC layers: {})",
+                                          network.name(), fmt::join(skipped, ", "))
+                            : fmt::format("layer '{}' is not a conv layer", o.layer);
+        throw SpecError({}, o.layer.empty() ? "--workload" : "--layer",
+                        "nothing to evaluate: " + what,
+                        "conv layers (the Cartesian-product dataflow convolves planes)",
+                        "trainloop workload show " + o.network);
+    }
     std::map<Phase, CartesianCost> totals;
     for (const Row& r : rows) totals[r.phase] = add(totals[r.phase], r.cost);
-    const double stall = rows.empty() ? 0.0 : rows.front().cost.conflict_stall_per_cycle;
+    const double stall = conflict_stall_per_cycle(config);
 
     if (o.format == "json") {
         nlohmann::json out = {

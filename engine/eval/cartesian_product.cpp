@@ -268,6 +268,12 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
     return {};
 }
 
+double conflict_stall_per_cycle(const CartesianConfig& config) {
+    return expected_max_occupancy(config.filter_vector * config.input_vector,
+                                  config.accumulator_banks) -
+           1.0;
+}
+
 CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfig& config) {
     CartesianCost cost;
     const double density = config.input_density * config.filter_density;
@@ -338,10 +344,7 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     cost.all_unused_pct = cost.dense_product_cycles > 0
                               ? 100.0 * cost.all_unused_cycles / cost.dense_product_cycles
                               : 0.0;
-    cost.conflict_stall_per_cycle =
-        expected_max_occupancy(config.filter_vector * config.input_vector,
-                               config.accumulator_banks) -
-        1.0;
+    cost.conflict_stall_per_cycle = conflict_stall_per_cycle(config);
     // Thesis §6.5: T tiles take different samples; the slowest PE runs ⌈N/T⌉ of the N.
     const std::int64_t samples = std::max<std::int64_t>(conv.samples, 1);
     cost.slowest_pe_product_cycles *=

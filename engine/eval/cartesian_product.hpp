@@ -163,6 +163,12 @@ struct CartesianCost {
     std::int64_t busy_pes = 0;     // PEs with work: a part of the A plane and a sample
 };
 
+// Expected extra cycles per Cartesian product from accumulator-bank conflicts: the
+// F × I products hashed to the banks, a cycle as long as its fullest bank. A property
+// of the configuration alone, the same for every layer.
+// Precondition: cartesian_config_problem(config) is empty.
+double conflict_stall_per_cycle(const CartesianConfig& config);
+
 // Precondition: cartesian_config_problem(config) is empty.
 CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfig& config);
 

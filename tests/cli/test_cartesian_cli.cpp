@@ -195,12 +195,25 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --sparsity resprop --input-density 0.5", "--sparsity"},
           std::pair{"--workload resnet18 --sparsity no_such_profile", "no_such_profile"},
           std::pair{"--workload resnet18 --layer nope", "--layer"},
+          // Nothing the dataflow can run: an error, not an empty table.
+          std::pair{"--workload resnet18 --layer fc", "layer 'fc' is not a conv layer"},
+          std::pair{"--workload mlp_mnist", "no conv layer (its MAC layers: fc1, fc2)"},
           std::pair{"--workload no_such_network", "no_such_network"}}) {
         const CommandResult r =
             run_trainloop(std::string("cartesian ") + args, Capture::stderr_only);
         EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
         EXPECT_NE(r.output.find(expected), std::string::npos) << args << "\n" << r.output;
     }
+}
+
+TEST(CartesianCli, TheBankStallIsTheConfigurationsWhateverLayersAreShown) {
+    // 16 products into 32 banks stall alike in every layer, so one layer alone
+    // reports the stall of the whole network.
+    const double whole = run_json("--workload resnet18 --batch 1")["conflict_stall_per_cycle"];
+    const double one = run_json("--workload resnet18 --batch 1 --layer layer1.0.conv1 --phase wu")
+        ["conflict_stall_per_cycle"];
+    EXPECT_GT(whole, 0.0);
+    EXPECT_DOUBLE_EQ(one, whole);
 }
 
 TEST(CartesianCli, ALongOptionValueIsQuotedShort) {
