@@ -206,16 +206,6 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     }
 }
 
-TEST(CartesianCli, TheBankStallIsTheConfigurationsWhateverLayersAreShown) {
-    // 16 products into 32 banks stall alike in every layer, so one layer alone
-    // reports the stall of the whole network.
-    const double whole = run_json("--workload resnet18 --batch 1")["conflict_stall_per_cycle"];
-    const double one = run_json("--workload resnet18 --batch 1 --layer layer1.0.conv1 --phase wu")
-        ["conflict_stall_per_cycle"];
-    EXPECT_GT(whole, 0.0);
-    EXPECT_DOUBLE_EQ(one, whole);
-}
-
 TEST(CartesianCli, ALongOptionValueIsQuotedShort) {
     const std::string pes(2000, '8');
     const CommandResult r =
