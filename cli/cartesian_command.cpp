@@ -42,6 +42,7 @@ struct CartesianOptions {
     std::string unused_rule = "outside-output";
     std::string tiling = "planar";
     bool predictor = false;
+    std::string zeros = "expected";
     std::string format = "text";
     SparsityOptions sparsity;
 };
@@ -127,6 +128,7 @@ void run_cartesian(const CartesianOptions& o) {
     config.tiling =
         o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
     config.predictor = o.predictor;
+    config.zeros = o.zeros == "random" ? CartesianZeros::random : CartesianZeros::expected;
     if (const std::string problem = cartesian_config_problem(config); !problem.empty())
         throw SpecError({}, "--vectors", problem);
 
@@ -203,7 +205,8 @@ void run_cartesian(const CartesianOptions& o) {
               {"sparsity",
                o.sparsity.profile.empty() ? nlohmann::json() : nlohmann::json(o.sparsity.profile)},
               {"tiling", o.tiling},
-              {"predictor", o.predictor}}},
+              {"predictor", o.predictor},
+              {"zeros", o.zeros}}},
             {"conflict_stall_per_cycle", stall},
             {"layers", nlohmann::json::array()},
             {"totals", nlohmann::json::object()},
@@ -221,7 +224,7 @@ void run_cartesian(const CartesianOptions& o) {
     }
     std::cout << fmt::format(
         "{} (batch {}) on a Cartesian-product array: {}{} PEs, F×I = {}×{}, {} accumulator banks, "
-        "{} tiling{}, {}, unused = {}\n"
+        "{} tiling{}, {}, {} zeros, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch,
         config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "", o.pes,
@@ -231,7 +234,7 @@ void run_cartesian(const CartesianOptions& o) {
             ? fmt::format("densities input {} filter {}", config.input_density,
                           config.filter_density)
             : fmt::format("densities from sparsity profile {}", o.sparsity.profile),
-        o.unused_rule, stall);
+        o.zeros, o.unused_rule, stall);
     std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>19} {:>14}\n", "layer", "phase",
                              "issued", "unused %", "CP cycles", "dense all-unused %", "slowest PE");
     const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c) {
@@ -322,6 +325,13 @@ void add_cartesian_command(CLI::App& app) {
                   "filter stream once a filter vector's products all have a negative width "
                   "coordinate (fw and wu; one cycle late). Counted in the CP cycles and the "
                   "slowest PE; the all-unused share stays SCNN's, without it");
+    cmd->add_option("--zeros", o->zeros,
+                    "expected: every PE holds the expected count of nonzeros of its share; "
+                    "random: zeros fall independently, so at each (sample, channel) step the PEs "
+                    "wait for the one that drew the most nonzeros (what a simulator driven by "
+                    "real tensors measures, thesis §7.5.4; docs/cartesian_product.md)")
+        ->default_val(o->zeros)
+        ->check(CLI::IsMember({"expected", "random"}));
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));

@@ -5,7 +5,7 @@
 // stalls and the slowest PE's cycles (docs/cartesian_product.md). JSON:
 //   {"network", "batch", "config": {"pes", "tiles", "filter_vector", "input_vector",
 //    "accumulator_banks", "input_density", "filter_density", "unused_rule", "sparsity",
-//    "tiling", "predictor"},
+//    "tiling", "predictor", "zeros"},
 //    "conflict_stall_per_cycle", "layers": [{"layer", "phase",
 //    "issued_products", "used_products", "unused_products", "unused_pct",
 //    "product_cycles", "skipped_product_cycles", "dense_product_cycles", "all_unused_cycles",

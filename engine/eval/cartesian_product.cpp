@@ -6,10 +6,12 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <utility>
 
 #include "eval/bank_conflicts.hpp"
+#include "eval/random_vectors.hpp"
 
 namespace trainloop {
 namespace {
@@ -295,6 +297,11 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     }
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
     std::vector<Point> vector;
+    // The slowest PE's product cycles per (sample, channel) step, without the
+    // predictor (expected counts), and the shares each busy PE holds.
+    double slowest_step = 0;
+    std::vector<std::int64_t> tile_positions;
+    std::vector<std::int64_t> filter_streams;
     for (const PeWork& pe : work) {
         const std::int64_t positions = (pe.h1 - pe.h0) * (pe.w1 - pe.w0);
         if (positions == 0 || pe.filters == 0) continue;
@@ -313,6 +320,9 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
         const double filter_vectors =
             vectors_of(config.filter_density * static_cast<double>(stream), config.filter_vector);
         double pe_cycles = reps * input_vectors * filter_vectors;
+        slowest_step = std::max(slowest_step, input_vectors * filter_vectors);
+        tile_positions.push_back(positions);
+        filter_streams.push_back(stream);
         if (config.predictor) {  // thesis §6.5: the predictor skips the stream's tail
             const PredictedWork predicted = predicted_pe_work(conv, pe, config);
             cost.skipped_product_cycles += pe_cycles - reps * predicted.cycles;
@@ -345,6 +355,19 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
                               ? 100.0 * cost.all_unused_cycles / cost.dense_product_cycles
                               : 0.0;
     cost.conflict_stall_per_cycle = conflict_stall_per_cycle(config);
+    if (config.zeros == CartesianZeros::random && slowest_step > 0) {
+        // The operand every PE shares, and the one they split (header: "Random zeros").
+        const bool planar = config.tiling == CartesianTiling::planar;
+        const std::int64_t shared = planar ? filter_streams.front() : tile_positions.front();
+        const double shared_vectors = expected_max_vectors(
+            std::span(&shared, 1), planar ? config.filter_density : config.input_density,
+            planar ? config.filter_vector : config.input_vector);
+        const double slowest_own =
+            planar
+                ? expected_max_vectors(tile_positions, config.input_density, config.input_vector)
+                : expected_max_vectors(filter_streams, config.filter_density, config.filter_vector);
+        cost.slowest_pe_product_cycles *= shared_vectors * slowest_own / slowest_step;
+    }
     // Thesis §6.5: T tiles take different samples; the slowest PE runs ⌈N/T⌉ of the N.
     const std::int64_t samples = std::max<std::int64_t>(conv.samples, 1);
     cost.slowest_pe_product_cycles *=

@@ -32,6 +32,18 @@
 //    against ⌈d_B·filters·|B|/F⌉ filter vectors (Alg. 3 lines 7-10, the
 //    expectation inside the ceiling); the layer lasts as long as its
 //    slowest PE (the inter-PE barrier SCNN reports as a loss).
+//  - Random zeros (CartesianConfig::zeros = random). The PEs wait for each
+//    other at every (sample, channel) step (DNNsim's SCNN, the simulator the
+//    thesis extends for GSCN, §7.5.4: core/src/SCNN.cpp computeSCNNTile
+//    takes the slowest PE's cycles per step). With independent zeros the
+//    operand the PEs split (planar: A's tiles; split filters: B's filters)
+//    holds Binomial counts, so a step lasts E[common vectors] · E[max over
+//    PEs of their own vectors] (eval/random_vectors.hpp); the other operand
+//    is the same on every PE. Dense operands give the expected-count figure.
+//    With the predictor the slowest PE's predicted cycles are scaled by the
+//    same ratio as without it (an approximation: the predictor keeps a
+//    prefix of each PE's stream, whose nonzeros vary alike). Totals over all
+//    PEs stay the expected counts.
 //  - Sample tiles (thesis §6.5, Table 7.9). GSCN repeats the PE grid in T
 //    tiles that share the filters and each take different samples of the
 //    minibatch, so the slowest PE runs ⌈N/T⌉ of the N samples. Totals over
@@ -122,6 +134,14 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
 // A plane by ⌈filters / PEs⌉ of the filters (the last PEs fewer or none).
 enum class CartesianTiling : std::uint8_t { planar, split_filters };
 
+// Where the zeros fall. expected: every PE holds the expected count of its
+// operand's nonzeros (d·positions), so PEs differ only by the size of their
+// share. random: each element is nonzero independently, so PEs holding equal
+// shares hold different counts, and the slowest PE of each (sample, channel)
+// step holds more than the mean (eval/random_vectors.hpp; what a simulator
+// driven by real tensors measures, thesis §7.5.4).
+enum class CartesianZeros : std::uint8_t { expected, random };
+
 struct CartesianConfig {
     std::int64_t tiles_h = 8;  // 64 PEs as 8 × 8 (thesis §6.3.1; SCNN Table III)
     std::int64_t tiles_w = 8;
@@ -136,6 +156,7 @@ struct CartesianConfig {
     // Copies of the tiles_h × tiles_w grid that run different samples with the
     // same filters (GSCN: 4, thesis Table 7.9; SCNN: 1, §6.3.1).
     std::int64_t sample_tiles = 1;
+    CartesianZeros zeros = CartesianZeros::expected;
 };
 
 // Why `config` cannot be evaluated (a positive count, a density in (0, 1]),

@@ -181,6 +181,19 @@ TEST(CartesianCli, ASparsityProfileSetsEachLayersDensities) {
     EXPECT_EQ(sparse["config"]["sparsity"], "resprop");
 }
 
+TEST(CartesianCli, RandomZerosSlowReSpropsWeightGradientOnGscnNotDenseTraining) {
+    // GSCN splits SpHG's filters over its PEs: with random zeros the PE that drew the most
+    // nonzeros sets each step (docs/cartesian_product.md). Dense operands do not move.
+    const std::string gscn = "--workload resnet18 --batch 1 --tiling split-filters --phase wu";
+    const nlohmann::json expected = run_json(gscn + " --sparsity resprop");
+    const nlohmann::json random = run_json(gscn + " --sparsity resprop --zeros random");
+    EXPECT_EQ(random["config"]["zeros"], "random");
+    EXPECT_GT(random["totals"]["wu"]["slowest_pe_cycles"].get<double>(),
+              1.05 * expected["totals"]["wu"]["slowest_pe_cycles"].get<double>());
+    EXPECT_DOUBLE_EQ(run_json(gscn + " --zeros random")["totals"]["wu"]["slowest_pe_cycles"],
+                     run_json(gscn)["totals"]["wu"]["slowest_pe_cycles"]);
+}
+
 TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     for (const auto& [args, expected] :
          {std::pair{"--workload resnet18 --pes 8y8", "--pes"},
@@ -192,6 +205,7 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --filter-density nan", "--filter-density"},
           std::pair{"--workload resnet18 --unused-rule sometimes", "--unused-rule"},
           std::pair{"--workload resnet18 --tiling diagonal", "--tiling"},
+          std::pair{"--workload resnet18 --zeros sometimes", "--zeros"},
           std::pair{"--workload resnet18 --sparsity resprop --input-density 0.5", "--sparsity"},
           std::pair{"--workload resnet18 --sparsity no_such_profile", "no_such_profile"},
           std::pair{"--workload resnet18 --layer nope", "--layer"},

@@ -7,6 +7,7 @@
 // configuration checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -499,6 +500,113 @@ TEST(CartesianProduct, SampleTilesShareTheMinibatch) {
             EXPECT_DOUBLE_EQ(c.all_unused_pct, single.all_unused_pct);
         }
     }
+}
+
+// Random zeros (the header's "Random zeros"): a simulation that draws every element of
+// x and w and counts each PE's nonzeros in its own share, against the evaluator.
+double simulated_slowest_step(const SmallConv& cv, const CartesianConfig& config, int trials,
+                              std::mt19937_64& rng) {
+    // fw with one sample and one channel: A = x (h × w), B = w (k × r × s), one step.
+    std::bernoulli_distribution input_nonzero(config.input_density);
+    std::bernoulli_distribution filter_nonzero(config.filter_density);
+    const auto vectors = [](std::int64_t nonzeros, std::int64_t width) {
+        return (nonzeros + width - 1) / width;
+    };
+    const std::int64_t pes = config.tiles_h * config.tiles_w;
+    double sum = 0;
+    for (int t = 0; t < trials; ++t) {
+        std::vector<std::vector<bool>> x(static_cast<std::size_t>(cv.h));
+        for (auto& row : x)
+            for (std::int64_t j = 0; j < cv.w; ++j) row.push_back(input_nonzero(rng));
+        std::vector<bool> w;
+        for (std::int64_t i = 0; i < cv.k * cv.r * cv.s; ++i) w.push_back(filter_nonzero(rng));
+        std::int64_t slowest = 0;
+        for (std::int64_t pe = 0; pe < pes; ++pe) {
+            std::int64_t a = 0;
+            std::int64_t b = 0;
+            if (config.tiling == CartesianTiling::planar) {  // a tile each (exact division here)
+                const std::int64_t th = cv.h / config.tiles_h;
+                const std::int64_t tw = cv.w / config.tiles_w;
+                const std::int64_t h0 = pe / config.tiles_w * th;
+                const std::int64_t w0 = pe % config.tiles_w * tw;
+                for (std::int64_t i = h0; i < h0 + th; ++i)
+                    for (std::int64_t j = w0; j < w0 + tw; ++j) a += x[i][j];
+                b = std::count(w.begin(), w.end(), true);
+            } else {  // the whole plane each, k / pes filters each
+                for (const auto& row : x) a += std::count(row.begin(), row.end(), true);
+                const std::int64_t share = cv.k / pes * cv.r * cv.s;
+                b = std::count(w.begin() + pe * share, w.begin() + (pe + 1) * share, true);
+            }
+            slowest = std::max(slowest,
+                               vectors(a, config.input_vector) * vectors(b, config.filter_vector));
+        }
+        sum += static_cast<double>(slowest);
+    }
+    return sum / trials;
+}
+
+TEST(CartesianProduct, RandomZerosAgreeWithASimulationOfEachPesShare) {
+    std::mt19937_64 rng(23);
+    SmallConv cv;
+    cv.c = 1;
+    cv.batch = 1;
+    cv.h = 8;
+    cv.w = 6;
+    cv.k = 8;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 1, Phase::fw);
+    ASSERT_EQ(conv.repetitions, 1);
+    for (const CartesianTiling tiling : {CartesianTiling::planar, CartesianTiling::split_filters})
+        for (const auto& [input_density, filter_density] :
+             {std::pair{0.3, 0.5}, std::pair{0.1, 0.9}, std::pair{0.7, 0.2}}) {
+            CartesianConfig config{2, 2, 3, 4, 32};
+            config.tiling = tiling;
+            config.input_density = input_density;
+            config.filter_density = filter_density;
+            config.zeros = CartesianZeros::random;
+            const double simulated = simulated_slowest_step(cv, config, 20000, rng);
+            EXPECT_NEAR(evaluate_cartesian(conv, config).slowest_pe_product_cycles, simulated,
+                        0.02 * simulated)
+                << (tiling == CartesianTiling::planar ? "planar" : "split filters") << " at "
+                << input_density << ", " << filter_density;
+        }
+}
+
+TEST(CartesianProduct, RandomZerosChangeNothingForDenseOperands) {
+    std::mt19937 rng(31);
+    for (int i = 0; i < 40; ++i) {
+        auto [cv, config] = random_case(rng, 3);
+        config.tiling = i % 2 == 0 ? CartesianTiling::planar : CartesianTiling::split_filters;
+        config.predictor = i % 3 == 0;
+        for (const Phase phase : {Phase::fw, Phase::bw, Phase::wu}) {
+            const CartesianConv conv =
+                cartesian_conv_of(cv.layer(), cv.input(), cv.output(), cv.batch, phase);
+            CartesianConfig random = config;
+            random.zeros = CartesianZeros::random;
+            EXPECT_DOUBLE_EQ(evaluate_cartesian(conv, random).slowest_pe_cycles,
+                             evaluate_cartesian(conv, config).slowest_pe_cycles)
+                << "case " << i << " " << phase_name(phase);
+        }
+    }
+}
+
+TEST(CartesianProduct, RandomZerosSlowTheSplitWeightGradientOfSparseErrors) {
+    // ReSprop's weight gradient on GSCN: the PEs split dy (10 % dense) by filter, so the
+    // PE that drew the most nonzeros sets each step; the totals do not move.
+    SmallConv cv;
+    cv.c = 4;
+    cv.k = 64;
+    cv.h = cv.w = 14;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 2, Phase::wu);
+    CartesianConfig config{4, 4, 4, 4, 32};
+    config.tiling = CartesianTiling::split_filters;
+    config.filter_density = 0.1;
+    CartesianConfig random = config;
+    random.zeros = CartesianZeros::random;
+    const CartesianCost e = evaluate_cartesian(conv, config);
+    const CartesianCost r = evaluate_cartesian(conv, random);
+    EXPECT_GT(r.slowest_pe_cycles, 1.1 * e.slowest_pe_cycles);
+    EXPECT_DOUBLE_EQ(r.product_cycles, e.product_cycles);
+    EXPECT_DOUBLE_EQ(r.issued_products, e.issued_products);
 }
 
 TEST(CartesianProduct, NotAConvIsRejected) {
