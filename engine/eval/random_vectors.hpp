@@ -13,6 +13,12 @@
 //   E[max] = Σ_{k >= 1} P(max >= k) = Σ_{k >= 1} (1 − Π_p P(X_p <= (k − 1)·width)),
 // the PEs being independent. With one PE it is E[⌈X / width⌉]; with d = 1
 // it is max_p ⌈n_p / width⌉, the expected-count model's figure.
+//
+// The loop-nest model's load imbalance sums the same order statistics
+// (imbalance/expected_maximum.hpp, expected_maximum_binomial: identical PEs,
+// no ceiling, allocation-free for the mapper's inner loop); here PEs may hold
+// shares of different sizes (SCNN's edge tiles) and count whole vectors, and
+// the Cartesian-product evaluator runs once per layer-phase, not per mapping.
 #pragma once
 
 #include <cstdint>
