@@ -63,6 +63,14 @@ TEST(RandomVectors, AgreesWithSampling) {
     }
 }
 
+TEST(RandomVectors, AHugeShareCostsItsSpreadNotItsSize) {
+    // 10^10 positions at 0.1: the mean is 2.5·10^8 vectors, the spread about 10^4; only the
+    // counts near the mean are summed (a sum over every count would not finish here).
+    const double v = expected({10'000'000'000}, 0.1, 4);
+    EXPECT_NEAR(v, 2.5e8, 1.0);
+    EXPECT_GE(v, 2.5e8);  // a ceiling rounds up
+}
+
 TEST(RandomVectors, MorePesWaitLonger) {
     // The slowest of more PEs draws more nonzeros; the mean does not move.
     const double one = expected({392}, 0.1, 4);
