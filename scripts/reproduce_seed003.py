@@ -776,9 +776,9 @@ def write_report(stored):
                                                      pct(dual / csr - 1), pct(dual / bf - 1)))
     w("")
     w("At the densities of this training (W and G from 1 to 0.05, A and E at 0.5) the "
-      "paper's own equations let the dual format store at most 17.5 % fewer bits than CSR "
-      "and 22.5 % fewer than BF, so where every tensor crosses the chip boundary once (the "
-      "compulsory traffic) the paper's 27-34 % cannot come from the formats' sizes alone; "
+      "paper's own equations let the dual format store at most 17.5 %% fewer bits than CSR "
+      "and 22.5 %% fewer than BF, so where every tensor crosses the chip boundary once (the "
+      "compulsory traffic) the paper's 27-34 %% cannot come from the formats' sizes alone; "
       "the rest must be re-fetches of tiles that fit a unified SRAM but not the data part "
       "of a partitioned one (§V-B: \"underutilization of the SRAM\"), which SMAUG "
       "simulates and the paper does not quantify. That reason does not reach SparseTrain, "
