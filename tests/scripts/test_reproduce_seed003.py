@@ -85,8 +85,8 @@ class RenderedDocument(unittest.TestCase):
         with open(os.path.join(root, "docs", "reproductions", "seed003.md")) as f:
             document = f.read()
         self.assertEqual(seed003.write_report(runs), document,
-                         "render it again: scripts/reproduce_seed003.py --report-only --work "
-                         "tests/golden/seed003")
+                         "render it again: scripts/reproduce_seed003.py --report-only --as-stored "
+                         "--work tests/golden/seed003")
 
 
 class PerMatrix(unittest.TestCase):
