@@ -169,18 +169,20 @@ def search_from(args):
     return Search(args.strategy, args.budget, args.objective)
 
 
-def arch_with_dram_bandwidth(arch, words, work):
+def arch_with_dram_bandwidth(arch, words, work, shared=False):
     """The shipped spec arch_specs/`arch`.yaml with its DRAM limited to `words` words per
-    cycle each way, written under `work` as `arch`_dram`words`.yaml; returns its path.
+    cycle each way (`shared`: reads and writes together, on one bus), written under `work`
+    as `arch`_dram`words`.yaml (`arch`_dram`words`shared.yaml); returns its path.
     For the reproductions' assumption rows where a paper gives no off-chip bandwidth."""
     with open(os.path.join(ROOT, "arch_specs", arch + ".yaml")) as f:
         spec = f.read()
     dram = spec.index("  - name: DRAM\n")
     word_bits = spec.index("    word_bits:", dram)
     end = spec.index("\n", word_bits) + 1
-    spec = (spec[:end] + "    read_bandwidth: %d\n    write_bandwidth: %d\n" % (words, words) +
-            spec[end:])
-    return write_spec_variant(arch, spec, "dram%d" % words, work)
+    limit = ("    shared_bandwidth: %d\n" % words if shared else
+             "    read_bandwidth: %d\n    write_bandwidth: %d\n" % (words, words))
+    spec = spec[:end] + limit + spec[end:]
+    return write_spec_variant(arch, spec, "dram%d%s" % (words, "shared" if shared else ""), work)
 
 
 def write_spec_variant(arch, spec, suffix, work):

@@ -154,6 +154,7 @@ ArchModel build_arch_model(const Architecture& arch) {
         out.word_bits = level.word_bits;
         out.read_bandwidth = level.read_bandwidth.value_or(0.0);
         out.write_bandwidth = level.write_bandwidth.value_or(0.0);
+        out.shared_bandwidth = level.shared_bandwidth.value_or(0.0);
         out.may_hold = level.data_spaces;
         const PricedComponent priced = price_component(component(arch, level.component),
                                                        level.capacity_bytes, level.word_bits);

@@ -43,6 +43,7 @@ struct LevelModel {
     std::int64_t word_bits = 0;                 // bits of one word (one datum)
     double read_bandwidth = 0;                  // words/cycle per instance; 0 = no limit
     double write_bandwidth = 0;
+    double shared_bandwidth = 0;  // reads + writes, words/cycle per instance; 0 = no limit
     DataSpaceSet may_hold;
     double read_pj = 0;  // per word
     double write_pj = 0;

@@ -148,7 +148,7 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
                         const ComponentLibrary& library) {
     MapReader reader(node);
     reader.allow({"name", "class", "capacity", "word_bits", "read_bandwidth", "write_bandwidth",
-                  "data_spaces", "instances", "per_pe", "component", "metadata_share"});
+                  "shared_bandwidth", "data_spaces", "instances", "per_pe", "component", "metadata_share"});
     reader.finish();
     StorageLevel level;
     const SpecNode name = reader.required("name");
@@ -196,6 +196,8 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
         level.read_bandwidth = read_positive_double(*bw);
     if (const auto bw = reader.optional("write_bandwidth"))
         level.write_bandwidth = read_positive_double(*bw);
+    if (const auto bw = reader.optional("shared_bandwidth"))
+        level.shared_bandwidth = read_positive_double(*bw);
     level.data_spaces = read_data_space_set(reader.required("data_spaces"));
 
     const auto per_pe = reader.optional("per_pe");

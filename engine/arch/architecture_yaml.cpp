@@ -46,6 +46,8 @@ std::string level_text(const StorageLevel& level) {
     if (level.read_bandwidth) f.emplace_back("read_bandwidth", yaml_number(*level.read_bandwidth));
     if (level.write_bandwidth)
         f.emplace_back("write_bandwidth", yaml_number(*level.write_bandwidth));
+    if (level.shared_bandwidth)
+        f.emplace_back("shared_bandwidth", yaml_number(*level.shared_bandwidth));
     if (level.metadata_share) f.emplace_back("metadata_share", yaml_number(*level.metadata_share));
     f.emplace_back("data_spaces", data_spaces_text(level.data_spaces));
     if (level.per_pe) {

@@ -35,6 +35,10 @@ struct StorageLevel {
     // Words per cycle per instance; nullopt means not a limit.
     std::optional<double> read_bandwidth;
     std::optional<double> write_bandwidth;
+    // Words per cycle per instance that reads and writes share (one bus for
+    // both, as a DRAM channel); nullopt means not a limit. Applies together
+    // with the two above when they are given too.
+    std::optional<double> shared_bandwidth;
     // Data spaces this level may hold; the others bypass it.
     DataSpaceSet data_spaces;
     // How many copies of this level exist (1 for a shared buffer, the number

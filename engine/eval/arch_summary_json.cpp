@@ -50,6 +50,7 @@ nlohmann::json architecture_summary_json(const Architecture& arch, const ArchMod
                           {"data_spaces", space_list(l.data_spaces)},
                           {"read_bandwidth", optional_number(l.read_bandwidth)},
                           {"write_bandwidth", optional_number(l.write_bandwidth)},
+                          {"shared_bandwidth", optional_number(l.shared_bandwidth)},
                           {"component", l.component},
                           {"area_um2", model.component_area_um2(i)}});
     }

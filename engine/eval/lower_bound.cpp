@@ -102,6 +102,9 @@ CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& probl
     if (read_bw > 0 && write_bw > 0) {
         cycles = std::max(cycles, std::ceil(bound.offchip_words / (read_bw + write_bw)));
     }
+    // A bus that reads and writes share carries every word that must cross it.
+    const double shared_bw = outermost.shared_bandwidth * instances;
+    if (shared_bw > 0) cycles = std::max(cycles, std::ceil(bound.offchip_words / shared_bw));
     bound.cycles = std::int64_t(cycles);
 
     // Leakage (evaluation.cpp): mW × cycles / GHz is pJ; every instance leaks.

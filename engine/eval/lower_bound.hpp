@@ -17,7 +17,8 @@
 //   cycles ≥ max(⌈MACs / MAC units⌉ (the peak throughput),
 //                ⌈operand words / outermost read bandwidth⌉,
 //                ⌈output words / its write bandwidth⌉,
-//                ⌈off-chip words / (read + write bandwidth)⌉);
+//                ⌈off-chip words / (read + write bandwidth)⌉,
+//                ⌈off-chip words / its shared read + write bandwidth⌉);
 //   energy ≥ MACs × MAC energy
 //          + Σ over the operands: distinct words × outermost read energy
 //          + distinct output words × min(outermost write, update energy)

@@ -35,7 +35,8 @@ Differences timeloop_differences(const NestAnalysis& nest, const ArchModel& arch
         out.items.push_back({q, level, s, rule});
         out.items.push_back({Quantity::energy, level, s, rule});
         const LevelModel& l = arch.levels[level];
-        if (l.read_bandwidth > 0 || l.write_bandwidth > 0) bandwidth_bound_level_differs = true;
+        if (l.read_bandwidth > 0 || l.write_bandwidth > 0 || l.shared_bandwidth > 0)
+            bandwidth_bound_level_differs = true;
     };
     for (std::size_t i = 0; i < nest.num_levels; ++i) {
         for (DataSpace s : kAllDataSpaces) {
@@ -49,6 +50,13 @@ Differences timeloop_differences(const NestAnalysis& nest, const ArchModel& arch
                 add(Quantity::reads, std::size_t(parent), s, kSlidingWindowRule);
                 add(Quantity::updates, std::size_t(parent), s, kSlidingWindowRule);
             }
+        }
+    }
+    for (const LevelModel& l : arch.levels) {
+        if (l.shared_bandwidth > 0) {  // not exported (timeloop_export.cpp)
+            out.items.push_back({Quantity::cycles, 0, DataSpace::weights,
+                                 "a shared read + write bandwidth, which the export leaves out"});
+            break;
         }
     }
     if (bandwidth_bound_level_differs) {

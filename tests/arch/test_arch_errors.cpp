@@ -68,6 +68,18 @@ TEST(ArchErrors, NonPositiveCapacityIsRejected) {
     expect_located(e, kInlineFile, 14, "storage[1].capacity", "not a positive whole number");
 }
 
+TEST(ArchErrors, SharedBandwidthIsReadAndMustBePositive) {
+    const Architecture arch = parse_inline(
+        tiny_with("capacity: unbounded", "capacity: unbounded\n    shared_bandwidth: 16"));
+    EXPECT_EQ(arch.levels[0].shared_bandwidth, 16.0);
+    EXPECT_FALSE(arch.levels[0].read_bandwidth.has_value());
+    const SpecError e = expect_spec_error([] {
+        parse_inline(
+            tiny_with("capacity: unbounded", "capacity: unbounded\n    shared_bandwidth: 0"));
+    });
+    expect_located(e, kInlineFile, 11, "storage[0].shared_bandwidth", "non-positive value 0");
+}
+
 TEST(ArchErrors, NonPositiveArraySizeIsRejected) {
     const SpecError e =
         expect_spec_error([] { parse_inline(tiny_with("columns: 4", "columns: 0")); });

@@ -184,6 +184,34 @@ TEST(EvaluationByHand, BandwidthBoundLevelIsTheBottleneck) {
     EXPECT_EQ(e.bottleneck, 0);
 }
 
+TEST(EvaluationByHand, SharedBandwidthCarriesReadsAndWritesTogether) {
+    ArchModel arch = testing::two_level(1, 1, 64);
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapping m =
+        two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}}));
+    // DRAM reads 6 (w) + 24 (x) and takes 8 updates (y): 38 words on one bus.
+    arch.levels[0].shared_bandwidth = 0.5;
+    Evaluation e = evaluate(arch, fw, m);
+    ASSERT_TRUE(e.valid());
+    EXPECT_EQ(e.level_cycles[0], 76);
+    EXPECT_EQ(e.cycles, 76);
+    EXPECT_EQ(e.bottleneck, 0);
+    // The same words with a bus each way of that width: the reads alone bind.
+    arch.levels[0].shared_bandwidth = 0;
+    arch.levels[0].read_bandwidth = 0.5;
+    arch.levels[0].write_bandwidth = 0.5;
+    e = evaluate(arch, fw, m);
+    EXPECT_EQ(e.level_cycles[0], 60);
+    // Every limit given applies: a wide shared bus leaves the read limit binding.
+    arch.levels[0].shared_bandwidth = 4;
+    EXPECT_EQ(evaluate(arch, fw, m).level_cycles[0], 60);
+    // A shared limit tighter than both.
+    arch.levels[0].shared_bandwidth = 0.25;
+    EXPECT_EQ(evaluate(arch, fw, m).level_cycles[0], 152);
+    // Energy does not depend on the bus: only leakage would, and there is none.
+    EXPECT_DOUBLE_EQ(evaluate(arch, fw, m).energy_pj, e.energy_pj);
+}
+
 TEST(EvaluationByHand, EnergyIsActionCountsTimesEnergyPerAction) {
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
     const Evaluation e =

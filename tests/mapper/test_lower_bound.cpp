@@ -104,6 +104,12 @@ TEST(LowerBound, CapacityBandwidthAndServingTermsBite) {
     b = cost_lower_bound(arch, gemm);
     EXPECT_EQ(b.cycles, std::int64_t(std::ceil(capacity_traffic_words(gemm, 32.0) / 0.5)));
     EXPECT_GT(b.cycles, std::int64_t(macs / 4));
+    // One bus of ¼ word/cycle for both: every off-chip word on it.
+    arch.levels[0].read_bandwidth = 0;
+    arch.levels[0].write_bandwidth = 0;
+    arch.levels[0].shared_bandwidth = 0.25;
+    b = cost_lower_bound(arch, gemm);
+    EXPECT_EQ(b.cycles, std::int64_t(std::ceil(capacity_traffic_words(gemm, 32.0) / 0.25)));
 }
 
 // The serving term's minimization: Σ a/m over 1 ≤ m ≤ cap, Π m ≤ product.

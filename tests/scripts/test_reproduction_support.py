@@ -14,8 +14,8 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    model_files_changed, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
-    write_stored_runs)
+    arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
+    refuse_resume_if_model_changed, require_trainloop, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -132,8 +132,6 @@ class ModelChanges(unittest.TestCase):
                       stderr.getvalue())
 
 
-if __name__ == "__main__":
-    unittest.main()
 
 
 class RequireTrainloop(unittest.TestCase):
@@ -164,3 +162,38 @@ class RequireTrainloop(unittest.TestCase):
             f.write("#!/bin/sh\n")
         os.chmod(path, 0o755)
         require_trainloop(path)
+
+
+class DramBandwidthVariants(unittest.TestCase):
+    """The assumption rows' specs: the shipped one with a DRAM limit added, nothing else."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+
+    def dram_block(self, path):
+        with open(path) as f:
+            text = f.read()
+        start = text.index("  - name: DRAM\n")
+        end = text.index("  - name:", start + 1)
+        return text, text[start:end]
+
+    def test_each_way(self):
+        path = arch_with_dram_bandwidth("gscn_4x64", 32, self.directory.name)
+        self.assertTrue(path.endswith("gscn_4x64_dram32.yaml"))
+        text, dram = self.dram_block(path)
+        self.assertIn("    read_bandwidth: 32\n    write_bandwidth: 32\n", dram)
+        self.assertNotIn("shared_bandwidth", text)
+        self.assertIn("architecture: gscn_4x64_dram32\n", text)
+
+    def test_shared(self):
+        path = arch_with_dram_bandwidth("gscn_4x64", 16, self.directory.name, shared=True)
+        self.assertTrue(path.endswith("gscn_4x64_dram16shared.yaml"))
+        text, dram = self.dram_block(path)
+        self.assertIn("    shared_bandwidth: 16\n", dram)
+        self.assertNotIn("read_bandwidth", text)
+        self.assertIn("architecture: gscn_4x64_dram16shared\n", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -57,6 +57,7 @@ inline void expect_same_architecture(const Architecture& a, const Architecture& 
         EXPECT_EQ(x.word_bits, y.word_bits);
         EXPECT_EQ(x.read_bandwidth, y.read_bandwidth);
         EXPECT_EQ(x.write_bandwidth, y.write_bandwidth);
+        EXPECT_EQ(x.shared_bandwidth, y.shared_bandwidth);
         EXPECT_EQ(x.metadata_share, y.metadata_share);
         EXPECT_EQ(x.data_spaces, y.data_spaces);
         EXPECT_EQ(x.instances, y.instances);
