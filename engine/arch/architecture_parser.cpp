@@ -148,7 +148,8 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
                         const ComponentLibrary& library) {
     MapReader reader(node);
     reader.allow({"name", "class", "capacity", "word_bits", "read_bandwidth", "write_bandwidth",
-                  "shared_bandwidth", "data_spaces", "instances", "per_pe", "component", "metadata_share"});
+                  "shared_bandwidth", "data_spaces", "instances", "per_pe", "component",
+                  "metadata_share"});
     reader.finish();
     StorageLevel level;
     const SpecNode name = reader.required("name");

@@ -47,10 +47,10 @@ void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation&
             writes += c.fills + c.timed_updates + c.metadata_fills + c.timed_metadata_updates;
         }
         const LevelModel& level = arch.levels[i];
-        e.level_cycles[i] = std::max({cycles_at(reads, level.read_bandwidth, problem, i, "read"),
-                                      cycles_at(writes, level.write_bandwidth, problem, i, "write"),
-                                      cycles_at(reads + writes, level.shared_bandwidth, problem, i,
-                                                "shared read + write")});
+        e.level_cycles[i] = std::max(
+            {cycles_at(reads, level.read_bandwidth, problem, i, "read"),
+             cycles_at(writes, level.write_bandwidth, problem, i, "write"),
+             cycles_at(reads + writes, level.shared_bandwidth, problem, i, "shared read + write")});
         if (e.level_cycles[i] > e.cycles) {
             e.cycles = e.level_cycles[i];
             e.bottleneck = int(i);

@@ -187,8 +187,7 @@ TEST(EvaluationByHand, BandwidthBoundLevelIsTheBottleneck) {
 TEST(EvaluationByHand, SharedBandwidthCarriesReadsAndWritesTogether) {
     ArchModel arch = testing::two_level(1, 1, 64);
     const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
-    const Mapping m =
-        two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}}));
+    const Mapping m = two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}}));
     // DRAM reads 6 (w) + 24 (x) and takes 8 updates (y): 38 words on one bus.
     arch.levels[0].shared_bandwidth = 0.5;
     Evaluation e = evaluate(arch, fw, m);
