@@ -34,6 +34,22 @@ class ProposalFields(unittest.TestCase):
         self.assertEqual(_formats(summary), "weights in fibertree [UOP, CP] at GLB; "
                          "inputs in csr at DRAM; inputs in bitmap at RF")
 
+    def test_levels_name_their_bandwidth_limits(self):
+        from trainloop_report.sections.proposals import _levels
+        level = {"name": "DRAM", "class": "dram", "capacity_bytes": None, "instances": 1,
+                 "word_bits": 16, "data_spaces": ["weights"], "read_bandwidth": 8,
+                 "write_bandwidth": None}
+        self.assertEqual(_levels({"levels": [level]}),  # an older summary: no shared_bandwidth
+                         "DRAM (dram): unbounded, 16-bit words, holds weights, "
+                         "reads ≤ 8 words/cycle")
+        level.update(read_bandwidth=None, shared_bandwidth=16)
+        self.assertEqual(_levels({"levels": [level]}),
+                         "DRAM (dram): unbounded, 16-bit words, holds weights, "
+                         "reads + writes ≤ 16 words/cycle")
+        level.update(shared_bandwidth=None)
+        self.assertEqual(_levels({"levels": [level]}),
+                         "DRAM (dram): unbounded, 16-bit words, holds weights")
+
     def test_phase_units_read_as_shared_when_a_summary_predates_them(self):
         from trainloop_report.sections.proposals import _phase_units
         self.assertEqual(_phase_units({"pe_array": {"phase_units": "separate"}}),

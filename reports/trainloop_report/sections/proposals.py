@@ -3,7 +3,7 @@ read them (architectures.summary), one column per architecture, and their
 area by component class."""
 
 from ..charts import CLASS_COLORS, new_figure
-from ..markup import Cell, figure, note, num, table
+from ..markup import Cell, figure, fmt, note, num, table
 
 _STORAGE_CLASS = {"regfile": "RF", "sram": "buffer", "dram": "DRAM"}
 
@@ -17,11 +17,21 @@ def _bytes(n):
     return f"{n} B"
 
 
+def _bandwidths(level):
+    """The level's bandwidth limits in words per cycle per instance, or "" when it has none
+    (summaries before 2026-11-27 have no shared_bandwidth)."""
+    limits = [f"{what} ≤ {fmt(level[key])}" for key, what in (
+        ("read_bandwidth", "reads"), ("write_bandwidth", "writes"),
+        ("shared_bandwidth", "reads + writes")) if level.get(key) is not None]
+    return f", {', '.join(limits)} words/cycle" if limits else ""
+
+
 def _levels(s):
     return "; ".join(
         f"{l['name']} ({l['class']}): {_bytes(l['capacity_bytes'])}"
         + (f" × {l['instances']}" if l["instances"] > 1 else "")
         + f", {l['word_bits']}-bit words, holds {', '.join(l['data_spaces'])}"
+        + _bandwidths(l)
         for l in s["levels"])
 
 
@@ -86,7 +96,7 @@ def build(ctx):
         ("phase_units", "training phases (a step takes their sum, or the slowest)",
          lambda a, s: _phase_units(s) if s else None),
         ("clock_ghz", "clock (GHz)", lambda a, s: num(a.clock_ghz)),
-        ("levels", "storage levels, capacities (per instance) × instances",
+        ("levels", "storage levels, capacities (per instance) × instances, bandwidths",
          lambda a, s: _levels(s) if s else None),
         ("networks", "on-chip networks", lambda a, s: _networks(s) if s else None),
         ("formats", "compressed formats", lambda a, s: _formats(s) if s else None),
