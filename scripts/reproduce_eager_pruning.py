@@ -83,7 +83,8 @@ phases:
 # SDRAM". No bandwidth is given, and the shipped specs leave DRAM unlimited. Five 16-bit
 # devices make an 80-bit interface; 64 of its bits are taken as data. JEDEC DDR4 runs at
 # 1,600 to 3,200 MT/s. At the prototype's 200 MHz, two 64-bit interfaces at 2,400 and 1,600
-# MT/s move 192 and 128 bytes per cycle: 96 and 64 16-bit words.
+# MT/s move 192 and 128 bytes per cycle: 96 and 64 16-bit words, reads and writes together
+# (a DDR interface has one data bus for both: `shared_bandwidth`).
 DDR4_WORDS = [(96, "DDR4-2400"), (64, "DDR4-1600")]
 # §5.4's whole runs with a limited DRAM cost as much as the rest of the document: at the
 # faster rate only, the optimistic end (the slower slows both arrays further, Fig. 20's rows).
@@ -184,7 +185,7 @@ def run_fig20_ddr4(args, net, iterations, batch, profile, fig20, log):
     gives it) with the DRAM limited to each DDR4 bandwidth."""
     for words, _ in DDR4_WORDS:
         for arch in (args.arch, args.baseline):
-            spec = arch_with_dram_bandwidth(arch, words, args.work)
+            spec = ddr4_spec(arch, words, args.work)
             key = ddr4_key(arch, words)
             fig20[(net, key, "dense")] = map_iteration(args.trainloop, spec, net, batch, None,
                                                        iterations, args.search, log)
@@ -192,8 +193,14 @@ def run_fig20_ddr4(args, net, iterations, batch, profile, fig20, log):
                                                          profile, iterations, args.search, log)
 
 
+def ddr4_spec(arch, words, work):
+    """arch_specs/`arch`.yaml with its DRAM at `words` words per cycle, reads and writes on one
+    bus, as a DDR interface moves them."""
+    return arch_with_dram_bandwidth(arch, words, work, shared=True)
+
+
 def ddr4_key(arch, words):
-    return "%s@dram%d" % (arch, words)
+    return "%s@dram%dshared" % (arch, words)
 
 
 def target_verdict(ratio):
@@ -237,13 +244,13 @@ def run_network(args, net, iterations, batch, profiles, runs, log):
     words = DDR4_WHOLE_RUN[0]
     for arch in (args.arch, args.baseline):
         runs[(net, ddr4_key(arch, words))] = train_cost(
-            args.trainloop, arch_with_dram_bandwidth(arch, words, args.work), net, batch,
+            args.trainloop, ddr4_spec(arch, words, args.work), net, batch,
             profiles["shipped"], iterations, args.search, log)
     # §5.4: dense training on FlexFlow (a dense design: the profile would change nothing).
     runs[(net, "flexflow")] = train_cost(args.trainloop, args.flexflow, net, batch, "dense",
                                          iterations, args.search, log)
     runs[(net, ddr4_key(args.flexflow, words))] = train_cost(
-        args.trainloop, arch_with_dram_bandwidth(args.flexflow, words, args.work), net, batch,
+        args.trainloop, ddr4_spec(args.flexflow, words, args.work), net, batch,
         "dense", iterations, args.search, log)
 
 
@@ -507,9 +514,9 @@ def write_ddr4(w, args, cnns, fig20):
     w("Paper: the prototype is a VCU118 board with \"two sets of five 512MB DDR4 SDRAM\" at "
       "200 MHz (§5.2); no bandwidth is given, and the shipped specs leave DRAM unlimited. "
       "Five 16-bit devices make an 80-bit interface; with 64 of its bits as data and DDR4's "
-      "JEDEC rates, two interfaces move %s 16-bit words per cycle at 200 MHz. Each limit is "
-      "given to reads and to writes alike (a DDR bus shares them, so this is the optimistic "
-      "end). The same runs as above, each architecture's DRAM limited (CX as the spec gives "
+      "JEDEC rates, two interfaces move %s 16-bit words per cycle at 200 MHz, reads and writes "
+      "together: a DDR interface has one data bus for both (`shared_bandwidth`; this document "
+      "before commit 7626ae0 gave each limit to reads and to writes alike). The same runs as above, each architecture's DRAM limited (CX as the spec gives "
       "it; the uniform spread); every mapping searched again on the limited array."
       % " and ".join("%d (%s)" % (words, rate) for words, rate in DDR4_WORDS))
     w("")
