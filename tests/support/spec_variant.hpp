@@ -13,11 +13,16 @@
 
 namespace trainloop::testing {
 
+// How a DRAM limit applies: to reads and to writes each, or to both together
+// on one bus (`shared_bandwidth`, as a DDR interface).
+enum class DramBus { each_way, shared };
+
 // arch_specs/`arch`.yaml with its DRAM level limited to `words` words per
-// cycle each way (scripts/reproduction_support.py's arch_with_dram_bandwidth),
-// its component library named by its absolute path; returns the file's path
+// cycle (scripts/reproduction_support.py's arch_with_dram_bandwidth), its
+// component library named by its absolute path; returns the file's path
 // (empty, with a test failure, when the spec has no DRAM level to limit).
-inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std::int64_t words) {
+inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std::int64_t words,
+                                                    DramBus bus = DramBus::each_way) {
     const std::string source = std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/";
     std::string spec = read_file_text(source + arch + ".yaml");
     const std::size_t dram = spec.find("  - name: DRAM\n");
@@ -34,9 +39,12 @@ inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std
     // changing it does not move the insertion point.
     const std::string limit = std::to_string(words);
     spec.insert(spec.find('\n', word_bits) + 1,
-                "    read_bandwidth: " + limit + "\n    write_bandwidth: " + limit + "\n");
+                bus == DramBus::shared
+                    ? "    shared_bandwidth: " + limit + "\n"
+                    : "    read_bandwidth: " + limit + "\n    write_bandwidth: " + limit + "\n");
     spec.replace(at_library, library.size(), "component_library: " + source + "components/");
-    return temp_file(arch + "_dram" + limit + ".yaml", spec);
+    return temp_file(
+        arch + "_dram" + limit + (bus == DramBus::shared ? "shared" : "") + ".yaml", spec);
 }
 
 }  // namespace trainloop::testing

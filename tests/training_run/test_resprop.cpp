@@ -175,6 +175,24 @@ TEST(ReSpropOnGscn, ALimitedDramTakesMoreFromReSpropThanFromStandardTraining) {
     EXPECT_GT(limited["speedup"].get<double>(), 1.0) << "ReSprop still moves fewer words";
 }
 
+// DNNsim's OnChipCycles memory (docs/reproductions/resprop.md, the DRAM
+// table): 16 words per cycle that reads and writes share. One bus for both is
+// never faster than a bus of that width each way; ReSprop's bw, memory-bound
+// at that width (its products fell tenfold, its words did not), is slower on
+// it, while standard training's stays bound by its products.
+TEST(ReSpropOnGscn, OneBusForReadsAndWritesIsSlowerThanOneEachWay) {
+    using trainloop::testing::DramBus;
+    using trainloop::testing::shipped_spec_with_dram_bandwidth;
+    const nlohmann::json each_way =
+        stage1_backward_on(shipped_spec_with_dram_bandwidth("gscn_4x64", 16, DramBus::each_way));
+    const nlohmann::json shared =
+        stage1_backward_on(shipped_spec_with_dram_bandwidth("gscn_4x64", 16, DramBus::shared));
+    EXPECT_GT(shared["total_cycles"].get<double>(), each_way["total_cycles"].get<double>());
+    EXPECT_GE(shared["dense_total_cycles"].get<double>(),
+              each_way["dense_total_cycles"].get<double>());
+    EXPECT_LT(shared["speedup"].get<double>(), each_way["speedup"].get<double>());
+}
+
 // The shipped profile is what its generator writes with its defaults, and
 // the generator refuses a negative spread of SpHG's density (exit 2, naming
 // the option).
