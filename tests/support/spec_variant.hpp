@@ -43,8 +43,8 @@ inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std
                     ? "    shared_bandwidth: " + limit + "\n"
                     : "    read_bandwidth: " + limit + "\n    write_bandwidth: " + limit + "\n");
     spec.replace(at_library, library.size(), "component_library: " + source + "components/");
-    return temp_file(
-        arch + "_dram" + limit + (bus == DramBus::shared ? "shared" : "") + ".yaml", spec);
+    return temp_file(arch + "_dram" + limit + (bus == DramBus::shared ? "shared" : "") + ".yaml",
+                     spec);
 }
 
 }  // namespace trainloop::testing
