@@ -176,14 +176,13 @@ TEST(EagerPruningArchitectures, FlexibleAllocationGainsAlikeInEveryPhase) {
 
 // §5.2 names the prototype's DDR4 but not its rate; the shipped spec leaves
 // DRAM unlimited. Limited to DDR4-2400 over two 64-bit interfaces at 200 MHz
-// (96 words per cycle, reads and writes on one bus), every phase slows, and the pruned kernel update keeps
-// less of its unlimited speed than the pruned forward pass: it reads the
-// minibatch's inputs and errors and writes every update (§4.4).
-// docs/reproductions/eager_pruning.md, "The prototype's DDR4".
+// (96 words per cycle, reads and writes on one bus), every phase slows, and the pruned kernel
+// update keeps less of its unlimited speed than the pruned forward pass: it reads the minibatch's
+// inputs and errors and writes every update (§4.4). docs/reproductions/eager_pruning.md, "The
+// prototype's DDR4".
 TEST(EagerPruningArchitectures, ADdr4LimitTakesMostFromThePrunedKernelUpdate) {
-    const std::string limited =
-        trainloop::testing::shipped_spec_with_dram_bandwidth("eager_pruning_2048", 96,
-                                                             trainloop::testing::DramBus::shared);
+    const std::string limited = trainloop::testing::shipped_spec_with_dram_bandwidth(
+        "eager_pruning_2048", 96, trainloop::testing::DramBus::shared);
     ASSERT_FALSE(limited.empty());
     const std::string pruned =
         " --sparsity " + trainloop::testing::temp_file("ep_ddr4_profile.yaml",
