@@ -100,10 +100,10 @@ PROFILES = {
 }
 # GSCN's DRAM bandwidth, which the thesis does not give (the shipped spec: unlimited), in 16-bit
 # words per cycle, each way (False) or reads and writes on one bus (True): at SCNN's 1 GHz, 128,
-# 64 and 32 GB/s each way; and the DRAM of DNNsim's OnChipCycles task for SCNN (Nov 2019:
-# DRAMSim2, 2 channels of 64 bits, double data rate, ticked once per accelerator cycle, so
-# 2 · 64 · 2 = 256 bits = 16 words per cycle shared; github.com/isakedo/DNNsim 3f329c3,
-# main.cpp and DRAMSim2/system.ini).
+# 64 and 32 GB/s each way; and the DRAM of DNNsim's OnChipCycles task for SCNN (8 Nov to
+# 14 Dec 2019; from 13 Nov DRAMSim2 with 2 channels of 64 bits, double data rate, ticked once
+# per accelerator cycle, so 2 · 64 · 2 = 256 bits = 16 words per cycle shared;
+# github.com/isakedo/DNNsim 7d44be5..3f329c3, main.cpp and DRAMSim2/system.ini).
 DRAM_BANDWIDTHS = [(64, False), (32, False), (16, False), (16, True)]
 DNNSIM_DRAM = (16, True)
 
@@ -659,11 +659,11 @@ def main():
       "PE's buffers), and `arch_specs/%s.yaml` leaves the DRAM unlimited. DNNsim, the "
       "simulator the thesis extends (§7.5.4), has two tasks for SCNN (github.com/isakedo/"
       "DNNsim): `Cycles`, which counts the PEs' cycles with no memory at all, in every version; "
-      "and, in the versions of 13 to 20 November 2019 only (commits 7d44be5 to 3f329c3; "
-      "removed in 266b329, 14 December 2019), `OnChipCycles`, which also waits for a DRAMSim2 "
-      "model of two 64-bit DDR channels, ticked once per accelerator cycle: 2 · 64 · 2 = 256 "
-      "bits, 16 16-bit words per cycle that reads and writes share (`main.cpp`, "
-      "`DRAMSim2/system.ini`). The thesis (June 2020) does not say which it ran. Each column "
+      "and, in the versions of 8 November to 14 December 2019 only (from commit 8105a32; "
+      "removed in 266b329), `OnChipCycles`, which also waits for a DRAMSim2 memory ticked once "
+      "per accelerator cycle: from 13 November (7d44be5) two 64-bit DDR channels, 2 · 64 · 2 = "
+      "256 bits, 16 16-bit words per cycle that reads and writes share (before, one channel, "
+      "half of it; `main.cpp`, `DRAMSim2/system.ini`). The thesis (June 2020) does not say which it ran. Each column "
       "limits GSCN's DRAM to the 16-bit words per cycle shown, each way (at SCNN's 1 GHz, 64 "
       "words are 128 GB/s), or, in the last column, DNNsim's: 16 words per cycle on one bus "
       "for reads and writes together (`shared_bandwidth`); both trainings are mapped again on "
