@@ -52,13 +52,6 @@ Differences timeloop_differences(const NestAnalysis& nest, const ArchModel& arch
             }
         }
     }
-    for (const LevelModel& l : arch.levels) {
-        if (l.shared_bandwidth > 0) {  // not exported (timeloop_export.cpp)
-            out.items.push_back({Quantity::cycles, 0, DataSpace::weights,
-                                 "a shared read + write bandwidth, which the export leaves out"});
-            break;
-        }
-    }
     if (bandwidth_bound_level_differs) {
         out.items.push_back({Quantity::cycles, 0, DataSpace::weights,
                              "cycles of a bandwidth-bound level whose counts differ"});

@@ -280,14 +280,8 @@ ArchTexts arch_yaml(const Architecture& arch, const ArchModel& model,
             attributes.emplace_back("read_bandwidth", yaml_number(*level.read_bandwidth));
         if (level.write_bandwidth)
             attributes.emplace_back("write_bandwidth", yaml_number(*level.write_bandwidth));
-        if (level.shared_bandwidth) {
-            // docs/timeloop_conventions.md: how v3.0.3 applies its shared_bandwidth is not
-            // confirmed, so the limit is left out rather than written with a guessed meaning.
-            notes.push_back(fmt::format(
-                "level `{}` has a shared read + write bandwidth ({} words/cycle): it is not "
-                "exported, so timeloop-model's cycles ignore it",
-                level.name, *level.shared_bandwidth));
-        }
+        if (level.shared_bandwidth)
+            attributes.emplace_back("shared_bandwidth", yaml_number(*level.shared_bandwidth));
         if (per_pe) attributes.emplace_back("meshX", fmt::format("{}", columns));
         locals[node].push_back({level.name, storage_class(level), attributes});
         const std::string ert_name = paths[node] + "." + level.name;

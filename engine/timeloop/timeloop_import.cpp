@@ -144,6 +144,7 @@ Architecture import_architecture(const TimeloopSpec& spec) {
         level.word_bits = s.datawidth;
         level.read_bandwidth = s.read_bandwidth;
         level.write_bandwidth = s.write_bandwidth;
+        level.shared_bandwidth = s.shared_bandwidth;
         level.data_spaces = DataSpaceSet::all();
         level.instances = s.instances;
         level.per_pe = s.instances == pes && pes > 1;

@@ -56,13 +56,10 @@ const std::vector<std::string> kHarmlessAttributes = {"technology",
                                                       "metadata_datawidth",
                                                       "energy_scale"};
 // Attributes whose effect trainloop does not model: an error, not a guess.
-const std::vector<std::string> kUnsupportedAttributes = {"shared_bandwidth",
-                                                         "multiple_buffering",
-                                                         "decompression_supported",
-                                                         "compression_supported",
-                                                         "concordant_compressed_tile_traversal",
-                                                         "network_fill_latency",
-                                                         "network_drain_latency"};
+const std::vector<std::string> kUnsupportedAttributes = {
+    "multiple_buffering",    "decompression_supported",
+    "compression_supported", "concordant_compressed_tile_traversal",
+    "network_fill_latency",  "network_drain_latency"};
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -314,12 +311,16 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         attrs.fail(fmt::format("storage `{}` has no `depth`", name),
                    "`depth:` (rows of `width` bits), or class DRAM for unbounded memory");
     }
-    for (const char* key : {"read_bandwidth", "write_bandwidth"}) {
+    // v3.0.3 (src/model/buffer.cpp, ComputePerformance): the slowdown is the least of
+    // read, write and shared bandwidth over the read, write and read + write demand.
+    for (const auto& [key, field] : {std::pair{"read_bandwidth", &s.read_bandwidth},
+                                     std::pair{"write_bandwidth", &s.write_bandwidth},
+                                     std::pair{"shared_bandwidth", &s.shared_bandwidth}}) {
         if (!merged[key]) continue;
         const SpecNode node = attr_node(attrs, merged, key);
         const double bw = node.as_double();
         if (bw <= 0) node.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
-        (std::string(key) == "read_bandwidth" ? s.read_bandwidth : s.write_bandwidth) = bw;
+        *field = bw;
     }
     if (merged["metadata_storage_depth"]) {
         const SpecNode depth = attr_node(attrs, merged, "metadata_storage_depth");
@@ -337,8 +338,8 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         s.metadata_word_bits = attr_node(attrs, merged, "metadata_datawidth").as_non_negative_int();
     }
     note_others({"datawidth", "width", "block_size", "block-size", "depth", "size",
-                 "read_bandwidth", "write_bandwidth", "meshX", "meshY", "word-bits", "word_bits",
-                 "metadata_storage_depth", "metadata_datawidth"});
+                 "read_bandwidth", "write_bandwidth", "shared_bandwidth", "meshX", "meshY",
+                 "word-bits", "word_bits", "metadata_storage_depth", "metadata_datawidth"});
     ctx.spec.arch.storage.push_back(s);
 }
 

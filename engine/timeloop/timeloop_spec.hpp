@@ -28,8 +28,9 @@ struct TimeloopStorage {
     std::int64_t datawidth = 0;         // bits per word
     std::int64_t instances = 1;
     std::optional<std::int64_t> mesh_x;
-    std::optional<double> read_bandwidth;   // words/cycle
-    std::optional<double> write_bandwidth;  // words/cycle
+    std::optional<double> read_bandwidth;    // words/cycle
+    std::optional<double> write_bandwidth;   // words/cycle
+    std::optional<double> shared_bandwidth;  // words/cycle, reads + writes together
     // Sparseloop's separate metadata storage: metadata_storage_depth rows of
     // metadata_storage_width bits (none: metadata shares the data storage).
     std::optional<std::int64_t> metadata_bits;

@@ -152,6 +152,10 @@ inline std::int64_t timeloop_rounded_cycles(const Evaluation& e, const ArchModel
         if (level.write_bandwidth > 0 && level.write_bandwidth < write_demand) {
             slowdown = std::min(slowdown, level.write_bandwidth / write_demand);
         }
+        const double shared_demand = read_demand + write_demand;
+        if (level.shared_bandwidth > 0 && level.shared_bandwidth < shared_demand) {
+            slowdown = std::min(slowdown, level.shared_bandwidth / shared_demand);
+        }
         cycles = std::max(cycles, std::uint64_t(std::ceil(double(compute) / slowdown)));
     }
     return std::int64_t(cycles);

@@ -124,6 +124,17 @@ TEST(TimeloopErrors, UnmodelledBufferAttributesAreRefused) {
     EXPECT_TRUE(contains(e.key_path(), "multiple_buffering"));
 }
 
+TEST(TimeloopImport, SharedBandwidthIsReadAndMustBePositive) {
+    auto files = files_with("arch.yaml", replaced(golden("arch.yaml"), "n_banks: 32",
+                                                  "n_banks: 32\n          shared_bandwidth: 24"));
+    EXPECT_EQ(*import_files(files).arch.levels[1].shared_bandwidth, 24.0);
+    files = files_with("arch.yaml", replaced(golden("arch.yaml"), "n_banks: 32",
+                                             "n_banks: 32\n          shared_bandwidth: 0"));
+    const SpecError e = expect_spec_error([&] { import_files(files); });
+    EXPECT_TRUE(contains(e.message(), "non-positive shared_bandwidth")) << e.message();
+    EXPECT_TRUE(contains(e.key_path(), "shared_bandwidth")) << e.key_path();
+}
+
 TEST(TimeloopErrors, AMissingErtEntryNamesTheComponent) {
     const auto files = files_with(
         "ERT.yaml", replaced(golden("ERT.yaml"), "system.chip.GlobalBuffer", "system.chip.Other"));
