@@ -16,10 +16,10 @@ namespace {
 const std::string kGolden =
     std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/conv3x_fixed/";
 
-nlohmann::json eval_golden() {
+nlohmann::json eval_golden(const std::string& dir = kGolden) {
     std::string command = "eval --format json --timeloop";
     for (const char* f : {"arch.yaml", "problem.yaml", "map.yaml", "ERT.yaml", "ART.yaml"}) {
-        command += " " + kGolden + f;
+        command += " " + dir + f;
     }
     const auto r =
         trainloop::testing::run_trainloop(command, trainloop::testing::Capture::stdout_only);
@@ -75,6 +75,19 @@ TEST(TimeloopGolden, EnergyPerLevelWithinATenthOfAPercent) {
     EXPECT_NEAR(j["energy_pj"].get<double>(), 9303.64e6, 9303.64e6 * 1e-3);
     // Area: MACC 106,752 µm² in the stats file (417 × 256).
     EXPECT_NEAR(j["area_breakdown"]["MAC"].get<double>(), 106'752.0, 1e-6);
+}
+
+// The DRAM given a shared read + write bandwidth of 2 words per cycle
+// (tests/golden/timeloop/shared_bandwidth, README there): timeloop-model
+// v3.0.3 throttles it to 0.47 and takes 15,253,504 cycles (Summary Stats),
+// 88,784.10 µJ; trainloop's level cycles, (reads + writes) / 2, agree.
+TEST(TimeloopGolden, ASharedBandwidthThrottlesAsTimeloopModelDoes) {
+    const nlohmann::json j =
+        eval_golden(std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/shared_bandwidth/");
+    EXPECT_EQ(j["cycles"], 15'253'504);
+    EXPECT_EQ(j["compute_cycles"], 7'225'344);
+    EXPECT_EQ(j["bottleneck"], "DRAM");
+    EXPECT_NEAR(j["energy_pj"].get<double>(), 88'784.10e6, 88'784.10e6 * 1e-3);
 }
 
 }  // namespace
