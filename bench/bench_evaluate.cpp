@@ -32,6 +32,26 @@ void BM_EvaluateOne(benchmark::State& state) {
 }
 BENCHMARK(BM_EvaluateOne);
 
+// The same evaluation with the DRAM's bandwidth limited each way and on one
+// shared bus (all three bind or not: the latency step checks each): the
+// limits must not cost the hot path an allocation.
+void BM_EvaluateOneBandwidthLimited(benchmark::State& state) {
+    ArchModel arch = baseline();
+    arch.levels[0].read_bandwidth = 16;
+    arch.levels[0].write_bandwidth = 16;
+    arch.levels[0].shared_bandwidth = 16;
+    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
+    const Mapping mapping = testing::timeloop_golden_mapping();
+    const std::int64_t before = bench::allocations_so_far();
+    for (auto _ : state) {
+        const Evaluation e = evaluate(arch, fw, mapping);
+        benchmark::DoNotOptimize(e.cycles);
+    }
+    state.counters["allocs_per_eval"] =
+        double(bench::allocations_so_far() - before) / double(state.iterations());
+}
+BENCHMARK(BM_EvaluateOneBandwidthLimited);
+
 // The same evaluation on a sparse architecture (Procrustes-like: weights in
 // CSB at the GLB, MACs skip zero weights and inputs, half-tile pairing along
 // y) with ResNet-18 densities (weights 1/11.7, inputs 0.5): the closed-form

@@ -516,8 +516,9 @@ def write_ddr4(w, args, cnns, fig20):
       "Five 16-bit devices make an 80-bit interface; with 64 of its bits as data and DDR4's "
       "JEDEC rates, two interfaces move %s 16-bit words per cycle at 200 MHz, reads and writes "
       "together: a DDR interface has one data bus for both (`shared_bandwidth`; this document "
-      "before commit 7626ae0 gave each limit to reads and to writes alike). The same runs as above, each architecture's DRAM limited (CX as the spec gives "
-      "it; the uniform spread); every mapping searched again on the limited array."
+      "before commit 7626ae0 gave each limit to reads and to writes alike). The same runs as "
+      "above, each architecture's DRAM limited (CX as the spec gives it; the uniform spread); "
+      "every mapping searched again on the limited array."
       % " and ".join("%d (%s)" % (words, rate) for words, rate in DDR4_WORDS))
     w("")
     head, rule = "| network | unlimited: EP | CX |", "|---|---:|---:|"

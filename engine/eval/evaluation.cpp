@@ -13,13 +13,16 @@ namespace trainloop {
 namespace {
 
 // A cycle count past 2^53 (a tiny bandwidth, say) cannot be represented:
-// it is an error, never a wrapped or clamped number.
-std::int64_t cycle_count(double cycles, const PhaseProblem& problem, std::string_view what) {
+// it is an error, never a wrapped or clamped number. `describe()` says where
+// the cycles come from; it runs only on that error, so a valid evaluation
+// formats nothing (the hot path stays free of allocations).
+template <typename Describe>
+std::int64_t cycle_count(double cycles, const PhaseProblem& problem, Describe&& describe) {
     if (const auto count = count_from_double(std::ceil(cycles))) return *count;
     throw SpecError(
         {}, "",
         fmt::format("layer `{}` ({}) takes {:.3g} cycles {}, more than {}", problem.layer,
-                    phase_name(problem.phase), cycles, what, kMaxCountText),
+                    phase_name(problem.phase), cycles, describe(), kMaxCountText),
         "an architecture and workload whose cycle counts are representable",
         "check the level's bandwidth (words per cycle) in the architecture");
 }
@@ -27,16 +30,18 @@ std::int64_t cycle_count(double cycles, const PhaseProblem& problem, std::string
 std::int64_t cycles_at(double words, double bandwidth, const PhaseProblem& problem,
                        std::size_t level, const char* which) {
     if (bandwidth <= 0 || words == 0) return 0;
-    return cycle_count(words / bandwidth, problem,
-                       fmt::format("at storage level {} (0 = outermost): {:.3g} words at {} "
-                                   "bandwidth {:g} words/cycle",
-                                   level, words, which, bandwidth));
+    return cycle_count(words / bandwidth, problem, [&] {
+        return fmt::format(
+            "at storage level {} (0 = outermost): {:.3g} words at {} bandwidth "
+            "{:g} words/cycle",
+            level, words, which, bandwidth);
+    });
 }
 
 void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation& e) {
-    e.compute_cycles = e.imbalance.applies
-                           ? cycle_count(e.imbalance.cycles, problem, "of computation")
-                           : e.nest.compute_cycles;
+    e.compute_cycles = e.imbalance.applies ? cycle_count(e.imbalance.cycles, problem,
+                                                         [] { return "of computation"; })
+                                           : e.nest.compute_cycles;
     e.cycles = e.compute_cycles;
     e.bottleneck = -1;
     for (std::size_t i = 0; i < arch.num_levels; ++i) {
@@ -60,10 +65,10 @@ void add_latency(const ArchModel& arch, const PhaseProblem& problem, Evaluation&
         NetworkTraffic& traffic = e.routing.traffic[n];
         const double bandwidth = arch.networks[n].bandwidth;
         if (bandwidth <= 0 || traffic.busiest_link_words == 0) continue;
-        traffic.cycles = cycle_count(traffic.busiest_link_words / bandwidth, problem,
-                                     fmt::format("on network {}'s busiest link: {:.3g} words at "
-                                                 "{:g} words/cycle",
-                                                 n, traffic.busiest_link_words, bandwidth));
+        traffic.cycles = cycle_count(traffic.busiest_link_words / bandwidth, problem, [&] {
+            return fmt::format("on network {}'s busiest link: {:.3g} words at {:g} words/cycle", n,
+                               traffic.busiest_link_words, bandwidth);
+        });
         const std::int64_t cycles = traffic.cycles;
         if (cycles > e.cycles) {
             e.cycles = cycles;

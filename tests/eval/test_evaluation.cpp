@@ -2,6 +2,9 @@
 // and the golden run's energies.
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "common/spec_error.hpp"
 #include "eval/evaluation.hpp"
 #include "support/eval_fixtures.hpp"
 
@@ -209,6 +212,30 @@ TEST(EvaluationByHand, SharedBandwidthCarriesReadsAndWritesTogether) {
     EXPECT_EQ(evaluate(arch, fw, m).level_cycles[0], 152);
     // Energy does not depend on the bus: only leakage would, and there is none.
     EXPECT_DOUBLE_EQ(evaluate(arch, fw, m).energy_pj, e.energy_pj);
+}
+
+// A bandwidth so small that the level's cycles pass 2^53 is an error naming
+// the layer, the level and which of its limits, not a wrapped count.
+TEST(EvaluationByHand, AnUnrepresentableBandwidthBoundIsAnErrorNamingTheLimit) {
+    const PhaseProblem fw = make_phase_problem("l", Phase::fw, kSmall);
+    const Mapping m = two_level_mapping(loops({{Dim::K, 2}, {Dim::C, 3}}), loops({{Dim::P, 4}}));
+    for (const auto& [limit, which] :
+         {std::pair{&LevelModel::read_bandwidth, "read bandwidth"},
+          std::pair{&LevelModel::shared_bandwidth, "shared read + write bandwidth"}}) {
+        SCOPED_TRACE(which);
+        ArchModel arch = testing::two_level(1, 1, 64);
+        arch.levels[0].*limit = 1e-20;  // 30 or 38 words take ~3e21 cycles
+        try {
+            (void)evaluate(arch, fw, m);
+            ADD_FAILURE() << "no error";
+        } catch (const SpecError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("layer `l` (fw)"), std::string::npos) << what;
+            EXPECT_NE(what.find("at storage level 0"), std::string::npos) << what;
+            EXPECT_NE(what.find(which), std::string::npos) << what;
+            EXPECT_NE(std::string(e.hint()).find("bandwidth"), std::string::npos) << e.hint();
+        }
+    }
 }
 
 TEST(EvaluationByHand, EnergyIsActionCountsTimesEnergyPerAction) {
