@@ -163,7 +163,7 @@ TEST(ShippedArchitectures, Chen2024DesignsShareTableIIAndDifferWhereSectionVASay
         EXPECT_EQ(arch.pe_array.num_pes(), 64);           // Table II
         EXPECT_EQ(arch.pe_array.macs_per_pe, 16);         // Table II
         EXPECT_EQ(arch.pe_array.word_bits(), 32);         // Table II
-        EXPECT_EQ(arch.levels[0].read_bandwidth, 256.0);  // 1024 GB/s at 1 GHz, 32-bit words
+        EXPECT_EQ(arch.levels[0].shared_bandwidth, 256.0);  // 1024 GB/s at 1 GHz, 32-bit words, one bus
         ASSERT_NE(arch.find_level("GLB"), nullptr);
         ASSERT_NE(arch.find_level("PE_SRAM"), nullptr);
         EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, 256LL << 20);    // Table II
