@@ -78,6 +78,11 @@ DATAFLOW = "KQ,N"            # filters and input positions across a tile, sample
 # How far the mapping moves the GSCN figures: filters alone across a tile, and the mapper's choice.
 OTHER_DATAFLOWS = ["K,N", "any"]
 
+# How dense SpHG is in the authors' released implementation (github.com/negargoli/ReSprop,
+# main.py and models/ReSprop_conv.py): `--sparsity` (default 10, "Percentage of reuse-sparsity")
+# plus a 5 % margin is the percentage of SpHG's elements each layer's threshold steers to be
+# nonzero, so the default aims at 15 % nonzeros; the thesis states 90 % reuse-sparsity.
+RELEASED_CODE_DENSITY = 0.15
 # Profiles: (name, generator options, what it assumes).
 PROFILES = {
     "steady": (["--warmup-epochs", "0"], "90 % reuse-sparsity from the first iteration"),
@@ -111,11 +116,6 @@ DNNSIM_DRAM = (16, True)
 DRAM_BANDWIDTHS = [(64, False), (32, False), (16, False), DNNSIM_DRAM]
 # Where SpHG's nonzeros lie (the thesis gives no distribution): cv of the per-channel density.
 CLUSTER_CVS = [("steady_cv05", 0.5), ("steady_cv10", 1.0)]
-# How dense SpHG is in the authors' released implementation (github.com/negargoli/ReSprop,
-# main.py and models/ReSprop_conv.py): `--sparsity` (default 10, "Percentage of reuse-sparsity")
-# plus a 5 % margin is the percentage of SpHG's elements each layer's threshold steers to be
-# nonzero, so the default aims at 15 % nonzeros; the thesis states 90 % reuse-sparsity.
-RELEASED_CODE_DENSITY = 0.15
 
 
 def dram_label(bandwidth):
