@@ -58,12 +58,17 @@ def refuse_resume_if_model_changed(results_path, commit, inputs, root=ROOT):
 
 def require_trainloop(path):
     """Exits 2 naming `path` (the --trainloop option) when no executable is there, instead
-    of a traceback from the first run."""
+    of a traceback from the first run. Then points every trainloop run of this process at
+    this checkout's shipped specs, networks and profiles (TRAINLOOP_DATA_DIR): a binary
+    resolves a shipped name such as `--arch chen2024_dual_8x8` in the source tree it was
+    built from, which for a binary built elsewhere (another worktree, an older build) is
+    not the tree whose specs the report describes."""
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         print("error: --trainloop %s: no executable trainloop there; build it (scripts/build.sh "
               "build), or run scripts/reproduce.sh, which builds it first" % path,
               file=sys.stderr)
         sys.exit(2)
+    os.environ["TRAINLOOP_DATA_DIR"] = ROOT
 
 
 def children_cpu_seconds():

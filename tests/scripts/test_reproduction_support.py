@@ -14,7 +14,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
+    ROOT, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
     refuse_resume_if_model_changed, require_trainloop, write_stored_runs)
 
 
@@ -162,6 +162,20 @@ class RequireTrainloop(unittest.TestCase):
             f.write("#!/bin/sh\n")
         os.chmod(path, 0o755)
         require_trainloop(path)
+
+    def test_runs_resolve_shipped_names_in_this_checkout(self):
+        # A binary built from another tree would otherwise read that tree's arch_specs/.
+        path = os.path.join(self.directory.name, "trainloop")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\necho \"$TRAINLOOP_DATA_DIR\"\n")
+        os.chmod(path, 0o755)
+        saved = os.environ.pop("TRAINLOOP_DATA_DIR", None)
+        self.addCleanup(lambda: os.environ.__setitem__("TRAINLOOP_DATA_DIR", saved) if saved
+                        else os.environ.pop("TRAINLOOP_DATA_DIR", None))
+        os.environ["TRAINLOOP_DATA_DIR"] = self.directory.name
+        require_trainloop(path)
+        printed = subprocess.run([path], capture_output=True, text=True).stdout.strip()
+        self.assertEqual(os.path.realpath(printed), os.path.realpath(ROOT))
 
 
 class DramBandwidthVariants(unittest.TestCase):

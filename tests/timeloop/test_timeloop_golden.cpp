@@ -90,4 +90,25 @@ TEST(TimeloopGolden, ASharedBandwidthThrottlesAsTimeloopModelDoes) {
     EXPECT_NEAR(j["energy_pj"].get<double>(), 88'784.10e6, 88'784.10e6 * 1e-3);
 }
 
+// The DRAM given read 3, write 0.2 or 0.1, and shared 2 words per cycle
+// (tests/golden/timeloop/all_limits_*, README there): timeloop-model v3.0.3
+// takes the least of the three ratios, so the shared limit binds with the
+// write limit at 0.2 (15,253,504 cycles, as alone) and the write limit at 0.1
+// (16,056,320 cycles); trainloop applies every limit given, alike.
+TEST(TimeloopGolden, WithEveryBandwidthLimitGivenTheTightestBindsAsInTimeloopModel) {
+    const std::string golden = std::string(TRAINLOOP_SOURCE_DIR) + "/tests/golden/timeloop/";
+    const std::pair<const char*, std::int64_t> cases[] = {
+        {"all_limits_shared_binds/", 15'253'504},
+        {"all_limits_write_binds/", 16'056'320},
+    };
+    for (const auto& [dir, cycles] : cases) {
+        SCOPED_TRACE(dir);
+        const nlohmann::json j = eval_golden(golden + dir);
+        EXPECT_EQ(j["cycles"], cycles);
+        EXPECT_EQ(j["compute_cycles"], 7'225'344);
+        EXPECT_EQ(j["bottleneck"], "DRAM");
+        EXPECT_NEAR(j["energy_pj"].get<double>(), 88'784.10e6, 88'784.10e6 * 1e-3);
+    }
+}
+
 }  // namespace

@@ -115,15 +115,17 @@ TEST(ReSpropProfile, WholeTrainingSpeedUpFromTheMacs) {
     EXPECT_NEAR(resnet34 / 2.7, 1.0, 0.2) << "§7.5.3: 2.7x on average";
 }
 
-// ResNet-18's first stage with SpHG at density 0.1, the bw phase on `arch`
-// (ReSprop against standard training): train-cost's JSON.
-nlohmann::json stage1_backward_on(const std::string& arch) {
+// ResNet-18's first stage with SpHG at `density` (the thesis's 0.1 unless
+// given), the bw phase on `arch` (ReSprop against standard training):
+// train-cost's JSON.
+nlohmann::json stage1_backward_on(const std::string& arch, double density = 0.1) {
     const std::string steady = trainloop::testing::temp_file(
         "resprop_steady.yaml",
         "sparsity_profile: resprop_steady\n"
         "rules:\n"
         "  - {networks: resnet18, layers: \"layer1.*\", tensors: dy, phases: [bw, wu], "
-        "density: 0.1}\n");
+        "density: " +
+            std::to_string(density) + "}\n");
     const std::string net = trainloop::testing::temp_file(
         "stage1.yaml",
         "network: resnet18\n"
@@ -158,6 +160,18 @@ TEST(ReSpropOnGscn, BackwardPassIsFasterThanStandardTrainingButBelowTheMacRatio)
     EXPECT_GT(speedup, 9.0) << "GSCN multiplies only SpHG's nonzeros";
     EXPECT_LT(speedup, 10.0) << "no more than the MACs removed: the slowest PE sets the pace";
     EXPECT_LT(j["total_energy_pj"].get<double>(), 0.5 * j["dense_total_energy_pj"].get<double>());
+}
+
+// The authors' released implementation steers SpHG to 15 % nonzeros at its
+// default setting (docs/reproductions/resprop.md, "how dense SpHG is"): GSCN
+// then gains about 1 / 0.15, the products it skips, less than at the thesis's
+// stated 0.1, and again a few per cent short of the MAC ratio.
+TEST(ReSpropOnGscn, ADenserSpHGGainsLessInProportionToItsProducts) {
+    const double at_stated = stage1_backward_on(kGscn)["speedup"].get<double>();
+    const double at_code = stage1_backward_on(kGscn, 0.15)["speedup"].get<double>();
+    EXPECT_LT(at_code, 1.0 / 0.15) << "no more than the MACs removed";
+    EXPECT_GT(at_code, 0.9 / 0.15) << "GSCN multiplies only SpHG's nonzeros";
+    EXPECT_LT(at_code, at_stated);
 }
 
 // The thesis gives GSCN no DRAM bandwidth (the shipped spec: unlimited). A
