@@ -89,6 +89,35 @@ class RenderedDocument(unittest.TestCase):
                          "--work tests/golden/seed003")
 
 
+class TrafficDirection(unittest.TestCase):
+    """Fig. 11's direction names where the proposed design does not move fewer words, and
+    whether it does on its own mappings (the formats alone)."""
+
+    @staticmethod
+    def runs(proposed, scnn, sigma, sparsetrain):
+        words = {"proposed": proposed, "SCNN": scnn, "SIGMA": sigma, "SparseTrain": sparsetrain}
+        return {design: {"total_offchip_words": w} for design, w in words.items()}
+
+    def test_right_when_every_baseline_moves_more(self):
+        results = {"alexnet": self.runs(90, 100, 100, 100)}
+        self.assertEqual(seed003.traffic_direction(results, ["alexnet"], {}),
+                         "right (less traffic than every baseline)")
+
+    def test_names_the_network_and_baseline_where_it_is_not(self):
+        results = {"alexnet": self.runs(90, 100, 100, 100), "vgg16": self.runs(101, 120, 100, 110)}
+        text = seed003.traffic_direction(results, ["alexnet", "vgg16"], {})
+        self.assertEqual(text, "not right for VGG-16 against SIGMA (+1.00 %)")
+
+    def test_says_when_the_formats_alone_save_words_there(self):
+        results = {"vgg16": self.runs(101, 120, 100, 110)}
+        same = {"vgg16": {"proposed": {"offchip_words": 80}, "SIGMA": {"offchip_words": 81}}}
+        text = seed003.traffic_direction(results, ["vgg16"], same)
+        self.assertIn("fewer words than that baseline", text)
+        same["vgg16"]["SIGMA"]["offchip_words"] = 80
+        self.assertEqual(seed003.traffic_direction(results, ["vgg16"], same),
+                         "not right for VGG-16 against SIGMA (+1.00 %)")
+
+
 class PerMatrix(unittest.TestCase):
     """Figs. 13, 15 and 16: the traffic saving split over the paper's matrices."""
 
