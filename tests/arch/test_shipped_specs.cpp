@@ -160,10 +160,10 @@ TEST(ShippedArchitectures, Chen2024DesignsShareTableIIAndDifferWhereSectionVASay
     for (const Expected& d : designs) {
         SCOPED_TRACE(d.file);
         const Architecture arch = load_architecture(kSpecs / d.file);
-        EXPECT_EQ(arch.pe_array.num_pes(), 64);           // Table II
-        EXPECT_EQ(arch.pe_array.macs_per_pe, 16);         // Table II
-        EXPECT_EQ(arch.pe_array.word_bits(), 32);         // Table II
-        EXPECT_EQ(arch.levels[0].shared_bandwidth, 256.0);  // 1024 GB/s at 1 GHz, 32-bit words, one bus
+        EXPECT_EQ(arch.pe_array.num_pes(), 64);             // Table II
+        EXPECT_EQ(arch.pe_array.macs_per_pe, 16);           // Table II
+        EXPECT_EQ(arch.pe_array.word_bits(), 32);           // Table II
+        EXPECT_EQ(arch.levels[0].shared_bandwidth, 256.0);  // 1024 GB/s, 1 GHz, one bus
         ASSERT_NE(arch.find_level("GLB"), nullptr);
         ASSERT_NE(arch.find_level("PE_SRAM"), nullptr);
         EXPECT_EQ(arch.find_level("GLB")->capacity_bytes, 256LL << 20);    // Table II
