@@ -9,7 +9,7 @@
 #   scripts/reproduce.sh eager_pruning [--resume]      # about 50 minutes; saves after each network
 #   scripts/reproduce.sh resprop [--budget 2000]       # train-cost on GSCN
 #   scripts/reproduce.sh clonets                       # about ten seconds
-#   scripts/reproduce.sh seed003 [--networks a,b] [--resume]  # about two hours on two cores; saves after each part
+#   scripts/reproduce.sh seed003 [--networks a,b] [--resume]  # 77 min on two idle cores; saves after each part
 set -euo pipefail
 cd "$(dirname "$0")/.."
 papers=$(cd scripts && ls reproduce_*.py | sed -e 's/^reproduce_//' -e 's/\.py$//' | tr '\n' ' ')
