@@ -18,17 +18,28 @@ const IterationSpace kConv3x = testing::resnet18_conv3x();
 
 ArchModel baseline() { return testing::three_level(16, 16, 65536, 512); }
 
-void BM_EvaluateOne(benchmark::State& state) {
-    const ArchModel arch = baseline();
-    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
-    const Mapping mapping = testing::timeloop_golden_mapping();
+// conv3_x's forward phase on Timeloop's golden mapping: what every
+// single-evaluation benchmark below evaluates.
+const PhaseProblem kConv3xFw = make_phase_problem("conv3x", Phase::fw, kConv3x);
+const Mapping kGoldenMapping = testing::timeloop_golden_mapping();
+
+// Runs `evaluate_once` once per iteration and reports the heap allocations
+// per evaluation (the hot path should make none).
+template <typename EvaluateOnce>
+void measure_one_evaluation(benchmark::State& state, EvaluateOnce&& evaluate_once) {
     const std::int64_t before = bench::allocations_so_far();
     for (auto _ : state) {
-        const Evaluation e = evaluate(arch, fw, mapping);
+        const Evaluation e = evaluate_once();
         benchmark::DoNotOptimize(e.energy_pj);
+        benchmark::DoNotOptimize(e.cycles);
     }
     state.counters["allocs_per_eval"] =
         double(bench::allocations_so_far() - before) / double(state.iterations());
+}
+
+void BM_EvaluateOne(benchmark::State& state) {
+    const ArchModel arch = baseline();
+    measure_one_evaluation(state, [&] { return evaluate(arch, kConv3xFw, kGoldenMapping); });
 }
 BENCHMARK(BM_EvaluateOne);
 
@@ -40,15 +51,7 @@ void BM_EvaluateOneBandwidthLimited(benchmark::State& state) {
     arch.levels[0].read_bandwidth = 16;
     arch.levels[0].write_bandwidth = 16;
     arch.levels[0].shared_bandwidth = 16;
-    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
-    const Mapping mapping = testing::timeloop_golden_mapping();
-    const std::int64_t before = bench::allocations_so_far();
-    for (auto _ : state) {
-        const Evaluation e = evaluate(arch, fw, mapping);
-        benchmark::DoNotOptimize(e.cycles);
-    }
-    state.counters["allocs_per_eval"] =
-        double(bench::allocations_so_far() - before) / double(state.iterations());
+    measure_one_evaluation(state, [&] { return evaluate(arch, kConv3xFw, kGoldenMapping); });
 }
 BENCHMARK(BM_EvaluateOneBandwidthLimited);
 
@@ -66,15 +69,8 @@ void BM_EvaluateOneSparse(benchmark::State& state) {
     PhaseDensities densities;
     densities.spaces[DataSpace::weights].density = 1.0 / 11.7;
     densities.spaces[DataSpace::inputs].density = 0.5;
-    const PhaseProblem fw = make_phase_problem("conv3x", Phase::fw, kConv3x);
-    const Mapping mapping = testing::timeloop_golden_mapping();
-    const std::int64_t before = bench::allocations_so_far();
-    for (auto _ : state) {
-        const Evaluation e = evaluate(arch, fw, mapping, densities);
-        benchmark::DoNotOptimize(e.energy_pj);
-    }
-    state.counters["allocs_per_eval"] =
-        double(bench::allocations_so_far() - before) / double(state.iterations());
+    measure_one_evaluation(state,
+                           [&] { return evaluate(arch, kConv3xFw, kGoldenMapping, densities); });
 }
 BENCHMARK(BM_EvaluateOneSparse);
 
