@@ -254,10 +254,10 @@ def write_code_density(w, networks, steady, gscn, code_density):
     w("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
     within, outside, mac_ratios = [], [], []
     for net in networks:
-        macs = bw_macs(code_density[net]) / bw_effectual(code_density[net])
+        macs = mac_ratio(code_density[net])
         mac_ratios.append(macs)
         at_code = backprop_speedup(code_density[net])
-        cells = ["%.2f×" % (bw_macs(steady[net]) / bw_effectual(steady[net])), "%.2f×" % macs]
+        cells = ["%.2f×" % mac_ratio(steady[net]), "%.2f×" % macs]
         if net in TABLE_7_8:
             ratio = at_code / paper_ratio(net)
             met = abs(ratio - 1) <= TOLERANCE
@@ -292,6 +292,11 @@ def paper_ratio(net):
 
 def bw_macs(runs):
     return sum(runs[p]["total_macs"] for p in ("bw", "wu"))
+
+
+def mac_ratio(runs):
+    """All MACs of bw and wu over their effectual ones: the theoretical speed-up."""
+    return bw_macs(runs) / bw_effectual(runs)
 
 
 def bw_effectual(runs):
@@ -464,11 +469,11 @@ def main():
     fc_share = {}
     for net in networks:
         runs = steady[net]
-        ours = bw_macs(runs) / bw_effectual(runs)
+        ours = mac_ratio(runs)
         per_sample, per_batch = overhead_ops(net)
         extra = per_sample * GSCN_BATCH + per_batch
         with_overhead = bw_macs(runs) / (bw_effectual(runs) + extra)
-        all_sparse = bw_macs(with_fc[net]) / bw_effectual(with_fc[net])
+        all_sparse = mac_ratio(with_fc[net])
         # The share of bw and wu MACs the shipped profile leaves dense (the FC layers'):
         # effectual = 0.1 (all - dense) + dense.
         fc_share[net] = (bw_effectual(runs) / bw_macs(runs) - 0.1) / 0.9
@@ -651,7 +656,7 @@ def main():
         w("Where a target is missed: " + "; ".join(
             "%s: %s" % (LABEL[n], "; ".join(notes[n])) for n in missed) + ".")
         w("")
-        mac_share = {n: backprop_speedup(steady[n]) / (bw_macs(steady[n]) / bw_effectual(steady[n]))
+        mac_share = {n: backprop_speedup(steady[n]) / mac_ratio(steady[n])
                      for n in networks}
         w("Not explained: trainloop's GSCN keeps %.0f–%.0f %% of the MAC ratio (the first "
           "table), the thesis's GSCN %.0f–%.0f %% of its own (Table 7.8: GSCN+ReSprop over "

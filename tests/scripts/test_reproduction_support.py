@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
@@ -169,12 +170,9 @@ class RequireTrainloop(unittest.TestCase):
         with open(path, "w") as f:
             f.write("#!/bin/sh\necho \"$TRAINLOOP_DATA_DIR\"\n")
         os.chmod(path, 0o755)
-        saved = os.environ.pop("TRAINLOOP_DATA_DIR", None)
-        self.addCleanup(lambda: os.environ.__setitem__("TRAINLOOP_DATA_DIR", saved) if saved
-                        else os.environ.pop("TRAINLOOP_DATA_DIR", None))
-        os.environ["TRAINLOOP_DATA_DIR"] = self.directory.name
-        require_trainloop(path)
-        printed = subprocess.run([path], capture_output=True, text=True).stdout.strip()
+        with mock.patch.dict(os.environ, {"TRAINLOOP_DATA_DIR": self.directory.name}):
+            require_trainloop(path)
+            printed = subprocess.run([path], capture_output=True, text=True).stdout.strip()
         self.assertEqual(os.path.realpath(printed), os.path.realpath(ROOT))
 
 
