@@ -109,6 +109,13 @@ def main():
     ap.add_argument("--only", action="append", default=[], metavar="NAME",
                     help="write rules for these networks only (default: all of Table 5)")
     args = ap.parse_args()
+    if not args.prune_num_scale > 0:
+        ap.error("--prune-num-scale must be > 0")
+    if args.per_filter_cv < 0:
+        ap.error("--per-filter-cv must be >= 0")
+    malformed = [item for item in args.network if "=" not in item]
+    if malformed:
+        ap.error("--network expects NAME=FILE, got %r" % malformed[0])
     files = dict(item.split("=", 1) for item in args.network)
 
     out = []
