@@ -56,10 +56,10 @@ void run_train_cost(const TrainCostOptions& t) {
         "Rerun:", true);
     if (!o.quiet) {
         std::cerr << fmt::format(
-            "train-cost: {} samples over {} iterations; {} distinct problems to map ({} in the "
+            "train-cost: {} sample{} over {} iterations; {} distinct problems to map ({} in the "
             "samples, the rest for the dense baseline)\n",
-            plan.samples.size(), group_thousands(t.iterations), plan.problems.size(),
-            plan.sparse_states());
+            plan.samples.size(), plan.samples.size() == 1 ? "" : "s", group_thousands(t.iterations),
+            plan.problems.size(), plan.sparse_states());
     }
     ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
     bar.start();

@@ -11,6 +11,7 @@
 namespace {
 
 using trainloop::testing::CommandResult;
+using trainloop::testing::run_trainloop;
 using trainloop::testing::temp_file;
 
 const std::string kArch =
@@ -79,6 +80,39 @@ TEST(TrainCostCommand, TextShowsTheSamplesAndTheComparison) {
     EXPECT_NE(r.output.find("speed-up 1.000x, energy 1.000x of dense"), std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("MACs removed over the run: 0.00 %"), std::string::npos) << r.output;
+}
+
+// Progress goes to standard error: on a terminal a bar redrawn in place and
+// erased at the end (here a pseudo-terminal from util-linux's `script`);
+// in a log, only what the run will map; with --quiet, nothing. The JSON on
+// standard output is the same either way.
+TEST(TrainCostCommand, ProgressIsABarOnATerminalALineInALogAndNothingWhenQuiet) {
+    std::string arguments = train_cost("--sparsity dense --iterations 50 --format json");
+    const std::string quiet = " --quiet ";
+    arguments.replace(arguments.find(quiet), quiet.size(), " ");
+    const std::string header = "train-cost: 1 sample over 50 iterations; ";
+
+    const CommandResult terminal = trainloop::testing::run_command(
+        "script -qec '" + std::string(TRAINLOOP_BINARY) + " " + arguments + "' /dev/null");
+    ASSERT_EQ(terminal.exit_code, 0) << terminal.output;
+    EXPECT_NE(terminal.output.find(header), std::string::npos) << terminal.output;
+    const std::size_t bar = terminal.output.find("\rtrain-cost: [########################] ");
+    ASSERT_NE(bar, std::string::npos) << "the finished bar, drawn in place\n" << terminal.output;
+    EXPECT_NE(terminal.output.find(" problems, ", bar), std::string::npos) << terminal.output;
+    EXPECT_NE(terminal.output.find(" elapsed, ", bar), std::string::npos) << terminal.output;
+    EXPECT_NE(terminal.output.find("\r        ", bar), std::string::npos) << "erased at the end";
+    EXPECT_NE(terminal.output.find("\"total_cycles\""), std::string::npos) << terminal.output;
+
+    const CommandResult log = run_trainloop(arguments, trainloop::testing::Capture::stderr_only);
+    ASSERT_EQ(log.exit_code, 0) << log.output;
+    EXPECT_EQ(log.output.find(header), 0u) << log.output;
+    EXPECT_EQ(log.output.find('['), std::string::npos) << "no bar in a log\n" << log.output;
+
+    const CommandResult quiet_run =
+        run_trainloop(train_cost("--sparsity dense --iterations 50 --format json"),
+                      trainloop::testing::Capture::stderr_only);
+    ASSERT_EQ(quiet_run.exit_code, 0) << quiet_run.output;
+    EXPECT_EQ(quiet_run.output, "");
 }
 
 TEST(TrainCostCommand, ZeroOrNegativeIterationsExit2) {
