@@ -100,6 +100,44 @@ TEST(NetworkTopologies, MeshUnicastsCrossHalfTheArrayEachWay) {
     EXPECT_EQ(mesh.e.cycles, bus.e.cycles) << "no link bandwidth given: no latency bound";
 }
 
+// A network priced by its component: the library's `hop_pj` and `router_pj`
+// reach the evaluation as the same figures written on the network would.
+TEST(NetworkTopologies, ALibrarysRouterEnergyPricesEveryRouterCrossed) {
+    std::string library =
+        read_file_text(kSource / "arch_specs/components/accelergy_40nm.yaml") +
+        "  - {name: routed_noc, class: network, word_bits: 32, hop_pj: 1.0, router_pj: 0.5, "
+        "leakage_mw: 0, area_um2: 0}\n";
+    const std::filesystem::path library_file =
+        std::filesystem::path(::testing::TempDir()) / "topology_routed_library.yaml";
+    std::ofstream(library_file) << library;
+    const std::filesystem::path priced_by_library = arch_with_networks(
+        "mesh_library",
+        "  - {name: row_broadcast, axis: x, kind: broadcast, topology: systolic, parent: GLB, "
+        "child: RF, hop_energy_pj: 1.0}\n"
+        "  - {name: column_reduce, axis: y, kind: reduction, topology: systolic, parent: GLB, "
+        "child: RF, hop_energy_pj: 1.0}\n"
+        "  - {name: unicast, axis: both, kind: unicast, topology: mesh, parent: GLB, child: RF, "
+        "component: routed_noc}\n");
+    {
+        std::string text = read_file_text(priced_by_library);
+        const std::string key = "component_library: ";
+        const std::size_t at = text.find(key) + key.size();
+        text.replace(at, text.find('\n', at) - at, library_file.string());
+        std::ofstream(priced_by_library) << text;
+    }
+    const Result library_priced = evaluate_on(priced_by_library);
+    const Result written = evaluate_on(
+        arch_with_networks("mesh_written", three_networks("systolic", "systolic", "mesh")));
+    const double words =
+        library_priced.json["networks"]["unicast"]["delivered_words"].get<double>();
+    ASSERT_GT(words, 0);
+    EXPECT_DOUBLE_EQ(library_priced.json["energy_breakdown"]["unicast"].get<double>(),
+                     16 * words * 1.0 + 16 * words * 0.5)
+        << "16 links and 16 routers per word from the corner (as above)";
+    EXPECT_EQ(library_priced.json["energy_breakdown"]["unicast"],
+              written.json["energy_breakdown"]["unicast"]);
+}
+
 TEST(NetworkTopologies, TorusUnicastsTakeTheShorterWayRound) {
     const Result torus =
         evaluate_on(arch_with_networks("torus", three_networks("ring", "ring", "torus")));
