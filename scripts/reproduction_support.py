@@ -111,6 +111,15 @@ def write_stored_runs(path, stored):
             os.remove(temporary)
 
 
+def scalars_and(result, keep=()):
+    """Of one run's JSON, its scalars and the sub-objects named in `keep`: what a document
+    reads, without the per-sample tables and mappings that would make its stored runs
+    megabytes (the documents' tests keep them in tests/golden)."""
+    kept = {k: v for k, v in result.items() if not isinstance(v, (dict, list))}
+    kept.update({k: result[k] for k in keep if k in result})
+    return kept
+
+
 def load_module(name, path):
     """A Python file (a profile generator) imported as module `name`."""
     spec = importlib.util.spec_from_file_location(name, path)

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
     ROOT, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
-    refuse_resume_if_model_changed, require_trainloop, write_stored_runs)
+    refuse_resume_if_model_changed, require_trainloop, scalars_and, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -69,6 +69,18 @@ class StoredRuns(unittest.TestCase):
         message, code = self.read_error()
         self.assertEqual(code, 2)
         self.assertIn("not a JSON object", message)
+
+
+class ScalarsAnd(unittest.TestCase):
+    def test_keeps_the_scalars_and_the_named_objects_only(self):
+        result = {"total_cycles": 5, "arch": "gscn_4x64", "converged": True, "note": None,
+                  "samples": [{"begin": 0}], "dense_step": {"cycles": 1},
+                  "totals": {"wu": {"used_products": 3}}}
+        self.assertEqual(scalars_and(result, ("totals", "absent")),
+                         {"total_cycles": 5, "arch": "gscn_4x64", "converged": True,
+                          "note": None, "totals": {"wu": {"used_products": 3}}})
+        self.assertEqual(scalars_and(result), {"total_cycles": 5, "arch": "gscn_4x64",
+                                               "converged": True, "note": None})
 
 
 class ModelChanges(unittest.TestCase):

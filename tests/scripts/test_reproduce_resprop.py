@@ -1,0 +1,68 @@
+"""scripts/reproduce_resprop.py's stored runs, without running trainloop: the key a run
+is stored under, a stored run returned instead of running, a missing one refused, and
+that the stored runs of tests/golden/resprop render docs/reproductions/resprop.md
+exactly."""
+
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import unittest.mock
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import reproduce_resprop as resprop  # noqa: E402
+
+
+class StoredRuns(unittest.TestCase):
+    def runner(self, stored=None):
+        return resprop.Runner("/opt/bin/trainloop", resprop.MACS_ONLY, io.StringIO(),
+                              "/tmp/work", stored)
+
+    def test_a_key_names_the_work_directory_and_the_checkout_not_where_they_are(self):
+        command = ["/opt/bin/trainloop", "train-cost", "--arch",
+                   os.path.join(resprop.ROOT, "arch_specs", "gscn_4x64.yaml"),
+                   "--sparsity", "/tmp/work/resprop_steady.yaml", "--batch", "64"]
+        self.assertEqual(self.runner().key(command),
+                         "train-cost --arch ROOT/arch_specs/gscn_4x64.yaml --sparsity "
+                         "WORK/resprop_steady.yaml --batch 64")
+
+    def test_a_stored_run_is_returned_without_running(self):
+        runner = self.runner({"cartesian --workload resnet18": {"totals": {"fw": 1}}})
+        # The binary does not exist: running it would fail.
+        self.assertEqual(runner.run(["/opt/bin/trainloop", "cartesian", "--workload",
+                                     "resnet18"]), {"totals": {"fw": 1}})
+
+    def test_a_run_the_stored_runs_lack_is_an_error_naming_it(self):
+        runner = self.runner({})
+        with self.assertRaises(SystemExit) as exit_, \
+                unittest.mock.patch("sys.stderr", new_callable=io.StringIO) as err:
+            runner.run(["/opt/bin/trainloop", "cartesian", "--workload", "vgg16"])
+        self.assertEqual(exit_.exception.code, 2)
+        self.assertIn("lack `trainloop cartesian --workload vgg16`", err.getvalue())
+
+
+class RenderedDocument(unittest.TestCase):
+    def test_the_document_is_what_the_stored_runs_render(self):
+        # A document edited by hand, or left behind its report code, differs here; and
+        # the report code renders a complete set of runs without error.
+        with tempfile.TemporaryDirectory() as scratch:
+            out = os.path.join(scratch, "resprop.md")
+            done = subprocess.run(
+                [sys.executable, os.path.join(ROOT, "scripts", "reproduce_resprop.py"),
+                 "--report-only", "--work", os.path.join(ROOT, "tests", "golden", "resprop"),
+                 "--out", out], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out) as f:
+                rendered = f.read()
+        with open(os.path.join(ROOT, "docs", "reproductions", "resprop.md")) as f:
+            document = f.read()
+        self.assertEqual(rendered, document,
+                         "render it again: scripts/reproduce_resprop.py --report-only --work "
+                         "tests/golden/resprop")
+
+
+if __name__ == "__main__":
+    unittest.main()
