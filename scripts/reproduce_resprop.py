@@ -355,8 +355,10 @@ def write_gpu_rows(w, networks, steady):
     w("The thesis timed only the two back-propagation convolutions on the GPU (§7.5.4), the "
       "benchmark its whole backward pass (batch normalization, activations and the fully "
       "connected layer too), so the GPU times here are longer and trainloop's speed-ups "
-      "larger than like for like, by the same factor in both rows of a network. Row by row, "
-      "trainloop over the thesis: %s."
+      "larger than like for like, by the same factor in both rows of a network: how a "
+      "network's gap divides between its two rows depends on that factor, which the "
+      "benchmark does not give, and their quotient (the ratio compared above) does not. Row "
+      "by row, trainloop over the thesis: %s."
       % "; ".join("%s standard training %.2f (%s), ReSprop %.2f (%s)" % (
           LABEL[n], ratios[n][0], target_text(ratios[n][0]), ratios[n][1],
           target_text(ratios[n][1])) for n in nets))
