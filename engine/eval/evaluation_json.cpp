@@ -37,6 +37,27 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
 
 }  // namespace
 
+// What a transfer needs, as the mapping spreads it: "unicast", or a multicast
+// or reduction along the axes its shared loops span.
+std::string needed_delivery(const Transfer& t) {
+    if (t.kind == DeliveryKind::unicast) return "unicast";
+    const char* along = t.axes == (kAxisX | kAxisY) ? "x and y" : t.axes == kAxisX ? "x" : "y";
+    return std::string(t.kind == DeliveryKind::reduction ? "reduction" : "multicast") + " along " +
+           along;
+}
+
+const char* delivery_name(DeliveryKind kind) {
+    switch (kind) {
+        case DeliveryKind::unicast:
+            return "unicast";
+        case DeliveryKind::multicast:
+            return "multicast";
+        case DeliveryKind::reduction:
+            return "reduction";
+    }
+    return "unicast";
+}
+
 std::string component_name(const Architecture& arch, std::size_t component) {
     if (component < arch.levels.size()) return arch.levels[component].name;
     if (component == arch.levels.size()) return "MAC";
@@ -108,12 +129,27 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
     nlohmann::json networks = nlohmann::json::object();
     for (std::size_t n = 0; n < arch.networks.size(); ++n) {
         const NetworkTraffic& t = e.routing.traffic[n];
+        // Which tensors it carried from which level, what the mapping needed and
+        // what the network did: a multicast sent PE by PE on a unicast network
+        // (no network of the needed kind along its axes) shows here.
+        nlohmann::json transfers = nlohmann::json::array();
+        for (std::size_t i = 0; i < arch.levels.size(); ++i) {
+            for (DataSpace s : kAllDataSpaces) {
+                const Transfer& tr = e.routing.transfers[i][s];
+                if (tr.network != int(n)) continue;
+                transfers.push_back({{"tensor", tensor_of(s)},
+                                     {"from", arch.levels[i].name},
+                                     {"needs", needed_delivery(tr)},
+                                     {"sent_as", delivery_name(model.networks[n].kind)}});
+            }
+        }
         networks[arch.networks[n].name] = {
             {"topology", std::string(network_topology_name(arch.networks[n].topology))},
             {"delivered_words", count_json(t.delivered_words)},
             {"link_hops", count_json(t.link_hops)},
             {"router_crossings", count_json(t.router_crossings)},
-            {"cycles", t.cycles}};
+            {"cycles", t.cycles},
+            {"transfers", transfers}};
     }
     nlohmann::json out = {
         {"layer", problem.layer},

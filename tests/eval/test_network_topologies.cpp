@@ -7,6 +7,7 @@
 // do the outputs (indexed by both).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -74,6 +75,23 @@ TEST(NetworkTopologies, AnExplicitBusIsTheDefault) {
     EXPECT_EQ(bus.json["networks"]["unicast"]["link_hops"],
               bus.json["networks"]["unicast"]["delivered_words"])
         << "a bus: one hop per delivered word";
+}
+
+// The JSON names what each network carried: the inputs broadcast along x on
+// row_broadcast; the weights, which need a multicast along y that no network
+// does, sent PE by PE on the unicast network, where a user sees the fallback.
+TEST(NetworkTopologies, EachNetworkListsTheTransfersItCarriedAndWhatTheyNeeded) {
+    const Result shipped = evaluate_on(kSource / "arch_specs/procrustes_baseline_16x16.yaml");
+    const auto& networks = shipped.json["networks"];
+    const nlohmann::json inputs = {
+        {"tensor", "x"}, {"from", "GLB"}, {"needs", "multicast along x"}, {"sent_as", "multicast"}};
+    EXPECT_EQ(networks["row_broadcast"]["transfers"], nlohmann::json::array({inputs}));
+    const nlohmann::json weights = {
+        {"tensor", "w"}, {"from", "GLB"}, {"needs", "multicast along y"}, {"sent_as", "unicast"}};
+    const auto& unicast = networks["unicast"]["transfers"];
+    EXPECT_NE(std::find(unicast.begin(), unicast.end(), weights), unicast.end()) << unicast;
+    EXPECT_EQ(networks["column_reduce"]["transfers"], nlohmann::json::array())
+        << "K,N reduces nothing across the array";
 }
 
 TEST(NetworkTopologies, MeshUnicastsCrossHalfTheArrayEachWay) {
