@@ -80,5 +80,29 @@ class Resume(unittest.TestCase):
         self.assertEqual(exit.exception.code, 2)
 
 
+class StoredRuns(unittest.TestCase):
+    """What a run's JSON keeps when stored: the document's inputs, not its mappings."""
+
+    def test_a_sparse_map_keeps_its_totals_and_each_layer_phases_effectual_macs(self):
+        result = {"arch": "eager_pruning_2048", "evaluations": 10,
+                  "totals": {"step": {"macs": 8, "cycles": 2}},
+                  "layers": [{"name": "conv1", "phases": {
+                      "fw": {"cycles": 2, "effectual_macs": 3, "mapping": {"levels": []}}}}],
+                  "mapspace": {"size": 1}}
+        kept = ep.slim(result)
+        self.assertEqual(kept, {"arch": "eager_pruning_2048", "evaluations": 10,
+                                "totals": {"step": {"macs": 8, "cycles": 2}},
+                                "layers": [{"phases": {"fw": {"effectual_macs": 3}}}]})
+        self.assertEqual(ep.slim(kept), kept, "slimming stored runs again keeps them")
+
+    def test_a_dense_map_or_a_train_cost_run_keeps_no_layers_or_samples(self):
+        dense = {"totals": {"fw": {"macs": 1}}, "layers": [{"name": "a", "phases": {
+            "fw": {"cycles": 1, "mapping": {}}}}]}
+        self.assertEqual(ep.slim(dense), {"totals": {"fw": {"macs": 1}}})
+        run = {"total_cycles": 5, "macs_removed_fraction": 0.4, "samples": [{"begin": 0}],
+               "dense_step": {"cycles": 1}}
+        self.assertEqual(ep.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
+
+
 if __name__ == "__main__":
     unittest.main()
