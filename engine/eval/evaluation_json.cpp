@@ -35,8 +35,6 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
             {"histogram", histogram}};
 }
 
-}  // namespace
-
 // What a transfer needs, as the mapping spreads it: "unicast", or a multicast
 // or reduction along the axes its shared loops span.
 std::string needed_delivery(const Transfer& t) {
@@ -57,6 +55,8 @@ const char* delivery_name(DeliveryKind kind) {
     }
     return "unicast";
 }
+
+}  // namespace
 
 std::string component_name(const Architecture& arch, std::size_t component) {
     if (component < arch.levels.size()) return arch.levels[component].name;
