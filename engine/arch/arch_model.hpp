@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "arch/architecture.hpp"
 #include "arch/sparse_features.hpp"
@@ -68,11 +69,23 @@ struct LevelModel {
 
 // How words of a data space cross into the PE array from a level above it.
 enum class DeliveryKind : std::uint8_t { unicast, multicast, reduction };
+inline constexpr std::array<std::string_view, 3> kDeliveryKindNames = {"unicast", "multicast",
+                                                                       "reduction"};
+
+constexpr std::string_view delivery_kind_name(DeliveryKind k) {
+    return kDeliveryKindNames[static_cast<std::size_t>(k)];
+}
 
 // Which array axes a multicast or reduction spans (bit 0: x, bit 1: y).
 using AxisMask = std::uint8_t;
 inline constexpr AxisMask kAxisX = 1;
 inline constexpr AxisMask kAxisY = 2;
+
+// "along x", "along y", "along x and y", or "to single PEs" (no axis).
+constexpr std::string_view axes_text(AxisMask axes) {
+    if (axes == (kAxisX | kAxisY)) return "along x and y";
+    return axes == kAxisX ? "along x" : axes == kAxisY ? "along y" : "to single PEs";
+}
 
 struct NetworkModel {
     std::int64_t parent = 0;  // level index

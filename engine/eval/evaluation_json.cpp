@@ -1,5 +1,7 @@
 #include "eval/evaluation_json.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "mapping/mapping_json.hpp"
@@ -39,21 +41,7 @@ nlohmann::json imbalance_json(const LoadImbalance& li) {
 // or reduction along the axes its shared loops span.
 std::string needed_delivery(const Transfer& t) {
     if (t.kind == DeliveryKind::unicast) return "unicast";
-    const char* along = t.axes == (kAxisX | kAxisY) ? "x and y" : t.axes == kAxisX ? "x" : "y";
-    return std::string(t.kind == DeliveryKind::reduction ? "reduction" : "multicast") + " along " +
-           along;
-}
-
-const char* delivery_name(DeliveryKind kind) {
-    switch (kind) {
-        case DeliveryKind::unicast:
-            return "unicast";
-        case DeliveryKind::multicast:
-            return "multicast";
-        case DeliveryKind::reduction:
-            return "reduction";
-    }
-    return "unicast";
+    return fmt::format("{} {}", delivery_kind_name(t.kind), axes_text(t.axes));
 }
 
 }  // namespace
@@ -140,7 +128,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
                 transfers.push_back({{"tensor", tensor_of(s)},
                                      {"from", arch.levels[i].name},
                                      {"needs", needed_delivery(tr)},
-                                     {"sent_as", delivery_name(model.networks[n].kind)}});
+                                     {"sent_as", delivery_kind_name(model.networks[n].kind)}});
             }
         }
         networks[arch.networks[n].name] = {

@@ -141,15 +141,9 @@ std::string tile_parts(const MappingViolation& v, const PhaseProblem& problem) {
     return parts;
 }
 
-std::string axes_text(AxisMask axes) {
-    if (axes == (kAxisX | kAxisY)) return "along x and y";
-    return axes == kAxisX ? "along x" : axes == kAxisY ? "along y" : "to single PEs";
-}
-
 // "level GLB sends x (inputs) as a multicast along y; its networks for it: ..."
 std::string describe_network_mismatch(const MappingViolation& v, const Architecture& arch,
                                       const std::string& level, const std::string& tensor) {
-    constexpr std::array<std::string_view, 3> kinds = {"unicast", "multicast", "reduction"};
     std::string networks;
     for (const OnChipNetwork& n : arch.networks) {
         if (n.parent != level || !n.data_spaces.contains(v.space)) continue;
@@ -159,7 +153,8 @@ std::string describe_network_mismatch(const MappingViolation& v, const Architect
     return fmt::format(
         "the mapping's spatial loops make level {} send {} as a {} {}, but none of its networks "
         "for it does that and none is a unicast network: {}",
-        level, tensor, kinds[std::size_t(v.limit)], axes_text(AxisMask(v.actual)), networks);
+        level, tensor, delivery_kind_name(DeliveryKind(v.limit)), axes_text(AxisMask(v.actual)),
+        networks);
 }
 
 // A saturated product (see LoopList::factor_of) is past the int64 range.
