@@ -36,7 +36,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
     git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, scalars_and,
-    require_trainloop, search_from, write_stored_runs)
+    require_trainloop, search_from, target_verdict, TARGET_TOLERANCE, within_target,
+    write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -54,7 +55,7 @@ LSTM_VARIANTS = [
      "hybrid Kaldi model)"),
     ("layers_2", {"layers": 2}, "2 stacked LSTM layers of 1024 cells"),
 ]
-RC_TOLERANCE = 0.20  # the reproduction's target (issue #17): within ±20 %
+RC_TOLERANCE = TARGET_TOLERANCE
 PAPER_OVER_CX = 1.91  # §5.4: "an average of 1.91x and 2.25x speedup over CX and FF"
 PAPER_OVER_FF = 2.25
 
@@ -201,11 +202,6 @@ def ddr4_spec(arch, words, work):
 
 def ddr4_key(arch, words):
     return "%s@dram%dshared" % (arch, words)
-
-
-def target_verdict(ratio):
-    """Whether trainloop's figure over the paper's, `ratio`, meets the ±20 % target."""
-    return "within ±20 %" if abs(ratio - 1) <= RC_TOLERANCE else "**outside ±20 %**"
 
 
 def over_ideal(result):
@@ -676,8 +672,8 @@ def write_over_flexflow(w, args, networks, runs, speedup_means):
           mean, PAPER_OVER_FF, mean / PAPER_OVER_FF, target_verdict(mean / PAPER_OVER_FF),
           direction(mean), rate, ddr4_mean, ddr4_mean / PAPER_OVER_FF,
           target_verdict(ddr4_mean / PAPER_OVER_FF), direction(ddr4_mean)))
-    slower = [LABEL.get(n, n) for n, _, ddr4, _ in rows if ddr4 < 1]
-    if abs(ddr4_mean / PAPER_OVER_FF - 1) > RC_TOLERANCE:
+    if not within_target(ddr4_mean / PAPER_OVER_FF):
+        slower = [LABEL.get(n, n) for n, _, ddr4, _ in rows if ddr4 < 1]
         w("")
         w("Why the limited DRAM takes most of the gain: a pruned iteration moves nearly the "
           "words of a dense one off chip (only the weights shrink; the DDR4 subsection under "

@@ -77,9 +77,25 @@ def children_cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def read_stored_runs(path, what_to_do):
+# The reproductions' target (issues #17 and #18): trainloop's figure within ±20 % of the
+# paper's, or the difference explained.
+TARGET_TOLERANCE = 0.20
+
+
+def within_target(ratio):
+    """Whether trainloop's figure over the paper's, `ratio`, is within the target."""
+    return abs(ratio - 1) <= TARGET_TOLERANCE
+
+
+def target_verdict(ratio):
+    """`within_target` as the documents print it."""
+    return "within ±20 %" if within_target(ratio) else "**outside ±20 %**"
+
+
+def read_stored_runs(path, what_to_do, required=()):
     """The runs an earlier report stored as JSON at `path`. A missing, unreadable or
-    damaged file is an error naming the file and `what_to_do` (exit 2), not a traceback."""
+    damaged file, or one without a key of `required`, is an error naming the file (and
+    the key) and `what_to_do` (exit 2), not a traceback."""
     try:
         with open(path) as f:
             stored = json.load(f)
@@ -91,9 +107,12 @@ def read_stored_runs(path, what_to_do):
         problem = "the stored runs are not valid JSON (line %d, column %d: %s)" % (
             e.lineno, e.colno, e.msg)
     else:
-        if isinstance(stored, dict):
+        missing = [key for key in required if key not in stored] \
+            if isinstance(stored, dict) else []
+        if isinstance(stored, dict) and not missing:
             return stored
-        problem = "the stored runs are not a JSON object"
+        problem = ("the stored runs lack `%s`, which this script stores" % missing[0]
+                   if missing else "the stored runs are not a JSON object")
     print("error: %s: %s; %s" % (path, problem, what_to_do), file=sys.stderr)
     sys.exit(2)
 

@@ -4,6 +4,7 @@ that the stored runs of tests/golden/resprop render docs/reproductions/resprop.m
 exactly."""
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -42,6 +43,31 @@ class StoredRuns(unittest.TestCase):
             runner.run(["/opt/bin/trainloop", "cartesian", "--workload", "vgg16"])
         self.assertEqual(exit_.exception.code, 2)
         self.assertIn("lack `trainloop cartesian --workload vgg16`", err.getvalue())
+
+
+class ReportOnlyErrors(unittest.TestCase):
+    """--report-only without usable stored runs: exit 2 naming the file (and the key)."""
+
+    def report_only(self, work):
+        return subprocess.run(
+            [sys.executable, os.path.join(ROOT, "scripts", "reproduce_resprop.py"),
+             "--report-only", "--work", work, "--out", os.path.join(work, "unused.md")],
+            capture_output=True, text=True)
+
+    def test_no_stored_runs_names_the_file(self):
+        with tempfile.TemporaryDirectory() as work:
+            done = self.report_only(work)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn(os.path.join(work, "results.json") + ": no stored runs", done.stderr)
+
+    def test_stored_runs_without_a_key_name_it(self):
+        with tempfile.TemporaryDirectory() as work:
+            stored = {key: [] for key in resprop.STORED_KEYS if key != "runs"}
+            with open(os.path.join(work, "results.json"), "w") as f:
+                json.dump(stored, f)
+            done = self.report_only(work)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("the stored runs lack `runs`", done.stderr)
 
 
 class RenderedDocument(unittest.TestCase):

@@ -16,7 +16,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
     ROOT, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
-    refuse_resume_if_model_changed, require_trainloop, scalars_and, write_stored_runs)
+    refuse_resume_if_model_changed, require_trainloop, scalars_and, target_verdict,
+    within_target, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -27,11 +28,11 @@ class StoredRuns(unittest.TestCase):
     def tearDown(self):
         self.directory.cleanup()
 
-    def read_error(self):
+    def read_error(self, required=()):
         """The message and exit code of reading self.path, which must fail."""
         stderr = io.StringIO()
         with contextlib.redirect_stderr(stderr), self.assertRaises(SystemExit) as exit:
-            read_stored_runs(self.path, "run it again")
+            read_stored_runs(self.path, "run it again", required)
         return stderr.getvalue(), exit.exception.code
 
     def test_what_is_written_is_read_back(self):
@@ -70,6 +71,15 @@ class StoredRuns(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("not a JSON object", message)
 
+    def test_runs_without_a_required_key_are_refused_naming_it(self):
+        write_stored_runs(self.path, {"networks": {}})
+        self.assertEqual(read_stored_runs(self.path, "run it again", ("networks",)),
+                         {"networks": {}})
+        message, code = self.read_error(("networks", "runs"))
+        self.assertEqual(code, 2)
+        self.assertIn("%s: the stored runs lack `runs`, which this script stores; run it again"
+                      % self.path, message)
+
 
 class ScalarsAnd(unittest.TestCase):
     def test_keeps_the_scalars_and_the_named_objects_only(self):
@@ -81,6 +91,14 @@ class ScalarsAnd(unittest.TestCase):
                           "note": None, "totals": {"wu": {"used_products": 3}}})
         self.assertEqual(scalars_and(result), {"total_cycles": 5, "arch": "gscn_4x64",
                                                "converged": True, "note": None})
+
+
+class Target(unittest.TestCase):
+    def test_within_twenty_per_cent_either_way_and_as_printed(self):
+        self.assertTrue(within_target(0.8) and within_target(1.2) and within_target(1.0))
+        self.assertFalse(within_target(0.79) or within_target(1.21))
+        self.assertEqual(target_verdict(1.1), "within ±20 %")
+        self.assertEqual(target_verdict(0.5), "**outside ±20 %**")
 
 
 class ModelChanges(unittest.TestCase):

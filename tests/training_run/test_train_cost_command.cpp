@@ -17,9 +17,11 @@ using trainloop::testing::temp_file;
 const std::string kArch =
     std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/procrustes_sparse_16x16.yaml";
 
-std::string train_cost(const std::string& rest, const std::string& arch = kArch) {
+std::string train_cost(const std::string& rest, const std::string& arch = kArch,
+                       bool quiet = true) {
     return "train-cost --arch " + arch +
-           " --workload mlp_mnist --search random --budget 200 --dataflow K,N --quiet " + rest;
+           " --workload mlp_mnist --search random --budget 200 --dataflow K,N " +
+           (quiet ? "--quiet " : "") + rest;
 }
 
 CommandResult run(const std::string& arguments) {
@@ -87,9 +89,8 @@ TEST(TrainCostCommand, TextShowsTheSamplesAndTheComparison) {
 // in a log, only what the run will map; with --quiet, nothing. The JSON on
 // standard output is the same either way.
 TEST(TrainCostCommand, ProgressIsABarOnATerminalALineInALogAndNothingWhenQuiet) {
-    std::string arguments = train_cost("--sparsity dense --iterations 50 --format json");
-    const std::string quiet = " --quiet ";
-    arguments.replace(arguments.find(quiet), quiet.size(), " ");
+    const std::string arguments =
+        train_cost("--sparsity dense --iterations 50 --format json", kArch, false);
     const std::string header = "train-cost: 1 sample over 50 iterations; ";
 
     const CommandResult terminal = trainloop::testing::run_command(
