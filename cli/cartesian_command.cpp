@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -13,6 +14,8 @@
 #include <tuple>
 #include <vector>
 
+#include "arch/architecture_library.hpp"
+#include "arch/architecture_parser.hpp"
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
 #include "density/sparsity_library.hpp"
@@ -29,6 +32,7 @@ namespace trainloop::cli {
 namespace {
 
 struct CartesianOptions {
+    std::string arch;  // the array from its `cartesian_product:` section, instead of the options
     std::string network;
     std::int64_t batch = kDefaultBatch;
     std::string phase = "all";
@@ -129,8 +133,24 @@ void run_cartesian(const CartesianOptions& o) {
         o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
     config.predictor = o.predictor;
     config.zeros = o.zeros == "random" ? CartesianZeros::random : CartesianZeros::expected;
+    if (!o.arch.empty()) {
+        const std::filesystem::path file = resolve_architecture(o.arch);
+        const Architecture arch = load_architecture(file);
+        if (!arch.cartesian)
+            throw SpecError(
+                {file.string()}, "cartesian_product",
+                fmt::format("architecture '{}' has no `cartesian_product:` section", arch.name),
+                "an architecture with a `cartesian_product:` section "
+                "(docs/arch_format.md), e.g. gscn_4x64",
+                "or give the array as options (--pes, --vectors, ...)");
+        static_cast<CartesianArray&>(config) = *arch.cartesian;
+    }
     if (const std::string problem = cartesian_config_problem(config); !problem.empty())
         throw SpecError({}, "--vectors", problem);
+    // The array as the options spell it, whether it came from them or from --arch.
+    const std::string pes = fmt::format("{}x{}", config.tiles_h, config.tiles_w);
+    const std::string tiling =
+        config.tiling == CartesianTiling::split_filters ? "split-filters" : "planar";
 
     const Network network = load_network(o.network);
     const NetworkTraining training = derive_training_problems(network, o.batch);
@@ -194,7 +214,7 @@ void run_cartesian(const CartesianOptions& o) {
             {"network", network.name()},
             {"batch", o.batch},
             {"config",
-             {{"pes", o.pes},
+             {{"pes", pes},
               {"tiles", config.sample_tiles},
               {"filter_vector", config.filter_vector},
               {"input_vector", config.input_vector},
@@ -204,8 +224,8 @@ void run_cartesian(const CartesianOptions& o) {
               {"unused_rule", o.unused_rule},
               {"sparsity",
                o.sparsity.profile.empty() ? nlohmann::json() : nlohmann::json(o.sparsity.profile)},
-              {"tiling", o.tiling},
-              {"predictor", o.predictor},
+              {"tiling", tiling},
+              {"predictor", config.predictor},
               {"zeros", o.zeros}}},
             {"conflict_stall_per_cycle", stall},
             {"layers", nlohmann::json::array()},
@@ -227,9 +247,9 @@ void run_cartesian(const CartesianOptions& o) {
         "{} tiling{}, {}, {} zeros, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch,
-        config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "", o.pes,
-        config.filter_vector, config.input_vector, config.accumulator_banks, o.tiling,
-        o.predictor ? " with GSCN's predictor" : "",
+        config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "", pes,
+        config.filter_vector, config.input_vector, config.accumulator_banks, tiling,
+        config.predictor ? " with GSCN's predictor" : "",
         o.sparsity.profile.empty()
             ? fmt::format("densities input {} filter {}", config.input_density,
                           config.filter_density)
@@ -245,7 +265,7 @@ void run_cartesian(const CartesianOptions& o) {
     for (const Row& r : rows) line(r.layer, phase_name(r.phase), r.cost);
     std::cout << "\n";
     for (const auto& [phase, c] : totals) line("total", phase_name(phase), c);
-    if (o.predictor) {
+    if (config.predictor) {
         std::cout << "\nGSCN's predictor skipped, of the Cartesian-product cycles without it:";
         for (const auto& [phase, c] : totals) {
             const double without = c.product_cycles + c.skipped_product_cycles;
@@ -271,6 +291,11 @@ void add_cartesian_command(CLI::App& app) {
         "accumulator-bank stalls (docs/cartesian_product.md)");
     cmd->add_option("--workload,-w", o->network, "Shipped network name or network YAML file")
         ->required();
+    CLI::Option* arch =
+        cmd->add_option("--arch,-a", o->arch,
+                        "Take the array from this architecture's `cartesian_product:` section "
+                        "(a shipped name such as gscn_4x64, or a file) instead of --pes, "
+                        "--tiles, --vectors, --banks, --tiling and --predictor");
     cmd->add_option("--batch,-b", o->batch, "Minibatch size")
         ->default_val(o->batch)
         ->transform(integer_in(1, 1 << 20));
@@ -335,6 +360,9 @@ void add_cartesian_command(CLI::App& app) {
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));
+    for (const char* array_option :
+         {"--pes", "--tiles", "--vectors", "--banks", "--tiling", "--predictor"})
+        arch->excludes(cmd->get_option(array_option));
     cmd->footer(
         "\nExamples:\n"
         "  trainloop cartesian --workload resnet18 --phase wu\n"
@@ -342,7 +370,8 @@ void add_cartesian_command(CLI::App& app) {
         "--format json\n"
         "  trainloop cartesian --workload resnet18 --phase wu --tiling split-filters --predictor\n"
         "  trainloop cartesian --workload resnet18 --batch 64 --tiles 4 --tiling split-filters "
-        "--predictor");
+        "--predictor\n"
+        "  trainloop cartesian --workload resnet18 --batch 64 --arch gscn_4x64 --sparsity resprop");
     cmd->callback([o] { run_reporting_errors(o->format, [o] { run_cartesian(*o); }); });
 }
 

@@ -25,11 +25,34 @@
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
 #include "train_cost_report.hpp"
+#include "training_run/cartesian_costs.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {
 namespace {
+
+// `--evaluator cartesian` needs an architecture of that dataflow class, and
+// writes no database: a point's results are a mapping's, which it has none of.
+void check_cartesian_run(const RunInputs& inputs, const MapOptions& o) {
+    if (!inputs.arch().cartesian) {
+        throw SpecError({inputs.arch_file.string()}, "cartesian_product",
+                        fmt::format("architecture '{}' has no `cartesian_product:` section, so "
+                                    "--evaluator cartesian has no Cartesian-product array to "
+                                    "evaluate",
+                                    inputs.arch().name),
+                        "an architecture with a `cartesian_product:` section "
+                        "(docs/arch_format.md), e.g. gscn_4x64",
+                        "--evaluator loop-nest (the default) searches loop-nest mappings");
+    }
+    if (!o.db.empty()) {
+        throw SpecError({}, "--db",
+                        "--evaluator cartesian does not write a results database (its points "
+                        "store mappings, which the Cartesian-product evaluator has none of)",
+                        "no --db with --evaluator cartesian",
+                        "--format json keeps the run's totals and samples");
+    }
+}
 
 void run_train_cost(const TrainCostOptions& t) {
     const MapOptions& o = t.map;
@@ -44,6 +67,7 @@ void run_train_cost(const TrainCostOptions& t) {
     const RunSetup setup = inputs.set_up(settings, o.threads);
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
+    if (t.evaluator == "cartesian") check_cartesian_run(inputs, o);
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
@@ -56,53 +80,64 @@ void run_train_cost(const TrainCostOptions& t) {
         "Rerun:", true);
     if (!o.quiet) {
         std::cerr << fmt::format(
-            "train-cost: {} sample{} over {} iterations; {} distinct problems to map ({} in the "
+            "train-cost: {} sample{} over {} iterations; {} distinct problems to {} ({} in the "
             "samples, the rest for the dense baseline)\n",
             plan.samples.size(), plan.samples.size() == 1 ? "" : "s", group_thousands(t.iterations),
-            plan.problems.size(), plan.sparse_states());
+            plan.problems.size(), t.evaluator == "cartesian" ? "evaluate" : "map",
+            plan.sparse_states());
     }
-    ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
-    bar.start();
-    const NetworkMapResult result = map_network(
-        model, training, setup.plan, setup.options, [&bar](const NetworkMapProgress& p) {
-            bar.update(std::int64_t(p.problems_done), std::int64_t(p.problems_total), p.seconds,
-                       fmt::format("{} evaluations", si_count(double(p.evaluations))),
-                       p.fraction_done);
-        });
-    bar.finish();
-
-    const std::optional<std::vector<ProblemCost>> costs = problem_costs(result);
-    if (!costs) {
-        const MapRun run{o,
-                         arch,
-                         model,
-                         network,
-                         training,
-                         setup.plan,
-                         result,
-                         settings.dataflow,
-                         setup.constraints,
-                         !inputs.spec.constraints.empty()};
-        throw_no_mapping(run);
+    std::vector<ProblemCost> costs;
+    std::int64_t evaluations = 0;
+    std::optional<NetworkMapResult> searched_result;  // the loop-nest evaluator's, for --db
+    if (t.evaluator == "cartesian") {
+        // Every problem evaluated once by the dataflow's closed form: no search, no progress.
+        costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
+    } else {
+        ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
+        bar.start();
+        NetworkMapResult result = map_network(
+            model, training, setup.plan, setup.options, [&bar](const NetworkMapProgress& p) {
+                bar.update(std::int64_t(p.problems_done), std::int64_t(p.problems_total), p.seconds,
+                           fmt::format("{} evaluations", si_count(double(p.evaluations))),
+                           p.fraction_done);
+            });
+        bar.finish();
+        std::optional<std::vector<ProblemCost>> searched = problem_costs(result);
+        if (!searched) {
+            const MapRun run{o,
+                             arch,
+                             model,
+                             network,
+                             training,
+                             setup.plan,
+                             result,
+                             settings.dataflow,
+                             setup.constraints,
+                             !inputs.spec.constraints.empty()};
+            throw_no_mapping(run);
+        }
+        costs = std::move(*searched);
+        evaluations = result.evaluations;
+        searched_result = std::move(result);
     }
     TrainingRunCost cost;
     try {
-        cost = integrate_training_run(plan, *costs);
+        cost = integrate_training_run(plan, costs);
     } catch (const std::overflow_error& e) {
         throw SpecError({}, "--iterations", e.what(),
                         "a run whose total cycles fit in 64 bits (about 9.2e18)",
                         "fewer iterations, or a smaller --batch");
     }
-    const TrainCostRun run{t, arch, network, plan, cost, result.evaluations, settings.dataflow};
+    const TrainCostRun run{t, arch, network, plan, cost, evaluations, settings.dataflow};
     if (o.format == "json") {
         std::cout << json_text(train_cost_to_json(run)) << "\n";
     } else {
         std::cout << train_cost_to_text(run);
     }
-    if (store) {
+    if (store && searched_result) {
         write_train_cost_run(
             *store, {inputs.arch_file.string(), o.workload, o.batch, o.sparsity.profile, settings},
-            arch, model, network, training, plan, result);
+            arch, model, network, training, plan, *searched_result);
         (o.format == "json" ? std::cerr : std::cout)
             << fmt::format("results written to {}\n", o.db);
     }
@@ -135,6 +170,13 @@ void add_train_cost_command(CLI::App& app) {
                     "(constant pieces take one exact sample each)")
         ->default_val(t->samples)
         ->transform(integer_in(1, kMaxRunSamples));
+    cmd->add_option("--evaluator", t->evaluator,
+                    "loop-nest: search each problem's mappings (the mapper); cartesian: evaluate "
+                    "each conv and fc layer-phase on the architecture's Cartesian-product array "
+                    "(its `cartesian_product:` section: SCNN's and GSCN's dataflow, "
+                    "docs/cartesian_product.md), no search")
+        ->default_val(t->evaluator)
+        ->check(CLI::IsMember({"loop-nest", "cartesian"}));
     cmd->add_option("--format,-f", t->map.format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -19,6 +19,7 @@ struct TrainCostOptions {
     MapOptions map;  // --sparsity is required; --iteration and --export do not apply
     std::int64_t iterations = 0;
     std::int64_t samples = 16;
+    std::string evaluator = "loop-nest";  // or "cartesian" (training_run/cartesian_costs.hpp)
 };
 
 struct TrainCostRun {

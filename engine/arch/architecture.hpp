@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arch/cartesian_array.hpp"
 #include "arch/logic_unit.hpp"
 #include "arch/on_chip_network.hpp"
 #include "arch/pe_array.hpp"
@@ -34,6 +35,9 @@ struct Architecture {
     std::vector<OnChipNetwork> networks;
     std::vector<LogicUnit> units;  // `units:`: logic priced by area
     SparseFeatures sparse;
+    // `cartesian_product:`: the PEs run the Cartesian-product dataflow class
+    // (eval/cartesian_product.hpp), which `train-cost --evaluator cartesian` evaluates.
+    std::optional<CartesianArray> cartesian;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved
 

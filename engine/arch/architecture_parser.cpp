@@ -661,12 +661,46 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
     return sparse;
 }
 
+// `cartesian_product:` (arch/cartesian_array.hpp). Its multipliers are the
+// PE array's MACs, counted twice in one file, so the two must agree.
+CartesianArray read_cartesian_array(const SpecNode& node, const PeArray& pe_array) {
+    MapReader reader(node);
+    reader.allow({"pe_rows", "pe_columns", "filter_vector", "input_vector", "accumulator_banks",
+                  "tiling", "predictor", "sample_tiles"});
+    reader.finish();
+    CartesianArray array;
+    const auto count = [&reader](const char* key, std::int64_t& value) {
+        if (const auto node = reader.optional(key)) {
+            value = node->as_positive_int();
+            if (value > 4096) node->fail(fmt::format("{} is too large", value), "at most 4096");
+        }
+    };
+    count("pe_rows", array.tiles_h);
+    count("pe_columns", array.tiles_w);
+    count("filter_vector", array.filter_vector);
+    count("input_vector", array.input_vector);
+    count("accumulator_banks", array.accumulator_banks);
+    count("sample_tiles", array.sample_tiles);
+    if (const auto tiling = reader.optional("tiling"))
+        array.tiling = read_enum<CartesianTiling>(*tiling, kCartesianTilingNames);
+    if (const auto predictor = reader.optional("predictor")) array.predictor = predictor->as_bool();
+    if (array.multipliers() != pe_array.num_macs()) {
+        node.fail(fmt::format("{} sample tiles × {} × {} PEs × {} × {} multipliers is {} "
+                              "multipliers, but the PE array has {} MACs",
+                              array.sample_tiles, array.tiles_h, array.tiles_w, array.filter_vector,
+                              array.input_vector, array.multipliers(), pe_array.num_macs()),
+                  "the PE array's MACs (pe_array: rows × columns × macs_per_pe)");
+    }
+    return array;
+}
+
 }  // namespace
 
 Architecture parse_architecture(const SpecNode& root) {
     MapReader top(root);
     top.allow({"architecture", "description", "source", "clock_ghz", "component_library",
                "component_overrides", "storage", "pe_array", "networks", "units", "sparse",
+               "cartesian_product",
                // Read by constraints/architecture_spec.hpp, which knows mappings.
                "constraints"});
     top.finish();
@@ -692,6 +726,8 @@ Architecture parse_architecture(const SpecNode& root) {
         arch.units = read_units(*units, arch.pe_array, arch.components);
     }
     if (const auto sparse = top.optional("sparse")) arch.sparse = read_sparse(*sparse, arch.levels);
+    if (const auto cartesian = top.optional("cartesian_product"))
+        arch.cartesian = read_cartesian_array(*cartesian, arch.pe_array);
     return arch;
 }
 

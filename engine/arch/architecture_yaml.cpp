@@ -179,6 +179,17 @@ std::string architecture_to_yaml(const Architecture& arch, const std::string& co
         }
     }
     out += sparse_text(arch.sparse);
+    if (const auto& c = arch.cartesian) {
+        const Fields f = {{"pe_rows", fmt::format("{}", c->tiles_h)},
+                          {"pe_columns", fmt::format("{}", c->tiles_w)},
+                          {"filter_vector", fmt::format("{}", c->filter_vector)},
+                          {"input_vector", fmt::format("{}", c->input_vector)},
+                          {"accumulator_banks", fmt::format("{}", c->accumulator_banks)},
+                          {"tiling", std::string(cartesian_tiling_name(c->tiling))},
+                          {"predictor", c->predictor ? "true" : "false"},
+                          {"sample_tiles", fmt::format("{}", c->sample_tiles)}};
+        out += fmt::format("cartesian_product: {}\n", flow_map(f));
+    }
     return out;
 }
 

@@ -203,11 +203,25 @@ std::int64_t CartesianAxis::used_pairs(std::int64_t a_begin, std::int64_t a_end,
 
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase) {
+    if (const auto* linear = std::get_if<LinearAttributes>(&layer.attributes)) {
+        // A fully connected layer is a 1 × 1 convolution of a 1 × 1 plane whose
+        // channels are the flattened input (SCNN §III: every layer as a convolution).
+        ConvAttributes as_conv;
+        as_conv.out_channels = linear->out_features;
+        as_conv.kernel = {1, 1};
+        as_conv.groups = linear->groups;
+        Layer one_by_one = layer;
+        one_by_one.attributes = as_conv;
+        const TensorShape flat_input{input.channels * input.height * input.width, 1, 1};
+        const TensorShape flat_output{linear->out_features, 1, 1};
+        return cartesian_conv_of(one_by_one, flat_input, flat_output, batch, phase);
+    }
     const auto* conv = std::get_if<ConvAttributes>(&layer.attributes);
     if (conv == nullptr)
         throw std::invalid_argument(
-            fmt::format("layer '{}' is not a conv: the Cartesian-product evaluator models "
-                        "convolutions only",
+            fmt::format("layer '{}' is neither a conv nor an fc layer: the Cartesian-product "
+                        "evaluator models convolutions (and fully connected layers as 1 × 1 "
+                        "convolutions) only",
                         layer.name));
     const std::int64_t groups = conv->groups;
     const auto axis = [&](std::int64_t in, std::int64_t out, std::int64_t kernel,
@@ -321,6 +335,7 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
             vectors_of(config.filter_density * static_cast<double>(stream), config.filter_vector);
         double pe_cycles = reps * input_vectors * filter_vectors;
         slowest_step = std::max(slowest_step, input_vectors * filter_vectors);
+        cost.tiled_operand_reads += reps * config.input_density * static_cast<double>(positions);
         tile_positions.push_back(positions);
         filter_streams.push_back(stream);
         if (config.predictor) {  // thesis §6.5: the predictor skips the stream's tail
@@ -348,6 +363,7 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
                                      static_cast<double>(ceil_div(positions, config.input_vector)) *
                                      static_cast<double>(ceil_div(stream, config.filter_vector));
     }
+    cost.broadcast_operand_reads = cost.product_cycles * static_cast<double>(config.filter_vector);
     cost.unused_products = cost.issued_products - cost.used_products;
     cost.unused_pct =
         cost.issued_products > 0 ? 100.0 * cost.unused_products / cost.issued_products : 0.0;

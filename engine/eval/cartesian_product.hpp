@@ -82,6 +82,7 @@
 #include <string>
 #include <vector>
 
+#include "arch/cartesian_array.hpp"
 #include "vocabulary/phase.hpp"
 #include "workload/layer.hpp"
 #include "workload/tensor_shape.hpp"
@@ -124,15 +125,11 @@ struct CartesianConv {
     std::int64_t samples = 1;  // N, a factor of `repetitions`
 };
 
-// Throws std::invalid_argument when `layer` is not a conv.
+// A conv layer-phase, or an fc one as a 1 × 1 convolution of a 1 × 1 plane
+// whose channels are the flattened input. Throws std::invalid_argument for
+// any other layer.
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase);
-
-// How the PEs share a layer-phase. planar: SCNN's (§IV), the A plane cut into
-// tiles_h × tiles_w tiles, every PE multiplying its tile by all of B.
-// split_filters: GSCN's (thesis §6.4, Alg. 4), every PE multiplying the whole
-// A plane by ⌈filters / PEs⌉ of the filters (the last PEs fewer or none).
-enum class CartesianTiling : std::uint8_t { planar, split_filters };
 
 // Where the zeros fall. expected: every PE holds the expected count of its
 // operand's nonzeros (d·positions), so PEs differ only by the size of their
@@ -142,20 +139,11 @@ enum class CartesianTiling : std::uint8_t { planar, split_filters };
 // driven by real tensors measures, thesis §7.5.4).
 enum class CartesianZeros : std::uint8_t { expected, random };
 
-struct CartesianConfig {
-    std::int64_t tiles_h = 8;  // 64 PEs as 8 × 8 (thesis §6.3.1; SCNN Table III)
-    std::int64_t tiles_w = 8;
-    std::int64_t filter_vector = 4;  // F
-    std::int64_t input_vector = 4;   // I
-    std::int64_t accumulator_banks = 32;
+// One evaluation: the array (arch/cartesian_array.hpp) and what it runs on.
+struct CartesianConfig : CartesianArray {
     double input_density = 1.0;   // d_A
     double filter_density = 1.0;  // d_B
     UnusedRule rule = UnusedRule::outside_output;
-    CartesianTiling tiling = CartesianTiling::planar;
-    bool predictor = false;  // GSCN's skipping of all-negative filter vectors (thesis §6.5)
-    // Copies of the tiles_h × tiles_w grid that run different samples with the
-    // same filters (GSCN: 4, thesis Table 7.9; SCNN: 1, §6.3.1).
-    std::int64_t sample_tiles = 1;
     CartesianZeros zeros = CartesianZeros::expected;
 };
 
@@ -174,6 +162,12 @@ struct CartesianCost {
     double slowest_pe_product_cycles = 0;
     // Cartesian-product cycles the predictor skips, all PEs (0 without it).
     double skipped_product_cycles = 0;
+    // Words the multipliers read from the PE buffers, all PEs: the tiled operand's
+    // nonzeros once per (sample, channel) step (Alg. 3 line 7: an input vector is
+    // held while the filter stream passes), and a filter vector of F slots per
+    // Cartesian-product cycle (its last vector counted whole).
+    double tiled_operand_reads = 0;
+    double broadcast_operand_reads = 0;
     // Dense operands: cycles in which all F × I products are unused (Table 6.1).
     double all_unused_cycles = 0;
     double all_unused_pct = 0;  // 100 · all_unused_cycles / product_cycles (dense)

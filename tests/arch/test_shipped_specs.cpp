@@ -136,6 +136,16 @@ TEST(ShippedArchitectures, GscnHasTheTable79NumbersAndSkipsBothOperands) {
               CompressedFormat::uncompressed)
         << "dw is being produced in wu";
     EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::none);
+    // Its own dataflow (`train-cost --evaluator cartesian`): §6.4-6.5 and Table 7.9.
+    ASSERT_TRUE(arch.cartesian.has_value());
+    EXPECT_EQ(arch.cartesian->tiles_h * arch.cartesian->tiles_w, 64);
+    EXPECT_EQ(arch.cartesian->filter_vector, 4);
+    EXPECT_EQ(arch.cartesian->input_vector, 4);
+    EXPECT_EQ(arch.cartesian->accumulator_banks, 32);
+    EXPECT_EQ(arch.cartesian->tiling, CartesianTiling::split_filters);
+    EXPECT_TRUE(arch.cartesian->predictor);
+    EXPECT_EQ(arch.cartesian->sample_tiles, 4);
+    EXPECT_FALSE(dense.cartesian.has_value()) << "the dense counterpart is a plain array";
 }
 
 // Chen et al. 2024 §V-A: the proposed design and its three baselines have

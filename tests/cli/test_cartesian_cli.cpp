@@ -211,6 +211,30 @@ TEST(CartesianCli, RandomZerosTakeAPartOfTable78sGapOnResNet18) {
     EXPECT_GT(random, 6.52) << "still above the thesis: a part of the gap, not all of it";
 }
 
+// --arch takes the array from an architecture's `cartesian_product:` section:
+// gscn_4x64's is the thesis's GSCN, the same as its options spelt out.
+TEST(CartesianCli, AnArchitecturesSectionIsTheArrayItsOptionsSpell) {
+    const nlohmann::json from_spec =
+        run_json("--workload resnet18 --batch 8 --phase wu --arch gscn_4x64");
+    const nlohmann::json from_options = run_json(
+        "--workload resnet18 --batch 8 --phase wu --pes 8x8 --tiles 4 --vectors 4x4 "
+        "--banks 32 --tiling split-filters --predictor");
+    EXPECT_EQ(from_spec["config"], from_options["config"]);
+    EXPECT_EQ(from_spec["totals"], from_options["totals"]);
+    EXPECT_EQ(from_spec["config"]["tiling"], "split-filters");
+
+    const CommandResult none = run_trainloop(
+        "cartesian --workload resnet18 --arch procrustes_sparse_16x16", Capture::stdout_and_stderr);
+    EXPECT_EQ(none.exit_code, 2) << none.output;
+    EXPECT_NE(none.output.find("procrustes_sparse_16x16.yaml"), std::string::npos) << none.output;
+    EXPECT_NE(none.output.find("no `cartesian_product:` section"), std::string::npos)
+        << none.output;
+    const CommandResult both = run_trainloop(
+        "cartesian --workload resnet18 --arch gscn_4x64 --pes 4x4", Capture::stdout_and_stderr);
+    EXPECT_EQ(both.exit_code, 2) << both.output;
+    EXPECT_NE(both.output.find("--pes"), std::string::npos) << both.output;
+}
+
 TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
     for (const auto& [args, expected] :
          {std::pair{"--workload resnet18 --pes 8y8", "--pes"},

@@ -609,9 +609,50 @@ TEST(CartesianProduct, RandomZerosSlowTheSplitWeightGradientOfSparseErrors) {
     EXPECT_DOUBLE_EQ(r.issued_products, e.issued_products);
 }
 
-TEST(CartesianProduct, NotAConvIsRejected) {
-    Layer fc{"fc", LayerType::fc, {"in"}, LinearAttributes{10, 1}, {}, {}};
-    EXPECT_THROW(cartesian_conv_of(fc, {4, 1, 1}, {10, 1, 1}, 1, Phase::fw), std::invalid_argument);
+// An fc layer is a 1 × 1 convolution of a 1 × 1 plane whose channels are the
+// flattened input: every product is used, and there are as many as MACs.
+TEST(CartesianProduct, AFullyConnectedLayerIsAOneByOneConvolution) {
+    const Layer fc{"fc", LayerType::fc, {"in"}, LinearAttributes{10, 1}, {}, {}};
+    const TensorShape input{4, 3, 3};  // 36 features
+    const std::int64_t batch = 2;
+    for (Phase phase : {Phase::fw, Phase::bw, Phase::wu}) {
+        const CartesianConv conv = cartesian_conv_of(fc, input, {10, 1, 1}, batch, phase);
+        EXPECT_EQ(conv.h.a_extent * conv.w.a_extent * conv.h.b_extent * conv.w.b_extent, 1);
+        EXPECT_EQ(conv.repetitions * conv.filters, batch * 36 * 10) << phase_name(phase);
+        const CartesianCost c = evaluate_cartesian(conv, CartesianConfig{2, 2, 4, 4, 32});
+        EXPECT_DOUBLE_EQ(c.issued_products, double(batch * 36 * 10)) << phase_name(phase);
+        EXPECT_DOUBLE_EQ(c.unused_products, 0.0) << phase_name(phase);
+    }
+    const CartesianConv fw = cartesian_conv_of(fc, input, {10, 1, 1}, batch, Phase::fw);
+    EXPECT_EQ(fw.repetitions, batch * 36);
+    EXPECT_EQ(fw.filters, 10);
+}
+
+TEST(CartesianProduct, OtherLayersAreRejected) {
+    const Layer matmul{"mm", LayerType::matmul, {"a", "b"}, std::monostate{}, {}, {}};
+    EXPECT_THROW(cartesian_conv_of(matmul, {4, 1, 1}, {10, 1, 1}, 1, Phase::fw),
+                 std::invalid_argument);
+}
+
+// The words the multipliers read (for eval/cartesian_energy.hpp): the tiled
+// operand's nonzeros once per step, a filter vector of F slots per cycle.
+TEST(CartesianProduct, OperandReadsFollowTheVectorsFetched) {
+    SmallConv cv;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 2, Phase::fw);
+    CartesianConfig config{2, 2, 4, 4, 32};
+    for (double density : {1.0, 0.25}) {
+        config.input_density = density;
+        const CartesianCost c = evaluate_cartesian(conv, config);
+        // Planar tiles cover the plane once: every position of every (sample, channel).
+        EXPECT_DOUBLE_EQ(c.tiled_operand_reads,
+                         density * double(conv.repetitions * conv.h.a_extent * conv.w.a_extent));
+        EXPECT_DOUBLE_EQ(c.broadcast_operand_reads, c.product_cycles * 4);
+    }
+    config.tiling = CartesianTiling::split_filters;  // every PE reads the whole plane
+    config.input_density = 1.0;
+    const CartesianCost split = evaluate_cartesian(conv, config);
+    EXPECT_DOUBLE_EQ(split.tiled_operand_reads,
+                     double(split.busy_pes * conv.repetitions * conv.h.a_extent * conv.w.a_extent));
 }
 
 TEST(CartesianProduct, ConfigProblemsAreNamed) {

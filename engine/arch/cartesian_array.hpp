@@ -1,0 +1,46 @@
+// CartesianArray: an architecture whose PEs run the Cartesian-product
+// (outer-product) sparse convolution of SCNN (Parashar et al., ISCA 2017,
+// §III-IV) and GSCN (Goli, ReSprop thesis, UBC 2020, ch. 6), the dataflow
+// class eval/cartesian_product.hpp evaluates. Read from an architecture's
+// optional `cartesian_product:` section (docs/arch_format.md); the parser
+// guarantees positive counts and that the array's multipliers are the PE
+// array's MACs. Plain value.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace trainloop {
+
+// How the PEs share a layer-phase. planar: SCNN's (§IV), the A plane cut into
+// tiles_h × tiles_w tiles, every PE multiplying its tile by all of B.
+// split_filters: GSCN's (thesis §6.4, Alg. 4), every PE multiplying the whole
+// A plane by ⌈filters / PEs⌉ of the filters (the last PEs fewer or none).
+enum class CartesianTiling : std::uint8_t { planar, split_filters };
+inline constexpr std::array<std::string_view, 2> kCartesianTilingNames = {"planar",
+                                                                          "split_filters"};
+
+constexpr std::string_view cartesian_tiling_name(CartesianTiling t) {
+    return kCartesianTilingNames[static_cast<std::size_t>(t)];
+}
+
+struct CartesianArray {
+    std::int64_t tiles_h = 8;  // 64 PEs as 8 × 8 (thesis §6.3.1; SCNN Table III)
+    std::int64_t tiles_w = 8;
+    std::int64_t filter_vector = 4;  // F
+    std::int64_t input_vector = 4;   // I
+    std::int64_t accumulator_banks = 32;
+    CartesianTiling tiling = CartesianTiling::planar;
+    bool predictor = false;  // GSCN's skipping of all-negative filter vectors (thesis §6.5)
+    // Copies of the tiles_h × tiles_w grid that run different samples with the
+    // same filters (GSCN: 4, thesis Table 7.9; SCNN: 1, §6.3.1).
+    std::int64_t sample_tiles = 1;
+
+    std::int64_t multipliers() const {
+        return sample_tiles * tiles_h * tiles_w * filter_vector * input_vector;
+    }
+};
+
+}  // namespace trainloop

@@ -1,0 +1,33 @@
+// A training run's problems evaluated by the Cartesian-product evaluator
+// (eval/cartesian_product.hpp, eval/cartesian_energy.hpp) instead of searched
+// as loop nests: `trainloop train-cost --evaluator cartesian` on an
+// architecture with a `cartesian_product:` section. Each distinct problem of
+// the plan is one layer-phase at its densities; its cost is what the
+// integration (training_run.hpp) adds up, so whole-run totals, the dense
+// baseline and the reduced computation come out as they do for the loop nest.
+//
+// The problem's first layer-phase stands for every layer-phase that shares it
+// (same iteration space, phase and densities: the plan's deduplication); a
+// layer whose padding alone differs would be evaluated with the first one's.
+// Cycles are the slowest PE's, rounded up; the workload spread is not
+// computed (zero).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "arch/arch_model.hpp"
+#include "arch/cartesian_array.hpp"
+#include "problem/training_problems.hpp"
+#include "training_run/training_run.hpp"
+
+namespace trainloop {
+
+// Throws SpecError naming the layer when one is neither a conv nor an fc
+// layer (the evaluator convolves planes), or `array` cannot be evaluated.
+std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
+                                                 const NetworkTraining& training,
+                                                 const CartesianArray& array, const ArchModel& arch,
+                                                 std::int64_t batch);
+
+}  // namespace trainloop

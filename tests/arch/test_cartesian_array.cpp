@@ -1,0 +1,89 @@
+// The `cartesian_product:` section (arch/cartesian_array.hpp): read, written
+// back, and refused with a located error when its multipliers are not the PE
+// array's MACs.
+#include <gtest/gtest.h>
+
+#include "arch/architecture_yaml.hpp"
+#include "arch_test_support.hpp"
+
+namespace trainloop {
+namespace {
+
+using arch_test::expect_located;
+using arch_test::expect_spec_error;
+using arch_test::kInlineFile;
+using arch_test::kTinyArch;
+using arch_test::parse_inline;
+
+// kTinyArch's 4 × 4 PEs with one MAC each, as 2 × 2 PEs of 2 × 2 multipliers.
+// Its first key sits on line 28 (kTinyArch has 26 lines, the section's name line 27).
+const std::string kSection = R"(cartesian_product:
+  pe_rows: 2
+  pe_columns: 2
+  filter_vector: 2
+  input_vector: 2
+  accumulator_banks: 8
+  tiling: split_filters
+  predictor: true
+)";
+
+TEST(CartesianArraySection, IsReadAndWrittenBack) {
+    EXPECT_FALSE(parse_inline(kTinyArch).cartesian.has_value()) << "optional";
+    const Architecture arch = parse_inline(kTinyArch + kSection);
+    ASSERT_TRUE(arch.cartesian.has_value());
+    const CartesianArray& c = *arch.cartesian;
+    EXPECT_EQ(c.tiles_h, 2);
+    EXPECT_EQ(c.tiles_w, 2);
+    EXPECT_EQ(c.filter_vector, 2);
+    EXPECT_EQ(c.input_vector, 2);
+    EXPECT_EQ(c.accumulator_banks, 8);
+    EXPECT_EQ(c.tiling, CartesianTiling::split_filters);
+    EXPECT_TRUE(c.predictor);
+    EXPECT_EQ(c.sample_tiles, 1) << "default";
+    EXPECT_EQ(c.multipliers(), 16);
+
+    const Architecture again =
+        parse_inline(architecture_to_yaml(arch, "components/default_45nm.yaml"));
+    ASSERT_TRUE(again.cartesian.has_value());
+    EXPECT_EQ(again.cartesian->tiles_h, c.tiles_h);
+    EXPECT_EQ(again.cartesian->accumulator_banks, c.accumulator_banks);
+    EXPECT_EQ(again.cartesian->tiling, c.tiling);
+    EXPECT_EQ(again.cartesian->predictor, c.predictor);
+    EXPECT_EQ(again.cartesian->sample_tiles, c.sample_tiles);
+}
+
+TEST(CartesianArraySection, MultipliersOtherThanThePeArraysMacsAreRefused) {
+    const SpecError e = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("input_vector: 2"), 15, "input_vector: 4");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(e, kInlineFile, 28, "cartesian_product",
+                   "2 × 2 PEs × 2 × 4 multipliers is 32 multipliers, but the PE array has 16 MACs");
+    EXPECT_NE(e.expected().find("rows × columns × macs_per_pe"), std::string::npos);
+}
+
+TEST(CartesianArraySection, UnknownTilingAndKeyAreLocated) {
+    const SpecError tiling = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("split_filters"), 13, "split");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(tiling, kInlineFile, 33, "cartesian_product.tiling", "split");
+    const SpecError key = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("pe_rows"), 7, "pe_row");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(key, kInlineFile, 28, "cartesian_product.pe_row", "unknown key `pe_row`");
+    EXPECT_EQ(key.hint(), "did you mean `pe_rows`?");
+    const SpecError zero = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("accumulator_banks: 8"), 20, "accumulator_banks: 0");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(zero, kInlineFile, 32, "cartesian_product.accumulator_banks", "0");
+}
+
+}  // namespace
+}  // namespace trainloop
