@@ -5,6 +5,7 @@ its commands and prints the JSON fields the script reads."""
 import argparse
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 import unittest
@@ -102,6 +103,27 @@ class StoredRuns(unittest.TestCase):
         run = {"total_cycles": 5, "macs_removed_fraction": 0.4, "samples": [{"begin": 0}],
                "dense_step": {"cycles": 1}}
         self.assertEqual(ep.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
+
+
+class RenderedDocument(unittest.TestCase):
+    def test_the_document_is_what_the_stored_runs_render(self):
+        # A document edited by hand, or left behind its report code, differs here; and
+        # the report code renders a complete set of runs without error.
+        with tempfile.TemporaryDirectory() as scratch:
+            out = os.path.join(scratch, "eager_pruning.md")
+            done = subprocess.run(
+                [sys.executable, os.path.join(ep.ROOT, "scripts", "reproduce_eager_pruning.py"),
+                 "--report-only", "--work", os.path.join(ep.ROOT, "tests", "golden",
+                                                         "eager_pruning"),
+                 "--out", out], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(out) as f:
+                rendered = f.read()
+        with open(os.path.join(ep.ROOT, "docs", "reproductions", "eager_pruning.md")) as f:
+            document = f.read()
+        self.assertEqual(rendered, document,
+                         "render it again: scripts/reproduce_eager_pruning.py --report-only "
+                         "--work tests/golden/eager_pruning")
 
 
 if __name__ == "__main__":
