@@ -49,6 +49,7 @@ TEST(TrainCostCommand, JsonHasTheRunTotalsAndThePerSampleTable) {
           "workload_stddev", "workload_stddev_coarse", "workload_stddev_two_level"}) {
         EXPECT_TRUE(j.contains(key)) << key;
     }
+    EXPECT_EQ(j["evaluator"], "loop-nest") << "the default";
     ASSERT_EQ(j["samples"].size(), 2u);
     std::int64_t cycles = 0;
     double energy = 0;
