@@ -84,8 +84,14 @@ std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
             tensor_words(problem, broadcast) * config.filter_density,
             tensor_words(problem, output) *
                 (planned.densities ? planned.densities->of(output).density : 1.0)};
+        const double cycles = std::ceil(cost.slowest_pe_cycles - 1e-9);
+        if (!(cycles < 9.2e18))  // past int64: the cast would be undefined
+            throw SpecError({}, "--batch",
+                            fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
+                                        layer.layer.name, phase_name(lp.phase), cycles),
+                            "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
         ProblemCost out;
-        out.cycles = static_cast<std::int64_t>(std::ceil(cost.slowest_pe_cycles - 1e-9));
+        out.cycles = static_cast<std::int64_t>(cycles);
         out.energy_pj = price_cartesian(cost, offchip, arch).total_pj();
         out.offchip_words = offchip.total();
         costs.push_back(out);
