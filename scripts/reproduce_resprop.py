@@ -276,6 +276,12 @@ def backprop_speedup(runs):
                                                                      "total_cycles")
 
 
+def backprop_energy_ratio(runs):
+    """Back-propagation energy of the profile's training over that of standard training."""
+    return (cycles(runs, ("bw", "wu"), "total_energy_pj") /
+            cycles(runs, ("bw", "wu"), "dense_total_energy_pj"))
+
+
 def write_own_dataflow(w, networks, own, steady, cp_cycles):
     """Table 7.8's ratio from GSCN's own dataflow over the whole network: train-cost
     --evaluator cartesian on the spec's cartesian_product section, minibatch 64; and what
@@ -299,8 +305,7 @@ def write_own_dataflow(w, networks, own, steady, cp_cycles):
     for net in networks:
         runs = own[net]
         ours = backprop_speedup(runs)
-        energy = (sum(runs[ph]["total_energy_pj"] for ph in ("bw", "wu")) /
-                  sum(runs[ph]["dense_total_energy_pj"] for ph in ("bw", "wu")))
+        energy = backprop_energy_ratio(runs)
         wu_share = runs["wu"]["dense_total_cycles"] / cycles(runs, ("bw", "wu"),
                                                             "dense_total_cycles")
         if net in GPU_BACKWARD_MS:
@@ -771,8 +776,7 @@ def main():
         runs = steady[net]
         ours = backprop_speedup(runs)
         gscn[net] = ours
-        energy = (cycles(at_edp[net], ("bw", "wu"), "total_energy_pj") /
-                  cycles(at_edp[net], ("bw", "wu"), "dense_total_energy_pj"))
+        energy = backprop_energy_ratio(at_edp[net])
         dense_vs = (cycles(dense_array[net], ("bw", "wu"), "total_cycles") /
                     cycles(runs, ("bw", "wu"), "dense_total_cycles"))
         if net in TABLE_7_8:
