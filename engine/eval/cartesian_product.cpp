@@ -204,8 +204,9 @@ std::int64_t CartesianAxis::used_pairs(std::int64_t a_begin, std::int64_t a_end,
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase) {
     if (const auto* linear = std::get_if<LinearAttributes>(&layer.attributes)) {
-        // A fully connected layer is a 1 × 1 convolution of a 1 × 1 plane whose
-        // channels are the flattened input (SCNN §III: every layer as a convolution).
+        // Assumed (SCNN §III and the thesis's ch. 6 describe the dataflow for convolutions
+        // only): a fully connected layer is a 1 × 1 convolution of a 1 × 1 plane whose
+        // channels are the flattened input.
         ConvAttributes as_conv;
         as_conv.out_channels = linear->out_features;
         as_conv.kernel = {1, 1};
