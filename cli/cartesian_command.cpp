@@ -51,18 +51,19 @@ struct CartesianOptions {
     SparsityOptions sparsity;
 };
 
-// The densities of the tiled (A) and broadcast (B) operands of `phase`:
-// fw x and w, bw dy and w, wu x and dy (eval/cartesian_product.hpp).
-std::pair<double, double> operand_densities(const LayerDensities& d, Phase phase) {
-    switch (phase) {
-        case Phase::fw:
-            return {d.x, d.w};
-        case Phase::bw:
-            return {d.dy, d.w};
-        case Phase::wu:
-            return {d.x, d.dy};
+// A layer's density of the tensor on data space `s` in `phase` (x, w or dy:
+// the operands a Cartesian product reads).
+double operand_density(const LayerDensities& d, Phase phase, DataSpace s) {
+    switch (tensor_in_phase(phase, s)) {
+        case TensorName::w:
+            return d.w;
+        case TensorName::x:
+            return d.x;
+        case TensorName::dy:
+            return d.dy;
+        default:
+            return 1.0;  // an output (y, dx, dw): never an operand
     }
-    return {1.0, 1.0};
 }
 
 // "8x8" -> {8, 8}: two integers in 1..max joined by 'x'.
@@ -120,10 +121,11 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
 
 void run_cartesian(const CartesianOptions& o) {
     CartesianConfig config;
-    std::tie(config.tiles_h, config.tiles_w) = read_pair(o.pes, "--pes", "a PE grid", 4096);
+    std::tie(config.tiles_h, config.tiles_w) =
+        read_pair(o.pes, "--pes", "a PE grid", kMaxCartesianCount);
     config.sample_tiles = o.tiles;
     std::tie(config.filter_vector, config.input_vector) =
-        read_pair(o.vectors, "--vectors", "a vector shape FxI", 1024);
+        read_pair(o.vectors, "--vectors", "a vector shape FxI", kMaxCartesianVector);
     config.accumulator_banks = o.banks;
     config.input_density = o.input_density;
     config.filter_density = o.filter_density;
@@ -180,12 +182,11 @@ void run_cartesian(const CartesianOptions& o) {
             CartesianConfig layer_config = config;
             if (const auto d = profile_densities.find(al.layer.name);
                 d != profile_densities.end()) {
-                std::tie(layer_config.input_density, layer_config.filter_density) =
-                    operand_densities(d->second, pp.phase);
-                // A profile's density of 0 (a tensor known all-zero) is no work: the smallest
-                // density the evaluator accepts stands for it.
-                layer_config.input_density = std::max(layer_config.input_density, 1e-9);
-                layer_config.filter_density = std::max(layer_config.filter_density, 1e-9);
+                const auto [tiled, broadcast] = cartesian_operands(pp.phase);
+                layer_config.input_density =
+                    cartesian_density(operand_density(d->second, pp.phase, tiled));
+                layer_config.filter_density =
+                    cartesian_density(operand_density(d->second, pp.phase, broadcast));
             }
             rows.push_back({al.layer.name, pp.phase, evaluate_cartesian(conv, layer_config)});
         }
@@ -312,13 +313,13 @@ void add_cartesian_command(CLI::App& app) {
                     "the same filters: the slowest PE runs ceil(batch / tiles) samples (GSCN: 4, "
                     "ReSprop thesis Table 7.9; SCNN: 1)")
         ->default_val(o->tiles)
-        ->transform(integer_in(1, 4096));
+        ->transform(integer_in(1, kMaxCartesianCount));
     cmd->add_option("--vectors", o->vectors,
                     "FxI: filter and input vector widths, F × I multipliers per PE")
         ->default_val(o->vectors);
     cmd->add_option("--banks", o->banks, "Accumulator banks per PE")
         ->default_val(o->banks)
-        ->transform(integer_in(1, 4096));
+        ->transform(integer_in(1, kMaxCartesianCount));
     CLI::Option* input_density =
         cmd->add_option("--input-density", o->input_density,
                         "Density of the tiled operand (fw, wu: activations; bw: output "

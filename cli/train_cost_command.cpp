@@ -87,8 +87,7 @@ void run_train_cost(const TrainCostOptions& t) {
             plan.sparse_states());
     }
     std::vector<ProblemCost> costs;
-    std::int64_t evaluations = 0;
-    std::optional<NetworkMapResult> searched_result;  // the loop-nest evaluator's, for --db
+    std::optional<NetworkMapResult> searched_result;  // the loop-nest evaluator's
     if (t.evaluator == "cartesian") {
         // Every problem evaluated once by the dataflow's closed form: no search, no progress.
         costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
@@ -117,7 +116,6 @@ void run_train_cost(const TrainCostOptions& t) {
             throw_no_mapping(run);
         }
         costs = std::move(*searched);
-        evaluations = result.evaluations;
         searched_result = std::move(result);
     }
     TrainingRunCost cost;
@@ -128,7 +126,13 @@ void run_train_cost(const TrainCostOptions& t) {
                         "a run whose total cycles fit in 64 bits (about 9.2e18)",
                         "fewer iterations, or a smaller --batch");
     }
-    const TrainCostRun run{t, arch, network, plan, cost, evaluations, settings.dataflow};
+    const TrainCostRun run{t,
+                           arch,
+                           network,
+                           plan,
+                           cost,
+                           searched_result ? searched_result->evaluations : 0,
+                           settings.dataflow};
     if (o.format == "json") {
         std::cout << json_text(train_cost_to_json(run)) << "\n";
     } else {

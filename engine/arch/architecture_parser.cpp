@@ -669,18 +669,25 @@ CartesianArray read_cartesian_array(const SpecNode& node, const PeArray& pe_arra
                   "tiling", "predictor", "sample_tiles"});
     reader.finish();
     CartesianArray array;
-    const auto count = [&reader](const char* key, std::int64_t& value) {
+    // The evaluator's limits (arch/cartesian_array.hpp), so a section read is one it takes.
+    const auto count = [&reader](const char* key, std::int64_t& value, std::int64_t max) {
         if (const auto node = reader.optional(key)) {
             value = node->as_positive_int();
-            if (value > 4096) node->fail(fmt::format("{} is too large", value), "at most 4096");
+            if (value > max)
+                node->fail(fmt::format("{} is too large", value), fmt::format("at most {}", max));
         }
     };
-    count("pe_rows", array.tiles_h);
-    count("pe_columns", array.tiles_w);
-    count("filter_vector", array.filter_vector);
-    count("input_vector", array.input_vector);
-    count("accumulator_banks", array.accumulator_banks);
-    count("sample_tiles", array.sample_tiles);
+    count("pe_rows", array.tiles_h, kMaxCartesianCount);
+    count("pe_columns", array.tiles_w, kMaxCartesianCount);
+    count("filter_vector", array.filter_vector, kMaxCartesianVector);
+    count("input_vector", array.input_vector, kMaxCartesianVector);
+    count("accumulator_banks", array.accumulator_banks, kMaxCartesianCount);
+    count("sample_tiles", array.sample_tiles, kMaxCartesianCount);
+    if (array.filter_vector * array.input_vector > kMaxCartesianProducts) {
+        node.fail(fmt::format("F × I = {} × {} is {} products per cycle", array.filter_vector,
+                              array.input_vector, array.filter_vector * array.input_vector),
+                  fmt::format("at most {} (filter_vector × input_vector)", kMaxCartesianProducts));
+    }
     if (const auto tiling = reader.optional("tiling"))
         array.tiling = read_enum<CartesianTiling>(*tiling, kCartesianTilingNames);
     if (const auto predictor = reader.optional("predictor")) array.predictor = predictor->as_bool();

@@ -26,6 +26,13 @@ constexpr std::string_view cartesian_tiling_name(CartesianTiling t) {
     return kCartesianTilingNames[static_cast<std::size_t>(t)];
 }
 
+// What the evaluator can model (eval/cartesian_product.hpp checks them, the
+// parser reads a section within them): PEs along a side of the grid, sample
+// tiles and accumulator banks; F and I; the F × I products a cycle scatters.
+inline constexpr std::int64_t kMaxCartesianCount = 4096;
+inline constexpr std::int64_t kMaxCartesianVector = 1024;
+inline constexpr std::int64_t kMaxCartesianProducts = 1024;
+
 struct CartesianArray {
     std::int64_t tiles_h = 8;  // 64 PEs as 8 × 8 (thesis §6.3.1; SCNN Table III)
     std::int64_t tiles_w = 8;

@@ -201,6 +201,20 @@ std::int64_t CartesianAxis::used_pairs(std::int64_t a_begin, std::int64_t a_end,
     return total;
 }
 
+CartesianOperands cartesian_operands(Phase phase) {
+    switch (phase) {
+        case Phase::fw:
+            return {DataSpace::inputs, DataSpace::weights};
+        case Phase::bw:
+            return {DataSpace::outputs, DataSpace::weights};
+        case Phase::wu:
+            return {DataSpace::inputs, DataSpace::outputs};
+    }
+    return {};
+}
+
+double cartesian_density(double density) { return std::max(density, 1e-9); }
+
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase) {
     if (const auto* linear = std::get_if<LinearAttributes>(&layer.attributes)) {
@@ -260,6 +274,9 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
     return result;
 }
 
+// The bank-conflict model takes every array the limits admit.
+static_assert(kMaxCartesianProducts <= kMaxBankBalls && kMaxCartesianCount <= kMaxBanks);
+
 std::string cartesian_config_problem(const CartesianConfig& c) {
     const auto count = [](std::int64_t v, std::int64_t max, const char* what) -> std::string {
         if (v < 1 || v > max)
@@ -267,17 +284,17 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
         return {};
     };
     for (const std::string& p :
-         {count(c.tiles_h, 4096, "the PE grid's height"),
-          count(c.tiles_w, 4096, "the PE grid's width"),
-          count(c.sample_tiles, 4096, "the number of sample tiles"),
-          count(c.filter_vector, 1024, "the filter vector width F"),
-          count(c.input_vector, 1024, "the input vector width I"),
-          count(c.accumulator_banks, kMaxBanks, "the number of accumulator banks")}) {
+         {count(c.tiles_h, kMaxCartesianCount, "the PE grid's height"),
+          count(c.tiles_w, kMaxCartesianCount, "the PE grid's width"),
+          count(c.sample_tiles, kMaxCartesianCount, "the number of sample tiles"),
+          count(c.filter_vector, kMaxCartesianVector, "the filter vector width F"),
+          count(c.input_vector, kMaxCartesianVector, "the input vector width I"),
+          count(c.accumulator_banks, kMaxCartesianCount, "the number of accumulator banks")}) {
         if (!p.empty()) return p;
     }
-    if (c.filter_vector * c.input_vector > kMaxBankBalls)
-        return fmt::format("F × I must be at most {} products per cycle, got {}", kMaxBankBalls,
-                           c.filter_vector * c.input_vector);
+    if (c.filter_vector * c.input_vector > kMaxCartesianProducts)
+        return fmt::format("F × I must be at most {} products per cycle, got {}",
+                           kMaxCartesianProducts, c.filter_vector * c.input_vector);
     for (const auto& [d, what] : {std::pair{c.input_density, "the input density"},
                                   std::pair{c.filter_density, "the filter density"}}) {
         if (!(d > 0.0 && d <= 1.0)) return fmt::format("{} must be in (0, 1], got {}", what, d);

@@ -125,6 +125,19 @@ struct CartesianConv {
     std::int64_t samples = 1;  // N, a factor of `repetitions`
 };
 
+// The data spaces of `phase`'s tiled operand A and broadcast operand B (header:
+// "Operands"): fw x and w, bw dy and w, wu x and dy (x sits on inputs, w on
+// weights, dy on outputs: vocabulary/phase.hpp).
+struct CartesianOperands {
+    DataSpace tiled = DataSpace::inputs;
+    DataSpace broadcast = DataSpace::weights;
+};
+CartesianOperands cartesian_operands(Phase phase);
+
+// A profile's density as the evaluator takes it: 0 (a tensor known all-zero,
+// no work) becomes the smallest positive density.
+double cartesian_density(double density);
+
 // A conv layer-phase, or an fc one as a 1 × 1 convolution of a 1 × 1 plane
 // whose channels are the flattened input. Throws std::invalid_argument for
 // any other layer.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "common/spec_error.hpp"
@@ -14,25 +15,8 @@
 namespace trainloop {
 namespace {
 
-// The data spaces of the tiled (A) and broadcast (B) operands in `phase`
-// (eval/cartesian_product.hpp): fw x and w, bw dy and w, wu x and dy. x sits on
-// inputs, w on weights, dy on outputs (vocabulary/phase.hpp).
-std::pair<DataSpace, DataSpace> operand_spaces(Phase phase) {
-    switch (phase) {
-        case Phase::fw:
-            return {DataSpace::inputs, DataSpace::weights};
-        case Phase::bw:
-            return {DataSpace::outputs, DataSpace::weights};
-        case Phase::wu:
-            return {DataSpace::inputs, DataSpace::outputs};
-    }
-    return {DataSpace::inputs, DataSpace::weights};
-}
-
 double density_of(const PlannedProblem& p, DataSpace space) {
-    // A density of 0 (a tensor known all-zero) is no work: the smallest density the
-    // evaluator accepts stands for it.
-    return p.densities ? std::max(p.densities->of(space).density, 1e-9) : 1.0;
+    return p.densities ? p.densities->of(space).density : 1.0;
 }
 
 double tensor_words(const PhaseProblem& problem, DataSpace space) {
@@ -69,23 +53,23 @@ std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
             throw SpecError({}, "--evaluator", e.what(), "conv and fc layers",
                             "--evaluator loop-nest");
         }
-        const auto [tiled, broadcast] = operand_spaces(lp.phase);
+        const auto [tiled, broadcast] = cartesian_operands(lp.phase);
         CartesianConfig config;
         static_cast<CartesianArray&>(config) = array;
-        config.input_density = density_of(planned, tiled);
-        config.filter_density = density_of(planned, broadcast);
+        config.input_density = cartesian_density(density_of(planned, tiled));
+        config.filter_density = cartesian_density(density_of(planned, broadcast));
+        // The parser keeps the array within the evaluator's limits, a profile its densities.
         if (const std::string problem = cartesian_config_problem(config); !problem.empty())
-            throw SpecError({}, "cartesian_product", problem);
+            throw std::logic_error("cartesian_problem_costs: " + problem);
         const CartesianCost cost = evaluate_cartesian(conv, config);
         const PhaseProblem& problem = planned.problem;
         const DataSpace output = problem.output();
-        const CartesianOffchip offchip{
-            tensor_words(problem, tiled) * config.input_density,
-            tensor_words(problem, broadcast) * config.filter_density,
-            tensor_words(problem, output) *
-                (planned.densities ? planned.densities->of(output).density : 1.0)};
+        const CartesianOffchip offchip{tensor_words(problem, tiled) * config.input_density,
+                                       tensor_words(problem, broadcast) * config.filter_density,
+                                       tensor_words(problem, output) * density_of(planned, output)};
         const double cycles = std::ceil(cost.slowest_pe_cycles - 1e-9);
-        if (!(cycles < 9.2e18))  // past int64: the cast would be undefined
+        // 2^63 and past: the cast to int64 would be undefined.
+        if (!(cycles < static_cast<double>(std::numeric_limits<std::int64_t>::max())))
             throw SpecError({}, "--batch",
                             fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
                                         layer.layer.name, phase_name(lp.phase), cycles),

@@ -85,5 +85,25 @@ TEST(CartesianArraySection, UnknownTilingAndKeyAreLocated) {
     expect_located(zero, kInlineFile, 32, "cartesian_product.accumulator_banks", "0");
 }
 
+// The evaluator's limits (arch/cartesian_array.hpp) hold at the key, so a section
+// the parser reads is one `train-cost --evaluator cartesian` can evaluate.
+TEST(CartesianArraySection, ValuesPastTheEvaluatorsLimitsAreRefusedWhereTheyStand) {
+    const SpecError wide = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("filter_vector: 2"), 16, "filter_vector: 2048");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(wide, kInlineFile, 30, "cartesian_product.filter_vector", "2048 is too large");
+    EXPECT_EQ(wide.expected(), "at most 1024");
+    const SpecError products = expect_spec_error([] {
+        std::string section = kSection;
+        section.replace(section.find("filter_vector: 2"), 16, "filter_vector: 64");
+        section.replace(section.find("input_vector: 2"), 15, "input_vector: 32");
+        parse_inline(kTinyArch + section);
+    });
+    expect_located(products, kInlineFile, 28, "cartesian_product",
+                   "F × I = 64 × 32 is 2048 products per cycle");
+}
+
 }  // namespace
 }  // namespace trainloop

@@ -132,6 +132,17 @@ TEST(TrainCostCartesian, AnArchitectureWithoutTheSectionExit2NamingIt) {
     EXPECT_NE(r.output.find("--evaluator loop-nest"), std::string::npos) << r.output;
 }
 
+TEST(TrainCostCartesian, ALayerThatIsNeitherConvNorFcExit2NamingIt) {
+    // The TIMIT LSTM's recurrent cells: no plane to convolve.
+    const CommandResult r = run_trainloop("train-cost --arch " + kGscn +
+                                          " --workload lstm_timit --sparsity dense --iterations 1 "
+                                          "--evaluator cartesian --quiet");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--evaluator"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("is neither a conv nor an fc layer"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("expected: conv and fc layers"), std::string::npos) << r.output;
+}
+
 TEST(TrainCostCartesian, ADatabaseIsRefusedAndNothingIsWritten) {
     const std::string db = trainloop::testing::fresh_db("cartesian.db");
     const CommandResult r = run_trainloop("train-cost --arch " + kGscn +
