@@ -3,6 +3,10 @@
 // array's MACs.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+#include <string>
+#include <utility>
+
 #include "arch/architecture_yaml.hpp"
 #include "arch_test_support.hpp"
 
@@ -26,6 +30,14 @@ const std::string kSection = R"(cartesian_product:
   tiling: split_filters
   predictor: true
 )";
+
+// The error kTinyArch with kSection edited (each pair: replace the first `from`
+// by `to`) raises.
+SpecError section_error(std::initializer_list<std::pair<std::string, std::string>> edits) {
+    std::string section = kSection;
+    for (const auto& [from, to] : edits) section.replace(section.find(from), from.size(), to);
+    return expect_spec_error([&section] { parse_inline(kTinyArch + section); });
+}
 
 TEST(CartesianArraySection, IsReadAndWrittenBack) {
     EXPECT_FALSE(parse_inline(kTinyArch).cartesian.has_value()) << "optional";
@@ -53,54 +65,30 @@ TEST(CartesianArraySection, IsReadAndWrittenBack) {
 }
 
 TEST(CartesianArraySection, MultipliersOtherThanThePeArraysMacsAreRefused) {
-    const SpecError e = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("input_vector: 2"), 15, "input_vector: 4");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError e = section_error({{"input_vector: 2", "input_vector: 4"}});
     expect_located(e, kInlineFile, 28, "cartesian_product",
                    "2 × 2 PEs × 2 × 4 multipliers is 32 multipliers, but the PE array has 16 MACs");
     EXPECT_NE(e.expected().find("rows × columns × macs_per_pe"), std::string::npos);
 }
 
 TEST(CartesianArraySection, UnknownTilingAndKeyAreLocated) {
-    const SpecError tiling = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("split_filters"), 13, "split");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError tiling = section_error({{"split_filters", "split"}});
     expect_located(tiling, kInlineFile, 33, "cartesian_product.tiling", "split");
-    const SpecError key = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("pe_rows"), 7, "pe_row");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError key = section_error({{"pe_rows", "pe_row"}});
     expect_located(key, kInlineFile, 28, "cartesian_product.pe_row", "unknown key `pe_row`");
     EXPECT_EQ(key.hint(), "did you mean `pe_rows`?");
-    const SpecError zero = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("accumulator_banks: 8"), 20, "accumulator_banks: 0");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError zero = section_error({{"accumulator_banks: 8", "accumulator_banks: 0"}});
     expect_located(zero, kInlineFile, 32, "cartesian_product.accumulator_banks", "0");
 }
 
 // The evaluator's limits (arch/cartesian_array.hpp) hold at the key, so a section
 // the parser reads is one `train-cost --evaluator cartesian` can evaluate.
 TEST(CartesianArraySection, ValuesPastTheEvaluatorsLimitsAreRefusedWhereTheyStand) {
-    const SpecError wide = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("filter_vector: 2"), 16, "filter_vector: 2048");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError wide = section_error({{"filter_vector: 2", "filter_vector: 2048"}});
     expect_located(wide, kInlineFile, 30, "cartesian_product.filter_vector", "2048 is too large");
     EXPECT_EQ(wide.expected(), "at most 1024");
-    const SpecError products = expect_spec_error([] {
-        std::string section = kSection;
-        section.replace(section.find("filter_vector: 2"), 16, "filter_vector: 64");
-        section.replace(section.find("input_vector: 2"), 15, "input_vector: 32");
-        parse_inline(kTinyArch + section);
-    });
+    const SpecError products = section_error(
+        {{"filter_vector: 2", "filter_vector: 64"}, {"input_vector: 2", "input_vector: 32"}});
     expect_located(products, kInlineFile, 28, "cartesian_product",
                    "F × I = 64 × 32 is 2048 products per cycle");
 }
