@@ -6,6 +6,8 @@
 #include <iostream>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "arch/arch_model.hpp"
 #include "arch/architecture_library.hpp"
@@ -67,7 +69,7 @@ void run_train_cost(const TrainCostOptions& t) {
     const RunSetup setup = inputs.set_up(settings, o.threads);
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
-    if (t.evaluator == "cartesian") check_cartesian_run(inputs, o);
+    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs, o);
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
@@ -83,12 +85,12 @@ void run_train_cost(const TrainCostOptions& t) {
             "train-cost: {} sample{} over {} iterations; {} distinct problems to {} ({} in the "
             "samples, the rest for the dense baseline)\n",
             plan.samples.size(), plan.samples.size() == 1 ? "" : "s", group_thousands(t.iterations),
-            plan.problems.size(), t.evaluator == "cartesian" ? "evaluate" : "map",
+            plan.problems.size(), t.evaluator == RunEvaluator::cartesian ? "evaluate" : "map",
             plan.sparse_states());
     }
     std::vector<ProblemCost> costs;
     std::optional<NetworkMapResult> searched_result;  // the loop-nest evaluator's
-    if (t.evaluator == "cartesian") {
+    if (t.evaluator == RunEvaluator::cartesian) {
         // Every problem evaluated once by the dataflow's closed form: no search, no progress.
         costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
     } else {
@@ -174,13 +176,21 @@ void add_train_cost_command(CLI::App& app) {
                     "(constant pieces take one exact sample each)")
         ->default_val(t->samples)
         ->transform(integer_in(1, kMaxRunSamples));
-    cmd->add_option("--evaluator", t->evaluator,
-                    "loop-nest: search each problem's mappings (the mapper); cartesian: evaluate "
-                    "each conv and fc layer-phase on the architecture's Cartesian-product array "
-                    "(its `cartesian_product:` section: SCNN's and GSCN's dataflow, "
-                    "docs/cartesian_product.md), no search")
-        ->default_val(t->evaluator)
-        ->check(CLI::IsMember({"loop-nest", "cartesian"}));
+    std::vector<std::string> evaluator_names;
+    for (RunEvaluator e : kRunEvaluators) evaluator_names.emplace_back(run_evaluator_name(e));
+    cmd->add_option_function<std::string>(
+           "--evaluator",
+           [t](const std::string& name) {  // one of kRunEvaluators' names: checked below
+               for (RunEvaluator e : kRunEvaluators) {
+                   if (run_evaluator_name(e) == name) t->evaluator = e;
+               }
+           },
+           "loop-nest: search each problem's mappings (the mapper); cartesian: evaluate "
+           "each conv and fc layer-phase on the architecture's Cartesian-product array "
+           "(its `cartesian_product:` section: SCNN's and GSCN's dataflow, "
+           "docs/cartesian_product.md), no search")
+        ->default_str(std::string(run_evaluator_name(t->evaluator)))
+        ->check(CLI::IsMember(evaluator_names));
     cmd->add_option("--format,-f", t->map.format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -14,7 +14,7 @@ double seconds(const Architecture& arch, double cycles) { return cycles / (arch.
 
 std::string percent(double fraction) { return fmt::format("{:.2f} %", 100.0 * fraction); }
 
-bool cartesian(const TrainCostRun& run) { return run.options.evaluator == "cartesian"; }
+bool cartesian(const TrainCostRun& run) { return run.options.evaluator == RunEvaluator::cartesian; }
 
 // The Cartesian-product array a `--evaluator cartesian` run evaluated.
 nlohmann::json cartesian_json(const CartesianArray& a) {
@@ -142,7 +142,7 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
                           {"problems_mapped", c.problems},
                           {"evaluations", run.evaluations},
                           {"samples", samples}};
-    out["evaluator"] = run.options.evaluator;
+    out["evaluator"] = run_evaluator_name(run.options.evaluator);
     if (cartesian(run)) {
         // No mapping search and no workload spread: those keys would be numbers the run did
         // not compute.
