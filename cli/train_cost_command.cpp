@@ -34,9 +34,8 @@
 namespace trainloop::cli {
 namespace {
 
-// `--evaluator cartesian` needs an architecture of that dataflow class, and
-// writes no database: a point's results are a mapping's, which it has none of.
-void check_cartesian_run(const RunInputs& inputs, const MapOptions& o) {
+// `--evaluator cartesian` needs an architecture of that dataflow class.
+void check_cartesian_run(const RunInputs& inputs) {
     if (!inputs.arch().cartesian) {
         throw SpecError({inputs.arch_file.string()}, "cartesian_product",
                         fmt::format("architecture '{}' has no `cartesian_product:` section, so "
@@ -47,19 +46,13 @@ void check_cartesian_run(const RunInputs& inputs, const MapOptions& o) {
                         "(docs/arch_format.md), e.g. gscn_4x64",
                         "--evaluator loop-nest (the default) searches loop-nest mappings");
     }
-    if (!o.db.empty()) {
-        throw SpecError({}, "--db",
-                        "--evaluator cartesian does not write a results database (its points "
-                        "store mappings, which the Cartesian-product evaluator has none of)",
-                        "no --db with --evaluator cartesian",
-                        "--format json keeps the run's totals and samples");
-    }
 }
 
 void run_train_cost(const TrainCostOptions& t) {
     const MapOptions& o = t.map;
     RunSettings settings = run_settings(o);
     settings.training_run = TrainingRunLength{t.iterations, t.samples};
+    settings.evaluator = t.evaluator;
     check_search_ends(o);
     const RunInputs inputs = read_run_inputs(o, settings);  // --sparsity is required
     const Architecture& arch = inputs.arch();
@@ -69,7 +62,7 @@ void run_train_cost(const TrainCostOptions& t) {
     const RunSetup setup = inputs.set_up(settings, o.threads);
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
-    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs, o);
+    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs);
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
@@ -89,10 +82,12 @@ void run_train_cost(const TrainCostOptions& t) {
             plan.sparse_states());
     }
     std::vector<ProblemCost> costs;
-    std::optional<NetworkMapResult> searched_result;  // the loop-nest evaluator's
+    std::optional<NetworkMapResult> searched_result;                   // the loop-nest evaluator's
+    std::optional<std::vector<CartesianProblemCost>> cartesian_costs;  // the Cartesian one's
     if (t.evaluator == RunEvaluator::cartesian) {
         // Every problem evaluated once by the dataflow's closed form: no search, no progress.
-        costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
+        cartesian_costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
+        costs = integrated_costs(*cartesian_costs);
     } else {
         ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
         bar.start();
@@ -140,10 +135,16 @@ void run_train_cost(const TrainCostOptions& t) {
     } else {
         std::cout << train_cost_to_text(run);
     }
-    if (store && searched_result) {
-        write_train_cost_run(
-            *store, {inputs.arch_file.string(), o.workload, o.batch, o.sparsity.profile, settings},
-            arch, model, network, training, plan, *searched_result);
+    if (store) {
+        const MapRunInputs stored{inputs.arch_file.string(), o.workload, o.batch,
+                                  o.sparsity.profile, settings};
+        if (cartesian_costs) {
+            write_cartesian_train_cost_run(*store, stored, arch, model, network, training, plan,
+                                           *cartesian_costs);
+        } else {
+            write_train_cost_run(*store, stored, arch, model, network, training, plan,
+                                 *searched_result);
+        }
         (o.format == "json" ? std::cerr : std::cout)
             << fmt::format("results written to {}\n", o.db);
     }
@@ -181,9 +182,7 @@ void add_train_cost_command(CLI::App& app) {
     cmd->add_option_function<std::string>(
            "--evaluator",
            [t](const std::string& name) {  // one of kRunEvaluators' names: checked below
-               for (RunEvaluator e : kRunEvaluators) {
-                   if (run_evaluator_name(e) == name) t->evaluator = e;
-               }
+               t->evaluator = run_evaluator_from_name(name).value_or(t->evaluator);
            },
            "loop-nest: search each problem's mappings (the mapper); cartesian: evaluate "
            "each conv and fc layer-phase on the architecture's Cartesian-product array "

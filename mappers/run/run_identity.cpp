@@ -47,6 +47,10 @@ RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std:
     if (length) {
         id.description +=
             fmt::format("  iterations: {}\n  samples: {}\n", length->iterations, length->samples);
+        // Written only when not the default, as imperfect_factors.
+        if (settings.evaluator != RunEvaluator::loop_nest)
+            id.description +=
+                fmt::format("  evaluator: {}\n", run_evaluator_name(settings.evaluator));
     }
     std::string hashed = id.description + content_hash(arch.yaml) + content_hash(network.yaml) +
                          content_hash(sparsity.yaml);

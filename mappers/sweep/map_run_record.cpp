@@ -4,6 +4,7 @@
 #include "common/file_text.hpp"
 #include "density/sparsity_library.hpp"
 #include "run/run_identity.hpp"
+#include "sweep/cartesian_point_record.hpp"
 #include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"
 
@@ -62,6 +63,17 @@ void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Ar
     fill_training_run_results(
         record, {arch, model, training, as_network_plan(plan), run.settings.search.objective}, plan,
         result, run.settings.training_run->samples);
+    write_run_point(store, run, record);
+}
+
+void write_cartesian_train_cost_run(ResultsStore& store, const MapRunInputs& run,
+                                    const Architecture& arch, const ArchModel& model,
+                                    const Network& network, const NetworkTraining& training,
+                                    const TrainingRunPlan& plan,
+                                    const std::vector<CartesianProblemCost>& costs) {
+    PointRecord record = run_record(run, arch, model, network);
+    fill_cartesian_run_results(record, arch, training, plan, costs,
+                               run.settings.training_run->samples);
     write_run_point(store, run, record);
 }
 

@@ -12,6 +12,7 @@
 #include "network/network_mapper.hpp"
 #include "run/run_settings.hpp"
 #include "store/results_store.hpp"
+#include "training_run/cartesian_costs.hpp"
 #include "training_run/training_run.hpp"
 
 namespace trainloop {
@@ -39,5 +40,15 @@ void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Ar
                           const ArchModel& model, const Network& network,
                           const NetworkTraining& training, const TrainingRunPlan& plan,
                           const NetworkMapResult& result);
+
+// `trainloop train-cost --evaluator cartesian ... --db FILE`: the same
+// one-point sweep, its results from the Cartesian-product evaluator
+// (cartesian_point_record.hpp). `costs`: cartesian_problem_costs of `plan`
+// on arch.cartesian.
+void write_cartesian_train_cost_run(ResultsStore& store, const MapRunInputs& run,
+                                    const Architecture& arch, const ArchModel& model,
+                                    const Network& network, const NetworkTraining& training,
+                                    const TrainingRunPlan& plan,
+                                    const std::vector<CartesianProblemCost>& costs);
 
 }  // namespace trainloop

@@ -10,6 +10,7 @@
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
 #include "mapspace/dataflow.hpp"
+#include "run/run_settings.hpp"
 #include "training_run/schedule_samples.hpp"
 #include "workload/network_library.hpp"
 
@@ -164,19 +165,44 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         spec.sparsity = {(data_directory() / "workloads/sparsity/dense.yaml").string()};
     }
 
-    const std::vector<SpecNode> dataflows = axis_items(r.required("dataflows"));
-    for (const SpecNode& d : dataflows) {
-        const std::string text_form = d.as_string();
-        try {
-            const std::optional<Dataflow> parsed = parse_dataflow(text_form);
-            spec.dataflows.push_back(parsed ? to_string(*parsed) : "any");
-        } catch (const SpecError& e) {
-            d.fail(e.message(), e.expected(), "quote it in a list: [\"C,K\", \"K,N\"]");
-        }
+    // The Cartesian-product array has one dataflow of its own and searches
+    // nothing: a dataflow axis, objectives or search settings would be
+    // points that differ in nothing, or settings that change nothing.
+    const std::optional<SpecNode> evaluator = r.optional("evaluator");
+    if (evaluator) {
+        std::vector<std::string> names;
+        for (RunEvaluator e : kRunEvaluators) names.emplace_back(run_evaluator_name(e));
+        spec.evaluator = *run_evaluator_from_name(evaluator->as_choice(names));
     }
-    reject_duplicates(spec.dataflows, dataflows, "dataflow");
+    const bool searched = spec.evaluator == RunEvaluator::loop_nest;
+    if (!searched) {
+        for (const char* key : {"dataflows", "objectives", "search", "constraints"}) {
+            if (auto node = r.optional(key)) {
+                node->fail(fmt::format("`{}:` with `evaluator: cartesian`", key),
+                           "no dataflows, objectives, search or constraints: the "
+                           "Cartesian-product array has its own dataflow and nothing is searched",
+                           "leave the key out, or use `evaluator: loop-nest`");
+            }
+        }
+        spec.dataflows = {std::string(run_evaluator_name(spec.evaluator))};
+        spec.objectives = {"none"};
+    } else {
+        const std::vector<SpecNode> dataflows = axis_items(r.required("dataflows"));
+        for (const SpecNode& d : dataflows) {
+            const std::string text_form = d.as_string();
+            try {
+                const std::optional<Dataflow> parsed = parse_dataflow(text_form);
+                spec.dataflows.push_back(parsed ? to_string(*parsed) : "any");
+            } catch (const SpecError& e) {
+                d.fail(e.message(), e.expected(), "quote it in a list: [\"C,K\", \"K,N\"]");
+            }
+        }
+        reject_duplicates(spec.dataflows, dataflows, "dataflow");
+    }
 
-    if (auto objectives = r.optional("objectives")) {
+    if (!searched) {
+        // Set above.
+    } else if (auto objectives = r.optional("objectives")) {
         const std::vector<SpecNode> items = axis_items(*objectives);
         for (const SpecNode& o : items) {
             spec.objectives.push_back(o.as_choice(objective_names()));
@@ -213,6 +239,12 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         const std::vector<SpecNode> items = axis_items(*iterations);
         for (const SpecNode& n : items) spec.iterations.push_back(n.as_positive_int());
         reject_duplicates(spec.iterations, items, "run length");
+    }
+    if (!searched && spec.iterations.empty()) {
+        evaluator->fail("`evaluator: cartesian` without `iterations:`",
+                        "an `iterations:` axis: the Cartesian-product evaluator costs whole "
+                        "training runs (`iterations: [1]` for one iteration)",
+                        "docs/results_db.md, \"Sweep files\"");
     }
     if (auto samples = r.optional("samples")) {
         if (spec.iterations.empty()) {

@@ -24,7 +24,9 @@
 #include "sparse/mask_check.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
+#include "sweep/cartesian_point_record.hpp"
 #include "sweep/point_record.hpp"
+#include "training_run/cartesian_costs.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
@@ -109,6 +111,18 @@ LoadedSweep load_everything(const SweepSpec& spec) {
     }
     reject_name_clashes(arch_texts, arch_locations, "architectures", "architecture",
                         [&](std::size_t i) { return s.archs[i].arch.name; });
+    if (spec.evaluator == RunEvaluator::cartesian) {
+        for (std::size_t i = 0; i < s.archs.size(); ++i) {
+            if (s.archs[i].arch.cartesian) continue;
+            throw SpecError(arch_locations[i], "architectures",
+                            fmt::format("architecture '{}' has no `cartesian_product:` section, "
+                                        "so `evaluator: cartesian` has no array to evaluate",
+                                        s.archs[i].arch.name),
+                            "architectures with a `cartesian_product:` section "
+                            "(docs/arch_format.md), e.g. gscn_4x64",
+                            "`evaluator: loop-nest` (the default) searches loop-nest mappings");
+        }
+    }
     for (std::size_t i = 0; i < spec.networks.size(); ++i) {
         const std::string& n = spec.networks[i];
         const SourceLocation where =
@@ -198,6 +212,7 @@ SweepCheckSummary check_sweep(const SweepSpec& spec) {
     for (const ArchitectureVariant& variant : loaded.archs) {
         const MappingConstraints constraints =
             merged_constraints(variant.arch, variant.constraints, loaded.constraints);
+        if (spec.evaluator != RunEvaluator::loop_nest) break;  // no dataflow to check
         for (const std::string& dataflow : spec.dataflows) {
             try {
                 check_dataflow_against_constraints(
@@ -277,7 +292,10 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const std::int64_t batch = spec.batches[p.batch];
         const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
-        const Objective objective = *objective_from_name(spec.objectives[p.objective]);
+        const bool searched = spec.evaluator == RunEvaluator::loop_nest;
+        // The Cartesian-product evaluator has no objective ("none"); the run set-up wants one.
+        const Objective objective =
+            searched ? *objective_from_name(spec.objectives[p.objective]) : Objective::edp;
 
         PointRecord record;
         record.index = p.index;
@@ -298,13 +316,22 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             // constraints and the sweep's file on top: the run set-up `map` uses.
             RunSettings settings = base_settings;
             settings.search.objective = objective;
-            settings.dataflow = parse_dataflow(record.dataflow);
+            if (searched) settings.dataflow = parse_dataflow(record.dataflow);
             if (!spec.iterations.empty()) {
                 settings.training_run = TrainingRunLength{spec.iterations[p.run], spec.samples};
             }
             const RunSetup setup = set_up_run(
                 {variant.arch, variant.constraints, model, network.name(), training, &profile},
                 settings, parallelism.threads_per_point);
+            if (!searched) {
+                // The parser requires `iterations:` and the loader a `cartesian_product:` section.
+                fill_cartesian_run_results(
+                    record, variant.arch, training, *setup.training_run,
+                    cartesian_problem_costs(*setup.training_run, training, *variant.arch.cartesian,
+                                            model, batch),
+                    spec.samples);
+                return record;
+            }
             NetworkMapResult result = map_network(model, training, setup.plan, setup.options);
             const PointContext context{variant.arch, model, training, setup.plan, objective};
             if (setup.training_run) {

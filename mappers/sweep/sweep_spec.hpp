@@ -13,6 +13,7 @@
 
 #include "common/spec_error.hpp"
 #include "density/density_schedule.hpp"
+#include "run/run_settings.hpp"
 #include "search/search.hpp"
 #include "vocabulary/phase.hpp"
 
@@ -68,6 +69,11 @@ struct SweepSpec {
     // empty: no such axis. `samples` as in `train-cost --samples`.
     std::vector<std::int64_t> iterations;
     std::int64_t samples = 16;
+    // `evaluator: cartesian` (with `iterations:` only): every point is costed
+    // by its architecture's Cartesian-product array instead of searched; the
+    // sweep then has no dataflow, objective or search settings, and its one
+    // dataflow and objective are "cartesian" and "none".
+    RunEvaluator evaluator = RunEvaluator::loop_nest;
     SearchStrategy strategy = SearchStrategy::anneal;
     // Absent `budget:` the search stops when it converges, at most
     // kConvergingBudget evaluations; a `budget:` is spent exactly.

@@ -8,8 +8,6 @@
 #include <stdexcept>
 
 #include "common/spec_error.hpp"
-#include "eval/cartesian_energy.hpp"
-#include "eval/cartesian_product.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {
@@ -25,10 +23,11 @@ double tensor_words(const PhaseProblem& problem, DataSpace space) {
 
 }  // namespace
 
-std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
-                                                 const NetworkTraining& training,
-                                                 const CartesianArray& array, const ArchModel& arch,
-                                                 std::int64_t batch) {
+std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
+                                                          const NetworkTraining& training,
+                                                          const CartesianArray& array,
+                                                          const ArchModel& arch,
+                                                          std::int64_t batch) {
     std::vector<const PlannedLayerPhase*> first(plan.problems.size(), nullptr);
     const auto note = [&first](const PlannedLayerPhase& lp, std::size_t problem) {
         if (first.at(problem) == nullptr) first[problem] = &lp;
@@ -37,7 +36,7 @@ std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
     for (const auto& sample : plan.sample_problems)
         for (std::size_t i = 0; i < sample.size(); ++i) note(plan.layer_phases.at(i), sample[i]);
 
-    std::vector<ProblemCost> costs;
+    std::vector<CartesianProblemCost> costs;
     costs.reserve(plan.problems.size());
     for (std::size_t p = 0; p < plan.problems.size(); ++p) {
         const PlannedProblem& planned = plan.problems[p];
@@ -74,12 +73,21 @@ std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                             fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
                                         layer.layer.name, phase_name(lp.phase), cycles),
                             "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
-        ProblemCost out;
-        out.cycles = static_cast<std::int64_t>(cycles);
-        out.energy_pj = price_cartesian(cost, offchip, arch).total_pj();
-        out.offchip_words = offchip.total();
+        CartesianProblemCost out;
+        out.counts = cost;
+        out.energy = price_cartesian(cost, offchip, arch);
+        out.cost.cycles = static_cast<std::int64_t>(cycles);
+        out.cost.energy_pj = out.energy.total_pj();
+        out.cost.offchip_words = offchip.total();
         costs.push_back(out);
     }
+    return costs;
+}
+
+std::vector<ProblemCost> integrated_costs(const std::vector<CartesianProblemCost>& problems) {
+    std::vector<ProblemCost> costs;
+    costs.reserve(problems.size());
+    for (const CartesianProblemCost& p : problems) costs.push_back(p.cost);
     return costs;
 }
 

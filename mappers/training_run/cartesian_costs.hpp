@@ -18,16 +18,29 @@
 
 #include "arch/arch_model.hpp"
 #include "arch/cartesian_array.hpp"
+#include "eval/cartesian_energy.hpp"
+#include "eval/cartesian_product.hpp"
 #include "problem/training_problems.hpp"
 #include "training_run/training_run.hpp"
 
 namespace trainloop {
 
+// One distinct problem as the Cartesian-product evaluator costs it.
+struct CartesianProblemCost {
+    ProblemCost cost;        // what the integration adds up
+    CartesianCost counts;    // products, cycles, reads (the whole minibatch)
+    CartesianEnergy energy;  // by part; sums to cost.energy_pj
+};
+
 // Throws SpecError naming the layer when one is neither a conv nor an fc
-// layer (the evaluator convolves planes), or `array` cannot be evaluated.
-std::vector<ProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
-                                                 const NetworkTraining& training,
-                                                 const CartesianArray& array, const ArchModel& arch,
-                                                 std::int64_t batch);
+// layer (the evaluator convolves planes), or its cycles do not fit in 64 bits.
+std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
+                                                          const NetworkTraining& training,
+                                                          const CartesianArray& array,
+                                                          const ArchModel& arch,
+                                                          std::int64_t batch);
+
+// What integrate_training_run takes: each problem's `cost`.
+std::vector<ProblemCost> integrated_costs(const std::vector<CartesianProblemCost>& problems);
 
 }  // namespace trainloop

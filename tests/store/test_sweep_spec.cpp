@@ -188,6 +188,36 @@ TEST(SweepSpec, IterationsErrorsAreLocated) {
     EXPECT_NE(lone.find("`samples:` without `iterations:`"), std::string::npos) << lone;
 }
 
+const std::string kCartesianHead =
+    "sweep: t\nnetworks: [lenet]\narchitectures: [gscn_4x64]\nevaluator: cartesian\n";
+
+TEST(SweepSpec, TheCartesianEvaluatorHasOneDataflowAndNoObjective) {
+    const SweepSpec s = parse(kCartesianHead + "iterations: [10, 20]\n");
+    EXPECT_EQ(s.evaluator, RunEvaluator::cartesian);
+    EXPECT_EQ(s.dataflows, (std::vector<std::string>{"cartesian"}));
+    EXPECT_EQ(s.objectives, (std::vector<std::string>{"none"}));
+    EXPECT_EQ(sweep_points(s, {"gscn_4x64"}, {"lenet"}, {"dense"}).size(), 2u);
+    EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\nevaluator: loop-nest\n").evaluator,
+              RunEvaluator::loop_nest);
+    EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\n").evaluator, RunEvaluator::loop_nest);
+}
+
+TEST(SweepSpec, CartesianEvaluatorErrorsAreLocated) {
+    for (const char* key :
+         {"dataflows: [any]", "objectives: [edp]", "search: {seed: 2}", "constraints: c.yaml"}) {
+        const std::string e = error_of(kCartesianHead + "iterations: [1]\n" + key + "\n");
+        EXPECT_NE(e.find("with `evaluator: cartesian`"), std::string::npos) << key << ": " << e;
+        EXPECT_NE(e.find("test.yaml:6"), std::string::npos) << key << ": " << e;
+    }
+    const std::string no_run = error_of(kCartesianHead);
+    EXPECT_NE(no_run.find("`evaluator: cartesian` without `iterations:`"), std::string::npos)
+        << no_run;
+    EXPECT_NE(no_run.find("test.yaml:4"), std::string::npos) << no_run;
+    const std::string typo =
+        error_of(kHead + "  - procrustes_baseline_16x16\nevaluator: cartesain\n");
+    EXPECT_NE(typo.find("did you mean `cartesian`"), std::string::npos) << typo;
+}
+
 TEST(SweepPoints, RunLengthsVaryFastestAndCanBeExcluded) {
     const SweepSpec s = parse(kHead +
                               "  - procrustes_baseline_16x16\nbatches: [4, 8]\n"

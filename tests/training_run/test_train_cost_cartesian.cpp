@@ -2,8 +2,9 @@
 // Cartesian-product evaluator (eval/cartesian_product.hpp) reached from a
 // whole training run (training_run/cartesian_costs.hpp) on an architecture's
 // `cartesian_product:` section: its steps are the `cartesian` command's
-// layer-phases summed, its sparse run gains over dense training, and the
-// runs it cannot do exit 2 with a located message.
+// layer-phases summed, its sparse run gains over dense training, a results
+// database and a sweep store what it prints, and the runs it cannot do exit
+// 2 with a located message.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -143,17 +144,126 @@ TEST(TrainCostCartesian, ALayerThatIsNeitherConvNorFcExit2NamingIt) {
     EXPECT_NE(r.output.find("expected: conv and fc layers"), std::string::npos) << r.output;
 }
 
-TEST(TrainCostCartesian, ADatabaseIsRefusedAndNothingIsWritten) {
+// One value a query prints (CSV, one row, one column).
+std::string query_value(const std::string& db, const std::string& sql) {
+    const CommandResult r = run_trainloop(
+        "query --db " + db + " --format csv --sql \"" + sql + "\"", Capture::stdout_only);
+    EXPECT_EQ(r.exit_code, 0) << sql << "\n" << r.output;
+    const std::size_t header_end = r.output.find('\n');
+    std::string value = r.output.substr(header_end + 1);
+    while (!value.empty() && value.back() == '\n') value.pop_back();
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')  // CSV-quoted
+        value = value.substr(1, value.size() - 2);
+    return value;
+}
+
+TEST(TrainCostCartesian, ADatabaseStoresTheRunItPrints) {
+    const std::string net = temp_file("two_convs_db.yaml", kConvNet);
+    const std::string profile = temp_file("sphg_db.yaml", kSpHG);
     const std::string db = trainloop::testing::fresh_db("cartesian.db");
-    const CommandResult r = run_trainloop("train-cost --arch " + kGscn +
-                                          " --workload lenet --sparsity dense --iterations 1 "
-                                          "--evaluator cartesian --quiet --db " +
-                                          db);
+    const std::string command = "train-cost --arch " + kGscn + " --workload " + net +
+                                " --batch 8 --sparsity " + profile +
+                                " --iterations 10 --evaluator cartesian --quiet --format json";
+    const nlohmann::json run = json_of(command + " --db " + db);
+    EXPECT_EQ(query_value(db, "SELECT total_cycles FROM training_runs"),
+              std::to_string(run["total_cycles"].get<std::int64_t>()));
+    EXPECT_EQ(query_value(db, "SELECT dense_total_cycles FROM training_runs"),
+              std::to_string(run["dense_total_cycles"].get<std::int64_t>()));
+    EXPECT_EQ(query_value(db,
+                          "SELECT dataflow || ' ' || objective || ' ' || search || ' ' || "
+                          "budget || ' ' || evaluations || ' ' || status FROM points"),
+              "cartesian none none 0 0 done");
+    // The run's last state, layer-phase by layer-phase.
+    const std::string layer_phases = query_value(db, "SELECT count(*) FROM results");
+    EXPECT_EQ(query_value(db, "SELECT layer_phases FROM phase_totals WHERE phase = 'step'"),
+              layer_phases);
+    EXPECT_EQ(query_value(db, "SELECT cycles FROM phase_totals WHERE phase = 'step'"),
+              std::to_string(run["samples"][0]["step_cycles"].get<std::int64_t>()));
+    EXPECT_EQ(query_value(db,
+                          "SELECT sum(cycles) = (SELECT cycles FROM phase_totals WHERE "
+                          "phase = 'step') FROM results"),
+              "1")
+        << "the phases run in turn";
+    EXPECT_EQ(query_value(db,
+                          "SELECT count(DISTINCT m.text) || ' ' || min(m.text) FROM results "
+                          "r JOIN mappings m ON m.id = r.mapping_id"),
+              "1 cartesian_product 8x8 PEs x 4 sample tiles, F 4 x I 4, 32 banks, "
+              "split_filters tiling, predictor");
+    // Energy by component and by class each add up to the layer-phase's energy.
+    EXPECT_EQ(query_value(db,
+                          "SELECT count(*) FROM results WHERE abs(energy_pj - ("
+                          "json_extract(energy_breakdown, '$.MAC') + "
+                          "json_extract(energy_breakdown, '$.PEBuffers') + "
+                          "json_extract(energy_breakdown, '$.DRAM'))) > 1e-6 * energy_pj OR "
+                          "abs(energy_pj - (json_extract(energy_by_class, '$.MAC') + "
+                          "json_extract(energy_by_class, '$.buffer') + "
+                          "json_extract(energy_by_class, '$.DRAM'))) > 1e-6 * energy_pj"),
+              "0");
+    // Unused products are multiplied too: the datapath does more than the effectual MACs.
+    EXPECT_EQ(query_value(db,
+                          "SELECT count(*) FROM results WHERE performed_macs < "
+                          "effectual_macs OR utilization <= 0 OR utilization > 1"),
+              "0");
+
+    // The same command again rewrites its point; the loop-nest evaluator's run is another.
+    json_of(command + " --db " + db);
+    EXPECT_EQ(query_value(db, "SELECT count(*) FROM points"), "1");
+    const CommandResult searched = run_trainloop(
+        "train-cost --arch " + kGscn + " --workload " + net + " --batch 8 --sparsity " + profile +
+        " --iterations 10 --quiet --search random --budget 50 --db " + db);
+    ASSERT_EQ(searched.exit_code, 0) << searched.output;
+    EXPECT_EQ(query_value(db,
+                          "SELECT group_concat(dataflow, ' ') FROM (SELECT dataflow FROM "
+                          "points ORDER BY id)"),
+              "cartesian any");
+}
+
+TEST(TrainCostCartesian, ASweepStoresWhatTrainCostPrintsAndFailsOnlyThePointItCannotDo) {
+    const std::string net = temp_file("two_convs_sweep.yaml", kConvNet);
+    const std::string profile = temp_file("sphg_sweep.yaml", kSpHG);
+    const std::string sweep = temp_file("cartesian_sweep.yaml",
+                                        "sweep: cartesian_runs\n"
+                                        "architectures: [gscn_4x64]\n"
+                                        "networks: [" +
+                                            net +
+                                            ", lstm_timit]\n"
+                                            "batches: [8]\n"
+                                            "sparsity: [" +
+                                            profile +
+                                            "]\n"
+                                            "evaluator: cartesian\n"
+                                            "iterations: [10]\n");
+    const std::string db = trainloop::testing::fresh_db("cartesian_sweep.db");
+    const CommandResult r = run_trainloop("sweep " + sweep + " --db " + db + " -q -j1");
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const nlohmann::json direct =
+        json_of("train-cost --arch " + kGscn + " --workload " + net + " --batch 8 --sparsity " +
+                profile + " --iterations 10 --evaluator cartesian --quiet --format json");
+    EXPECT_EQ(query_value(db,
+                          "SELECT t.total_cycles FROM training_runs t JOIN points p ON p.id "
+                          "= t.point_id WHERE p.idx = 0"),
+              std::to_string(direct["total_cycles"].get<std::int64_t>()));
+    const std::string failure = query_value(db, "SELECT failure FROM points WHERE idx = 1");
+    EXPECT_NE(failure.find("neither a conv nor an fc layer"), std::string::npos) << failure;
+    EXPECT_EQ(query_value(db,
+                          "SELECT group_concat(status, ' ') FROM (SELECT status FROM points "
+                          "ORDER BY idx)"),
+              "done failed");
+}
+
+TEST(TrainCostCartesian, ASweepOfArchitecturesWithoutTheSectionIsRefusedAtTheEntry) {
+    const std::string sweep = temp_file("cartesian_no_section.yaml",
+                                        "sweep: no_section\n"
+                                        "architectures: [gscn_4x64, procrustes_sparse_16x16]\n"
+                                        "networks: [lenet]\n"
+                                        "evaluator: cartesian\n"
+                                        "iterations: [1]\n");
+    const CommandResult r = run_trainloop("sweep --check " + sweep);
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find("--db"), std::string::npos) << r.output;
-    FILE* f = std::fopen(db.c_str(), "r");
-    EXPECT_EQ(f, nullptr) << "no database created";
-    if (f != nullptr) std::fclose(f);
+    EXPECT_NE(r.output.find("cartesian_no_section.yaml:2"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'procrustes_sparse_16x16' has no `cartesian_product:` section"),
+              std::string::npos)
+        << r.output;
 }
 
 TEST(TrainCostCartesian, AnUnknownEvaluatorExit2ListingTheTwo) {

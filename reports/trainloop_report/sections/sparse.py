@@ -27,6 +27,13 @@ def sparse_comparisons(ctx):
     return out
 
 
+def is_cartesian(point):
+    """A point costed by the Cartesian-product evaluator (`train-cost
+    --evaluator cartesian`, a sweep's `evaluator: cartesian`): its mapping is
+    the array's description, not a loop nest."""
+    return point.dataflow == "cartesian"
+
+
 def histogram_targets(ctx, per_point=2):
     """The layer-phases whose per-wave histogram a report shows, in each
     sparse proposal's best training step: the ones --histogram-layer names
@@ -35,6 +42,8 @@ def histogram_targets(ctx, per_point=2):
     targets = []
     chosen = ctx.histogram_layers
     for c in sparse_comparisons(ctx):
+        if is_cartesian(c.point):
+            continue  # no loop nest, so no waves (cartesian_histogram_note)
         rows = [r for r in ctx.db.layers(c.point) if r.imbalance_cycles > 0]
         if chosen:
             rows = [r for r in rows if r.layer in chosen or f"{r.layer}:{r.phase}" in chosen]
@@ -111,6 +120,11 @@ def _histogram_blocks(ctx):
                      "`trainloop report`, which gives it the trainloop binary.")]
     entries = histogram_entries(ctx)
     blocks, rows, keys = [], [], []
+    if any(is_cartesian(c.point) for c in sparse_comparisons(ctx)):
+        blocks.append(note("Proposals costed by the Cartesian-product evaluator have no "
+                           "per-wave histogram: their PEs run no waves of a loop nest, and "
+                           "their imbalance is the slowest PE's cycles over the mean PE's "
+                           "(docs/cartesian_product.md)."))
     good = [e for e in entries if "error" not in e]
     for e in entries:
         if "error" in e:
