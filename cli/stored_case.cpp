@@ -73,7 +73,8 @@ StoredCase load_stored_case(const std::filesystem::path& db_path, std::int64_t p
     Database& db = store.database();
     Statement point = db.prepare(
         "SELECT a.name, a.yaml, coalesce(a.summary, ''), n.name, n.yaml, s.name, s.yaml, "
-        "p.batch, p.iteration, p.status FROM points p JOIN architectures a ON a.id = p.arch_id "
+        "p.batch, p.iteration, p.status, p.dataflow FROM points p JOIN architectures a ON a.id = "
+        "p.arch_id "
         "JOIN networks n ON n.id = p.network_id JOIN sparsity_profiles s ON s.id = p.sparsity_id "
         "WHERE p.id = ?");
     point.bind(1, point_id);
@@ -84,6 +85,15 @@ StoredCase load_stored_case(const std::filesystem::path& db_path, std::int64_t p
     if (point.text(9) != "done") {
         fail(db_path, "--point", fmt::format("point {} failed: it has no results", point_id),
              "a finished point");
+    }
+    if (point.text(10) == "cartesian") {
+        fail(db_path, "--point",
+             fmt::format("point {} was costed by the Cartesian-product evaluator: it has no "
+                         "loop-nest mapping to evaluate",
+                         point_id),
+             "a point of the loop-nest evaluator (points.dataflow other than `cartesian`)",
+             "`trainloop cartesian --arch ARCH --workload NETWORK` evaluates the array's "
+             "layer-phases (docs/cartesian_product.md)");
     }
     StoredCase c;
     c.arch = read_architecture(db_path, point.text(0), point.text(1), point.text(2));

@@ -205,6 +205,13 @@ TEST(TrainCostCartesian, ADatabaseStoresTheRunItPrints) {
                           "effectual_macs OR utilization <= 0 OR utilization > 1"),
               "0");
 
+    // Such a point has no loop nest for `eval --db` to evaluate again: said, exit 2.
+    const CommandResult again =
+        run_trainloop("eval --db " + db + " --point 1 --layer conv1 --phase fw");
+    EXPECT_EQ(again.exit_code, 2) << again.output;
+    EXPECT_NE(again.output.find("costed by the Cartesian-product evaluator"), std::string::npos)
+        << again.output;
+
     // The same command again rewrites its point; the loop-nest evaluator's run is another.
     json_of(command + " --db " + db);
     EXPECT_EQ(query_value(db, "SELECT count(*) FROM points"), "1");
