@@ -201,7 +201,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     }
 
     if (!searched) {
-        // Set above.
+        // Set with the dataflows above.
     } else if (auto objectives = r.optional("objectives")) {
         const std::vector<SpecNode> items = axis_items(*objectives);
         for (const SpecNode& o : items) {

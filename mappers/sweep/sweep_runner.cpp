@@ -209,18 +209,20 @@ SweepCheckSummary check_sweep(const SweepSpec& spec) {
             }
         }
     }
-    for (const ArchitectureVariant& variant : loaded.archs) {
-        const MappingConstraints constraints =
-            merged_constraints(variant.arch, variant.constraints, loaded.constraints);
-        if (spec.evaluator != RunEvaluator::loop_nest) break;  // no dataflow to check
-        for (const std::string& dataflow : spec.dataflows) {
-            try {
-                check_dataflow_against_constraints(
-                    {parse_dataflow(dataflow), spec.bypass, constraints});
-            } catch (const SpecError& e) {
-                summary.notes.push_back(
-                    fmt::format("the points of architecture {} with dataflow {} will fail: {}",
-                                variant.arch.name, dataflow, e.message()));
+    // The Cartesian-product evaluator's points have no dataflow to check.
+    if (spec.evaluator == RunEvaluator::loop_nest) {
+        for (const ArchitectureVariant& variant : loaded.archs) {
+            const MappingConstraints constraints =
+                merged_constraints(variant.arch, variant.constraints, loaded.constraints);
+            for (const std::string& dataflow : spec.dataflows) {
+                try {
+                    check_dataflow_against_constraints(
+                        {parse_dataflow(dataflow), spec.bypass, constraints});
+                } catch (const SpecError& e) {
+                    summary.notes.push_back(
+                        fmt::format("the points of architecture {} with dataflow {} will fail: {}",
+                                    variant.arch.name, dataflow, e.message()));
+                }
             }
         }
     }
