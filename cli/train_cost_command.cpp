@@ -53,6 +53,7 @@ void run_train_cost(const TrainCostOptions& t) {
     RunSettings settings = run_settings(o);
     settings.training_run = TrainingRunLength{t.iterations, t.samples};
     settings.evaluator = t.evaluator;
+    settings.cartesian_zeros = t.zeros.value_or(CartesianZeros::expected);
     check_search_ends(o);
     const RunInputs inputs = read_run_inputs(o, settings);  // --sparsity is required
     const Architecture& arch = inputs.arch();
@@ -63,6 +64,12 @@ void run_train_cost(const TrainCostOptions& t) {
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
     if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs);
+    if (t.zeros && t.evaluator != RunEvaluator::cartesian) {
+        throw SpecError({}, "--zeros", "--zeros without --evaluator cartesian",
+                        "--zeros with --evaluator cartesian",
+                        "the loop-nest evaluator takes the profile's density models "
+                        "(docs/sparsity_format.md)");
+    }
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;
@@ -86,7 +93,8 @@ void run_train_cost(const TrainCostOptions& t) {
     std::optional<std::vector<CartesianProblemCost>> cartesian_costs;  // the Cartesian one's
     if (t.evaluator == RunEvaluator::cartesian) {
         // Every problem evaluated once by the dataflow's closed form: no search, no progress.
-        cartesian_costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch);
+        cartesian_costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch,
+                                                  settings.cartesian_zeros);
         costs = integrated_costs(*cartesian_costs);
     } else {
         ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
@@ -190,6 +198,16 @@ void add_train_cost_command(CLI::App& app) {
            "docs/cartesian_product.md), no search")
         ->default_str(std::string(run_evaluator_name(t->evaluator)))
         ->check(CLI::IsMember(evaluator_names));
+    cmd->add_option_function<std::string>(
+           "--zeros",
+           [t](const std::string& name) {
+               t->zeros = name == "random" ? CartesianZeros::random : CartesianZeros::expected;
+           },
+           "With --evaluator cartesian: expected (default): every PE holds the expected count of "
+           "nonzeros of its share; random: zeros fall independently, so at each (sample, channel) "
+           "step the PEs wait for the one that drew the most (as the `cartesian` command's "
+           "--zeros)")
+        ->check(CLI::IsMember({"expected", "random"}));
     cmd->add_option("--format,-f", t->map.format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

@@ -16,8 +16,12 @@ std::string percent(double fraction) { return fmt::format("{:.2f} %", 100.0 * fr
 
 bool cartesian(const TrainCostRun& run) { return run.options.evaluator == RunEvaluator::cartesian; }
 
+const char* zeros_name(const TrainCostRun& run) {
+    return run.options.zeros == CartesianZeros::random ? "random" : "expected";
+}
+
 // The Cartesian-product array a `--evaluator cartesian` run evaluated.
-nlohmann::json cartesian_json(const CartesianArray& a) {
+nlohmann::json cartesian_json(const CartesianArray& a, const char* zeros) {
     return {{"pe_rows", a.tiles_h},
             {"pe_columns", a.tiles_w},
             {"filter_vector", a.filter_vector},
@@ -26,7 +30,7 @@ nlohmann::json cartesian_json(const CartesianArray& a) {
             {"tiling", cartesian_tiling_name(a.tiling)},
             {"predictor", a.predictor},
             {"sample_tiles", a.sample_tiles},
-            {"zeros", "expected"}};
+            {"zeros", zeros}};
 }
 
 }  // namespace
@@ -77,12 +81,12 @@ std::string train_cost_to_text(const TrainCostRun& run) {
         const CartesianArray& a = *run.arch.cartesian;
         out += fmt::format(
             "evaluated {} distinct problems ({} sparse states, the rest dense) on the "
-            "Cartesian-product array: {}{}×{} PEs, F×I = {}×{}, {} tiling{}, expected zeros (no "
+            "Cartesian-product array: {}{}×{} PEs, F×I = {}×{}, {} tiling{}, {} zeros (no "
             "search)\n",
             c.problems, c.sparse_states,
             a.sample_tiles > 1 ? fmt::format("{} tiles of ", a.sample_tiles) : "", a.tiles_h,
             a.tiles_w, a.filter_vector, a.input_vector, cartesian_tiling_name(a.tiling),
-            a.predictor ? " with GSCN's predictor" : "");
+            a.predictor ? " with GSCN's predictor" : "", zeros_name(run));
         return out;
     }
     out += fmt::format(
@@ -153,7 +157,7 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
             for (const char* key : {"step_workload_stddev", "step_workload_stddev_coarse",
                                     "step_workload_stddev_two_level"})
                 s.erase(key);
-        out["cartesian_product"] = cartesian_json(*run.arch.cartesian);
+        out["cartesian_product"] = cartesian_json(*run.arch.cartesian, zeros_name(run));
         return out;
     }
     out.update(search_settings_json(o, run.dataflow));

@@ -21,6 +21,7 @@ struct TrainCostOptions {
     std::int64_t iterations = 0;
     std::int64_t samples = 16;
     RunEvaluator evaluator = RunEvaluator::loop_nest;
+    std::optional<CartesianZeros> zeros;  // --zeros (with the cartesian evaluator only)
 };
 
 struct TrainCostRun {

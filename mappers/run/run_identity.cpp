@@ -51,6 +51,8 @@ RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std:
         if (settings.evaluator != RunEvaluator::loop_nest)
             id.description +=
                 fmt::format("  evaluator: {}\n", run_evaluator_name(settings.evaluator));
+        if (settings.cartesian_zeros == CartesianZeros::random)
+            id.description += "  zeros: random\n";
     }
     std::string hashed = id.description + content_hash(arch.yaml) + content_hash(network.yaml) +
                          content_hash(sparsity.yaml);

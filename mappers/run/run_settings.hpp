@@ -17,6 +17,7 @@
 
 #include "constraints/mapping_constraints.hpp"
 #include "density/density_schedule.hpp"
+#include "eval/cartesian_product.hpp"
 #include "mapspace/dataflow.hpp"
 #include "search/search.hpp"
 #include "vocabulary/phase.hpp"
@@ -92,6 +93,8 @@ struct RunSettings {
     std::optional<TrainingRunLength> training_run;
     // With training_run only: cartesian costs each problem without a search.
     RunEvaluator evaluator = RunEvaluator::loop_nest;
+    // With the cartesian evaluator: where the profile's zeros fall.
+    CartesianZeros cartesian_zeros = CartesianZeros::expected;
 };
 
 }  // namespace trainloop

@@ -78,18 +78,18 @@ LayerPhaseRecord layer_phase_record(const Architecture& arch, const NetworkTrain
 
 }  // namespace
 
-std::string cartesian_array_text(const CartesianArray& a) {
+std::string cartesian_array_text(const CartesianArray& a, CartesianZeros zeros) {
     return fmt::format(
-        "cartesian_product {}x{} PEs x {} sample tile{}, F {} x I {}, {} banks, {} tiling{}",
+        "cartesian_product {}x{} PEs x {} sample tile{}, F {} x I {}, {} banks, {} tiling{}{}",
         a.tiles_h, a.tiles_w, a.sample_tiles, a.sample_tiles == 1 ? "" : "s", a.filter_vector,
         a.input_vector, a.accumulator_banks, cartesian_tiling_name(a.tiling),
-        a.predictor ? ", predictor" : "");
+        a.predictor ? ", predictor" : "", zeros == CartesianZeros::random ? ", random zeros" : "");
 }
 
 void fill_cartesian_run_results(PointRecord& record, const Architecture& arch,
                                 const NetworkTraining& training, const TrainingRunPlan& run,
                                 const std::vector<CartesianProblemCost>& costs,
-                                std::int64_t samples) {
+                                CartesianZeros zeros, std::int64_t samples) {
     if (!arch.cartesian || costs.size() != run.problems.size() || run.samples.empty())
         throw std::logic_error("fill_cartesian_run_results: costs of another run or array");
     const TrainingRunCost total = integrate_training_run(run, integrated_costs(costs));
@@ -101,7 +101,7 @@ void fill_cartesian_run_results(PointRecord& record, const Architecture& arch,
     record.iteration = run.samples.back().iteration;
 
     // The run's last sample: the state training ends in.
-    const std::string mapping = cartesian_array_text(*arch.cartesian);
+    const std::string mapping = cartesian_array_text(*arch.cartesian, zeros);
     const std::vector<std::size_t>& last = run.sample_problems.back();
     std::vector<bool> seen(run.problems.size(), false);
     std::array<PhaseTotalRecord, 3> phases{};

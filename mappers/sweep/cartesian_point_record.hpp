@@ -34,7 +34,8 @@ namespace trainloop {
 // "cartesian_product 8x8 PEs x 4 sample tiles, F 4 x I 4, 32 banks,
 // split_filters tiling, predictor": one line, the mapping text of every
 // layer-phase of a Cartesian-product point.
-std::string cartesian_array_text(const CartesianArray& array);
+// With random zeros (CartesianZeros), ", random zeros" at the end.
+std::string cartesian_array_text(const CartesianArray& array, CartesianZeros zeros);
 
 // Precondition: arch.cartesian is set and `costs` are
 // cartesian_problem_costs(run, ...) on it. Throws std::overflow_error when
@@ -42,6 +43,6 @@ std::string cartesian_array_text(const CartesianArray& array);
 void fill_cartesian_run_results(PointRecord& record, const Architecture& arch,
                                 const NetworkTraining& training, const TrainingRunPlan& run,
                                 const std::vector<CartesianProblemCost>& costs,
-                                std::int64_t samples);
+                                CartesianZeros zeros, std::int64_t samples);
 
 }  // namespace trainloop

@@ -72,7 +72,7 @@ void write_cartesian_train_cost_run(ResultsStore& store, const MapRunInputs& run
                                     const TrainingRunPlan& plan,
                                     const std::vector<CartesianProblemCost>& costs) {
     PointRecord record = run_record(run, arch, model, network);
-    fill_cartesian_run_results(record, arch, training, plan, costs,
+    fill_cartesian_run_results(record, arch, training, plan, costs, run.settings.cartesian_zeros,
                                run.settings.training_run->samples);
     write_run_point(store, run, record);
 }

@@ -240,6 +240,16 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         for (const SpecNode& n : items) spec.iterations.push_back(n.as_positive_int());
         reject_duplicates(spec.iterations, items, "run length");
     }
+    if (auto zeros = r.optional("zeros")) {
+        if (searched) {
+            zeros->fail("`zeros:` without `evaluator: cartesian`",
+                        "`zeros:` next to `evaluator: cartesian`",
+                        "the loop-nest evaluator takes the profile's density models "
+                        "(docs/sparsity_format.md)");
+        }
+        if (zeros->as_choice({"expected", "random"}) == "random")
+            spec.cartesian_zeros = CartesianZeros::random;
+    }
     if (!searched && spec.iterations.empty()) {
         evaluator->fail("`evaluator: cartesian` without `iterations:`",
                         "an `iterations:` axis: the Cartesian-product evaluator costs whole "

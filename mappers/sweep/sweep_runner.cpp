@@ -330,8 +330,8 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
                 fill_cartesian_run_results(
                     record, variant.arch, training, *setup.training_run,
                     cartesian_problem_costs(*setup.training_run, training, *variant.arch.cartesian,
-                                            model, batch),
-                    spec.samples);
+                                            model, batch, spec.cartesian_zeros),
+                    spec.cartesian_zeros, spec.samples);
                 return record;
             }
             NetworkMapResult result = map_network(model, training, setup.plan, setup.options);

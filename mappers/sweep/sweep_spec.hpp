@@ -74,6 +74,9 @@ struct SweepSpec {
     // sweep then has no dataflow, objective or search settings, and its one
     // dataflow and objective are "cartesian" and "none".
     RunEvaluator evaluator = RunEvaluator::loop_nest;
+    // `zeros: random` (with `evaluator: cartesian` only): where the profiles'
+    // zeros fall (eval/cartesian_product.hpp, CartesianZeros).
+    CartesianZeros cartesian_zeros = CartesianZeros::expected;
     SearchStrategy strategy = SearchStrategy::anneal;
     // Absent `budget:` the search stops when it converges, at most
     // kConvergingBudget evaluations; a `budget:` is spent exactly.

@@ -26,8 +26,8 @@ double tensor_words(const PhaseProblem& problem, DataSpace space) {
 std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                                                           const NetworkTraining& training,
                                                           const CartesianArray& array,
-                                                          const ArchModel& arch,
-                                                          std::int64_t batch) {
+                                                          const ArchModel& arch, std::int64_t batch,
+                                                          CartesianZeros zeros) {
     std::vector<const PlannedLayerPhase*> first(plan.problems.size(), nullptr);
     const auto note = [&first](const PlannedLayerPhase& lp, std::size_t problem) {
         if (first.at(problem) == nullptr) first[problem] = &lp;
@@ -57,6 +57,7 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
         static_cast<CartesianArray&>(config) = array;
         config.input_density = cartesian_density(density_of(planned, tiled));
         config.filter_density = cartesian_density(density_of(planned, broadcast));
+        config.zeros = zeros;
         // The parser keeps the array within the evaluator's limits, a profile its densities.
         if (const std::string problem = cartesian_config_problem(config); !problem.empty())
             throw std::logic_error("cartesian_problem_costs: " + problem);

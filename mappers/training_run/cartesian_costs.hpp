@@ -37,8 +37,8 @@ struct CartesianProblemCost {
 std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                                                           const NetworkTraining& training,
                                                           const CartesianArray& array,
-                                                          const ArchModel& arch,
-                                                          std::int64_t batch);
+                                                          const ArchModel& arch, std::int64_t batch,
+                                                          CartesianZeros zeros);
 
 // What integrate_training_run takes: each problem's `cost`.
 std::vector<ProblemCost> integrated_costs(const std::vector<CartesianProblemCost>& problems);

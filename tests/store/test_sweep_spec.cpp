@@ -200,6 +200,9 @@ TEST(SweepSpec, TheCartesianEvaluatorHasOneDataflowAndNoObjective) {
     EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\nevaluator: loop-nest\n").evaluator,
               RunEvaluator::loop_nest);
     EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\n").evaluator, RunEvaluator::loop_nest);
+    EXPECT_EQ(s.cartesian_zeros, CartesianZeros::expected);
+    EXPECT_EQ(parse(kCartesianHead + "iterations: [1]\nzeros: random\n").cartesian_zeros,
+              CartesianZeros::random);
 }
 
 TEST(SweepSpec, CartesianEvaluatorErrorsAreLocated) {
@@ -213,6 +216,8 @@ TEST(SweepSpec, CartesianEvaluatorErrorsAreLocated) {
     EXPECT_NE(no_run.find("`evaluator: cartesian` without `iterations:`"), std::string::npos)
         << no_run;
     EXPECT_NE(no_run.find("test.yaml:4"), std::string::npos) << no_run;
+    const std::string lone = error_of(kHead + "  - procrustes_baseline_16x16\nzeros: random\n");
+    EXPECT_NE(lone.find("`zeros:` without `evaluator: cartesian`"), std::string::npos) << lone;
     const std::string typo =
         error_of(kHead + "  - procrustes_baseline_16x16\nevaluator: cartesain\n");
     EXPECT_NE(typo.find("did you mean `cartesian`"), std::string::npos) << typo;

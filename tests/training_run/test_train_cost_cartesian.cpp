@@ -98,6 +98,32 @@ TEST(TrainCostCartesian, AStepIsTheCartesianCommandsLayerPhasesSummed) {
     EXPECT_GT(run["macs_removed_fraction"].get<double>(), 0.5);
 }
 
+TEST(TrainCostCartesian, RandomZerosAreTheCartesianCommandsRandomZerosSummed) {
+    const std::string net = temp_file("two_convs_random.yaml", kConvNet);
+    const std::string profile = temp_file("sphg_random.yaml", kSpHG);
+    const std::string run_args = "train-cost --arch " + kGscn + " --workload " + net +
+                                 " --batch 8 --sparsity " + profile +
+                                 " --iterations 10 --evaluator cartesian --quiet --format json";
+    const nlohmann::json expected = json_of(run_args);
+    const nlohmann::json random = json_of(run_args + " --zeros random");
+    EXPECT_EQ(random["cartesian_product"]["zeros"], "random");
+    EXPECT_EQ(expected["cartesian_product"]["zeros"], "expected");
+    const nlohmann::json sparse =
+        json_of("cartesian --workload " + net + " --batch 8 " + kGscnOptions + " --sparsity " +
+                profile + " --zeros random --format json");
+    EXPECT_EQ(random["samples"][0]["step_cycles"].get<double>(), cartesian_step_cycles(sparse));
+    // The PEs wait for the one that drew the most nonzeros: slower than expected zeros.
+    EXPECT_GT(random["total_cycles"].get<std::int64_t>(),
+              expected["total_cycles"].get<std::int64_t>());
+
+    const CommandResult loop_nest =
+        run_trainloop("train-cost --arch " + kGscn + " --workload " + net + " --sparsity " +
+                      profile + " --iterations 1 --zeros random --quiet");
+    EXPECT_EQ(loop_nest.exit_code, 2) << loop_nest.output;
+    EXPECT_NE(loop_nest.output.find("--zeros without --evaluator cartesian"), std::string::npos)
+        << loop_nest.output;
+}
+
 TEST(TrainCostCartesian, FullyConnectedLayersRunAsOneByOneConvolutions) {
     // LeNet's fc layers are evaluated too: every phase of every MAC layer has a cost.
     const nlohmann::json run = json_of("train-cost --arch " + kGscn +
@@ -223,6 +249,11 @@ TEST(TrainCostCartesian, ADatabaseStoresTheRunItPrints) {
                           "SELECT group_concat(dataflow, ' ') FROM (SELECT dataflow FROM "
                           "points ORDER BY id)"),
               "cartesian any");
+    // Random zeros are another run, and its mapping text says so.
+    json_of(command + " --zeros random --db " + db);
+    EXPECT_EQ(query_value(db, "SELECT count(*) FROM points"), "3");
+    EXPECT_EQ(query_value(db, "SELECT count(*) FROM mappings WHERE text LIKE '%, random zeros'"),
+              "1");
 }
 
 TEST(TrainCostCartesian, ASweepStoresWhatTrainCostPrintsAndFailsOnlyThePointItCannotDo) {
