@@ -134,7 +134,7 @@ void run_cartesian(const CartesianOptions& o) {
     config.tiling =
         o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
     config.predictor = o.predictor;
-    config.zeros = o.zeros == "random" ? CartesianZeros::random : CartesianZeros::expected;
+    config.zeros = cartesian_zeros_from_name(o.zeros).value_or(CartesianZeros::expected);
     if (!o.arch.empty()) {
         const std::filesystem::path file = resolve_architecture(o.arch);
         const Architecture arch = load_architecture(file);
@@ -357,7 +357,7 @@ void add_cartesian_command(CLI::App& app) {
                     "wait for the one that drew the most nonzeros (what a simulator driven by "
                     "real tensors measures, thesis §7.5.4; docs/cartesian_product.md)")
         ->default_val(o->zeros)
-        ->check(CLI::IsMember({"expected", "random"}));
+        ->check(CLI::IsMember(kCartesianZerosNames));
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));

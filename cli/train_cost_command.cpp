@@ -201,13 +201,13 @@ void add_train_cost_command(CLI::App& app) {
     cmd->add_option_function<std::string>(
            "--zeros",
            [t](const std::string& name) {
-               t->zeros = name == "random" ? CartesianZeros::random : CartesianZeros::expected;
+               t->zeros = cartesian_zeros_from_name(name);  // one of the names: checked below
            },
            "With --evaluator cartesian: expected (default): every PE holds the expected count of "
            "nonzeros of its share; random: zeros fall independently, so at each (sample, channel) "
            "step the PEs wait for the one that drew the most (as the `cartesian` command's "
            "--zeros)")
-        ->check(CLI::IsMember({"expected", "random"}));
+        ->check(CLI::IsMember(kCartesianZerosNames));
     cmd->add_option("--format,-f", t->map.format, "Output format")
         ->default_val("text")
         ->check(CLI::IsMember({"text", "json"}));

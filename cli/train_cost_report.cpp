@@ -16,12 +16,12 @@ std::string percent(double fraction) { return fmt::format("{:.2f} %", 100.0 * fr
 
 bool cartesian(const TrainCostRun& run) { return run.options.evaluator == RunEvaluator::cartesian; }
 
-const char* zeros_name(const TrainCostRun& run) {
-    return run.options.zeros == CartesianZeros::random ? "random" : "expected";
+std::string zeros_name(const TrainCostRun& run) {
+    return std::string(cartesian_zeros_name(run.options.zeros.value_or(CartesianZeros::expected)));
 }
 
 // The Cartesian-product array a `--evaluator cartesian` run evaluated.
-nlohmann::json cartesian_json(const CartesianArray& a, const char* zeros) {
+nlohmann::json cartesian_json(const CartesianArray& a, const std::string& zeros) {
     return {{"pe_rows", a.tiles_h},
             {"pe_columns", a.tiles_w},
             {"filter_vector", a.filter_vector},

@@ -78,8 +78,11 @@
 //    stay the no-predictor counts (Table 6.1 is SCNN's).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arch/cartesian_array.hpp"
@@ -151,6 +154,19 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
 // step holds more than the mean (eval/random_vectors.hpp; what a simulator
 // driven by real tensors measures, thesis §7.5.4).
 enum class CartesianZeros : std::uint8_t { expected, random };
+inline constexpr std::array<std::string_view, 2> kCartesianZerosNames = {"expected", "random"};
+
+// The spelling of `--zeros` and a sweep's `zeros:`.
+constexpr std::string_view cartesian_zeros_name(CartesianZeros z) {
+    return kCartesianZerosNames[static_cast<std::size_t>(z)];
+}
+
+constexpr std::optional<CartesianZeros> cartesian_zeros_from_name(std::string_view name) {
+    for (std::size_t i = 0; i < kCartesianZerosNames.size(); ++i) {
+        if (kCartesianZerosNames[i] == name) return static_cast<CartesianZeros>(i);
+    }
+    return std::nullopt;
+}
 
 // One evaluation: the array (arch/cartesian_array.hpp) and what it runs on.
 struct CartesianConfig : CartesianArray {

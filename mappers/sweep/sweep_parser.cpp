@@ -247,8 +247,9 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
                         "the loop-nest evaluator takes the profile's density models "
                         "(docs/sparsity_format.md)");
         }
-        if (zeros->as_choice({"expected", "random"}) == "random")
-            spec.cartesian_zeros = CartesianZeros::random;
+        const std::vector<std::string> names(kCartesianZerosNames.begin(),
+                                             kCartesianZerosNames.end());
+        spec.cartesian_zeros = *cartesian_zeros_from_name(zeros->as_choice(names));
     }
     if (!searched && spec.iterations.empty()) {
         evaluator->fail("`evaluator: cartesian` without `iterations:`",
