@@ -55,7 +55,14 @@ void run_train_cost(const TrainCostOptions& t) {
     settings.evaluator = t.evaluator;
     settings.cartesian_zeros = t.zeros.value_or(CartesianZeros::expected);
     check_search_ends(o);
+    if (t.zeros && t.evaluator != RunEvaluator::cartesian) {
+        throw SpecError({}, "--zeros", "--zeros without --evaluator cartesian",
+                        "--zeros with --evaluator cartesian",
+                        "the loop-nest evaluator takes the profile's density models "
+                        "(docs/sparsity_format.md)");
+    }
     const RunInputs inputs = read_run_inputs(o, settings);  // --sparsity is required
+    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs);
     const Architecture& arch = inputs.arch();
     const ArchModel& model = inputs.model;
     const Network& network = *inputs.network;
@@ -63,13 +70,6 @@ void run_train_cost(const TrainCostOptions& t) {
     const RunSetup setup = inputs.set_up(settings, o.threads);
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
-    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs);
-    if (t.zeros && t.evaluator != RunEvaluator::cartesian) {
-        throw SpecError({}, "--zeros", "--zeros without --evaluator cartesian",
-                        "--zeros with --evaluator cartesian",
-                        "the loop-nest evaluator takes the profile's density models "
-                        "(docs/sparsity_format.md)");
-    }
 
     // Opened before the search, so a locked or broken database fails fast.
     std::optional<ResultsStore> store;

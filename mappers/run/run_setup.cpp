@@ -47,7 +47,9 @@ RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int 
         }
         setup.training_run = plan_training_run(
             subject.model, subject.training, settings.phases, setup.mapspace, *subject.sparsity,
-            subject.network, settings.training_run->iterations, settings.training_run->samples);
+            subject.network, settings.training_run->iterations, settings.training_run->samples,
+            settings.evaluator == RunEvaluator::loop_nest ? PlanMapspaces::build
+                                                          : PlanMapspaces::none);
         setup.plan = as_network_plan(*setup.training_run);
     } else {
         setup.plan =

@@ -263,6 +263,8 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
     base_settings.search.seed = spec.seed;
     base_settings.phases = spec.phases;
     base_settings.iteration = spec.iteration;
+    base_settings.evaluator = spec.evaluator;
+    base_settings.cartesian_zeros = spec.cartesian_zeros;
 
     // Training problems per (network, batch), and each profile's masks checked
     // against them, before the first point runs: a batch too large for a
@@ -330,8 +332,8 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
                 fill_cartesian_run_results(
                     record, variant.arch, training, *setup.training_run,
                     cartesian_problem_costs(*setup.training_run, training, *variant.arch.cartesian,
-                                            model, batch, spec.cartesian_zeros),
-                    spec.cartesian_zeros, spec.samples);
+                                            model, batch, settings.cartesian_zeros),
+                    settings.cartesian_zeros, spec.samples);
                 return record;
             }
             NetworkMapResult result = map_network(model, training, setup.plan, setup.options);

@@ -17,8 +17,8 @@ const std::string& layer_name(const LayerTraining& layer) { return layer.layer->
 class ProblemTable {
   public:
     ProblemTable(const ArchModel& arch, const MapspaceConstraints& constraints,
-                 TrainingRunPlan& plan)
-        : arch_(arch), constraints_(constraints), plan_(plan) {}
+                 PlanMapspaces mapspaces, TrainingRunPlan& plan)
+        : arch_(arch), constraints_(constraints), mapspaces_(mapspaces), plan_(plan) {}
 
     // The index of (problem, densities), added when new.
     std::size_t find_or_add(const LayerTraining& layer, const PhaseProblem& problem,
@@ -36,6 +36,7 @@ class ProblemTable {
 
   private:
     std::size_t mapspace_of(const LayerTraining& layer, const PhaseProblem& problem) {
+        if (mapspaces_ == PlanMapspaces::none) return 0;
         const std::pair key{problem.space, constraints_.mapspace_phase(problem.phase)};
         auto space = std::find(spaces_.begin(), spaces_.end(), key);
         if (space != spaces_.end()) return std::size_t(space - spaces_.begin());
@@ -54,6 +55,7 @@ class ProblemTable {
 
     const ArchModel& arch_;
     const MapspaceConstraints& constraints_;
+    PlanMapspaces mapspaces_;
     TrainingRunPlan& plan_;
     // Per mapspace: its iteration space, and its phase when constraints differ by phase.
     std::vector<std::pair<IterationSpace, std::optional<Phase>>> spaces_;
@@ -100,11 +102,12 @@ TrainingRunPlan plan_training_run(const ArchModel& arch, const NetworkTraining& 
                                   const std::vector<Phase>& phases,
                                   const MapspaceConstraints& constraints,
                                   const SparsityProfile& sparsity, std::string_view network,
-                                  std::int64_t iterations, std::int64_t samples) {
+                                  std::int64_t iterations, std::int64_t samples,
+                                  PlanMapspaces mapspaces) {
     TrainingRunPlan plan;
     plan.iterations = iterations;
     plan.phase_units = arch.phase_units;
-    ProblemTable table(arch, constraints, plan);
+    ProblemTable table(arch, constraints, mapspaces, plan);
     // The dense baseline first: `map` without --sparsity on the same architecture.
     for (std::size_t l = 0; l < training.layers.size(); ++l) {
         const LayerTraining& layer = training.layers[l];

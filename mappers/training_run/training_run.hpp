@@ -55,14 +55,22 @@ struct TrainingRunPlan {
     std::size_t sparse_states() const;
 };
 
+// Whether a plan's problems get their mapspaces: a run costed without a
+// search (the Cartesian-product evaluator, cartesian_costs.hpp) needs none,
+// and building them took 83 % of such a run's instructions (LeNet, callgrind).
+enum class PlanMapspaces { build, none };
+
 // Throws SpecError when a layer's mapspace cannot be built (the message
 // names the layer). `sparsity` gives the densities of network `network`;
 // `iterations` >= 1 and `samples` >= 1 (std::invalid_argument otherwise).
+// With PlanMapspaces::none the plan has no mapspaces (every problem's
+// `mapspace` is 0) and is not for searching.
 TrainingRunPlan plan_training_run(const ArchModel& arch, const NetworkTraining& training,
                                   const std::vector<Phase>& phases,
                                   const MapspaceConstraints& constraints,
                                   const SparsityProfile& sparsity, std::string_view network,
-                                  std::int64_t iterations, std::int64_t samples);
+                                  std::int64_t iterations, std::int64_t samples,
+                                  PlanMapspaces mapspaces = PlanMapspaces::build);
 
 // The run's problems as one network plan for map_network (no layer-phases:
 // its per-layer tables and totals stay empty, its searches follow

@@ -92,6 +92,26 @@ TEST(TrainingRun, PiecewiseConstantScheduleEqualsTheHandSum) {
     EXPECT_LT(cost.total_cycles, cost.dense_total_cycles);
 }
 
+TEST(TrainingRun, APlanWithoutMapspacesHasTheSameProblemsAndSamples) {
+    // What the Cartesian-product evaluator plans: nothing to search, so no mapspaces.
+    const Fixture f;
+    const SparsityProfile p = profile("steps_no_mapspaces", kStepRules);
+    const TrainingRunPlan searched =
+        plan_training_run(f.model, f.training, f.phases, f.constraints, p, "mlp_mnist", 600, 16);
+    const TrainingRunPlan costed = plan_training_run(f.model, f.training, f.phases, f.constraints,
+                                                     p, "mlp_mnist", 600, 16, PlanMapspaces::none);
+    EXPECT_FALSE(searched.mapspaces.empty());
+    EXPECT_TRUE(costed.mapspaces.empty());
+    ASSERT_EQ(costed.problems.size(), searched.problems.size());
+    for (std::size_t i = 0; i < costed.problems.size(); ++i) {
+        EXPECT_TRUE(
+            costed.problems[i].is(searched.problems[i].problem, searched.problems[i].densities));
+        EXPECT_EQ(costed.problems[i].mapspace, 0u);
+    }
+    EXPECT_EQ(costed.sample_problems, searched.sample_problems);
+    EXPECT_EQ(costed.layer_phase_macs, searched.layer_phase_macs);
+}
+
 TEST(TrainingRun, PhasesOnSeparateUnitsTakeTheSlowestPhasePerStep) {
     Fixture f;
     f.model.phase_units = PhaseUnits::separate;
