@@ -218,6 +218,9 @@ TEST(SweepSpec, CartesianEvaluatorErrorsAreLocated) {
     EXPECT_NE(no_run.find("test.yaml:4"), std::string::npos) << no_run;
     const std::string lone = error_of(kHead + "  - procrustes_baseline_16x16\nzeros: random\n");
     EXPECT_NE(lone.find("`zeros:` without `evaluator: cartesian`"), std::string::npos) << lone;
+    const std::string zeros = error_of(kCartesianHead + "iterations: [1]\nzeros: randm\n");
+    EXPECT_NE(zeros.find("did you mean `random`"), std::string::npos) << zeros;
+    EXPECT_NE(zeros.find("test.yaml:6"), std::string::npos) << zeros;
     const std::string typo =
         error_of(kHead + "  - procrustes_baseline_16x16\nevaluator: cartesain\n");
     EXPECT_NE(typo.find("did you mean `cartesian`"), std::string::npos) << typo;
