@@ -1,7 +1,7 @@
-// The energy and off-chip traffic of one Cartesian-product layer-phase
-// (eval/cartesian_product.hpp), priced by the architecture's own components:
-// what `train-cost --evaluator cartesian` charges where the loop-nest
-// evaluator would charge its mapping's action counts.
+// The energy of one Cartesian-product layer-phase (eval/cartesian_product.hpp),
+// priced by the architecture's own components: what `train-cost --evaluator
+// cartesian` charges where the loop-nest evaluator would charge its mapping's
+// action counts.
 //
 // The model, first order (docs/cartesian_product.md, "Energy"):
 //  - Multiplies: every issued product is a multiply, used or not (SCNN,
@@ -17,35 +17,40 @@
 //    once at the outermost level, values only (no format metadata): the
 //    compulsory traffic, a lower bound where an operand outgrows the PE
 //    buffers (GSCN's thesis gives no memory system beyond its buffers, §7.5.4).
-//  - Not counted: on-chip network and crossbar transfers, leakage.
+//  - Networks: the off-chip words into the PEs, the operands into the
+//    multipliers and the used products into the banks, on the architecture's
+//    networks (eval/cartesian_transfers.hpp).
+//  - Leakage: every instance of every level and every MAC unit, idle or not,
+//    over the layer-phase's cycles (as evaluation.cpp).
+// Levels between the outermost and the innermost are not charged: the
+// dataflow reads its operands from the PE buffers and DRAM only.
 #pragma once
+
+#include <array>
 
 #include "arch/arch_model.hpp"
 #include "eval/cartesian_product.hpp"
+#include "eval/cartesian_transfers.hpp"
+#include "vocabulary/limits.hpp"
 
 namespace trainloop {
-
-// Words of each tensor that cross the off-chip boundary once: its elements
-// times its density.
-struct CartesianOffchip {
-    double tiled_words = 0;      // operand A (fw, wu: x; bw: dy)
-    double broadcast_words = 0;  // operand B (fw, bw: w; wu: dy)
-    double output_words = 0;     // the phase's output (y, dx, dw)
-
-    double total() const { return tiled_words + broadcast_words + output_words; }
-};
 
 struct CartesianEnergy {
     double multiply_pj = 0;
     double operand_read_pj = 0;
     double accumulate_pj = 0;
     double offchip_pj = 0;
+    CartesianNetworkEnergy network_pj{};             // per network (ArchModel::networks)
+    std::array<double, kMaxLevels> level_leak_pj{};  // per storage level
+    double mac_leak_pj = 0;
 
-    double total_pj() const { return multiply_pj + operand_read_pj + accumulate_pj + offchip_pj; }
+    double network_total_pj() const;
+    double leak_total_pj() const;
+    double total_pj() const;
 };
 
 // Precondition: arch has at least one storage level.
 CartesianEnergy price_cartesian(const CartesianCost& cost, const CartesianOffchip& offchip,
-                                const ArchModel& arch);
+                                const CartesianRun& run, const ArchModel& arch);
 
 }  // namespace trainloop

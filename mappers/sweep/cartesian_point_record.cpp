@@ -33,9 +33,17 @@ PricedParts priced_parts(const Architecture& arch, const CartesianEnergy& e) {
         out.by_component[component] = out.by_component.value(component, 0.0) + pj;
         out.by_class[static_cast<std::size_t>(c)] += pj;
     };
-    charge("MAC", EnergyClass::mac, e.multiply_pj);
+    charge("MAC", EnergyClass::mac, e.multiply_pj + e.mac_leak_pj);
     charge(inner.name, energy_class_of(inner.storage_class), e.operand_read_pj + e.accumulate_pj);
     charge(outer.name, energy_class_of(outer.storage_class), e.offchip_pj);
+    // Each level's leakage stays in its class (energy_classes.hpp).
+    for (std::size_t i = 0; i < arch.levels.size(); ++i)
+        if (e.level_leak_pj[i] != 0)
+            charge(arch.levels[i].name, energy_class_of(arch.levels[i].storage_class),
+                   e.level_leak_pj[i]);
+    for (std::size_t n = 0; n < arch.networks.size(); ++n)
+        if (e.network_pj[n] != 0)
+            charge(arch.networks[n].name, EnergyClass::network, e.network_pj[n]);
     return out;
 }
 

@@ -14,7 +14,8 @@
 //   utilization     used products per multiplier-cycle
 //   energy          by the components price_cartesian charges: the PE array's
 //                   MAC, the innermost level (operand reads and accumulator
-//                   updates) and the outermost (compulsory off-chip traffic)
+//                   updates), the outermost (compulsory off-chip traffic),
+//                   each network (its transfers) and each component's leakage
 // The point's coordinates (dataflow "cartesian", objective and search "none", budget 0,
 // no evaluations) are set here too; the caller's are its architecture,
 // network, batch, sparsity and index.

@@ -76,8 +76,9 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
                             "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
         CartesianProblemCost out;
         out.counts = cost;
-        out.energy = price_cartesian(cost, offchip, arch);
         out.cost.cycles = static_cast<std::int64_t>(cycles);
+        out.energy =
+            price_cartesian(cost, offchip, {lp.phase, array, batch, out.cost.cycles}, arch);
         out.cost.energy_pj = out.energy.total_pj();
         out.cost.offchip_words = offchip.total();
         costs.push_back(out);
