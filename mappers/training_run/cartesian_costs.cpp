@@ -23,6 +23,15 @@ double tensor_words(const PhaseProblem& problem, DataSpace space) {
 
 }  // namespace
 
+std::optional<std::int64_t> cartesian_whole_cycles(double cycles) {
+    // The evaluator's expected cycles carry rounding noise: 3 + 1e-12 is 3.
+    const double whole = std::ceil(cycles - 1e-9);
+    // 2^63 and past (and NaN): the cast to int64 would be undefined.
+    if (!(whole < static_cast<double>(std::numeric_limits<std::int64_t>::max())))
+        return std::nullopt;
+    return static_cast<std::int64_t>(std::max(whole, 0.0));
+}
+
 std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                                                           const NetworkTraining& training,
                                                           const CartesianArray& array,
@@ -67,16 +76,16 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
         const CartesianOffchip offchip{tensor_words(problem, tiled) * config.input_density,
                                        tensor_words(problem, broadcast) * config.filter_density,
                                        tensor_words(problem, output) * density_of(planned, output)};
-        const double cycles = std::ceil(cost.slowest_pe_cycles - 1e-9);
-        // 2^63 and past: the cast to int64 would be undefined.
-        if (!(cycles < static_cast<double>(std::numeric_limits<std::int64_t>::max())))
-            throw SpecError({}, "--batch",
-                            fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
-                                        layer.layer.name, phase_name(lp.phase), cycles),
-                            "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
+        const std::optional<std::int64_t> cycles = cartesian_whole_cycles(cost.slowest_pe_cycles);
+        if (!cycles)
+            throw SpecError(
+                {}, "--batch",
+                fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
+                            layer.layer.name, phase_name(lp.phase), cost.slowest_pe_cycles),
+                "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
         CartesianProblemCost out;
         out.counts = cost;
-        out.cost.cycles = static_cast<std::int64_t>(cycles);
+        out.cost.cycles = *cycles;
         out.energy =
             price_cartesian(cost, offchip, {lp.phase, array, batch, out.cost.cycles}, arch);
         out.cost.energy_pj = out.energy.total_pj();

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "arch/arch_model.hpp"
@@ -31,6 +32,11 @@ struct CartesianProblemCost {
     CartesianCost counts;    // products, cycles, reads (the whole minibatch)
     CartesianEnergy energy;  // by part; sums to cost.energy_pj
 };
+
+// A layer-phase's cycles as the integration adds them: the slowest PE's
+// expected cycles rounded up (rounding noise of 1e-9 ignored); nullopt when
+// they do not fit in 64 bits.
+std::optional<std::int64_t> cartesian_whole_cycles(double cycles);
 
 // Throws SpecError naming the layer when one is neither a conv nor an fc
 // layer (the evaluator convolves planes), or its cycles do not fit in 64 bits.
