@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -128,6 +129,8 @@ double vectors_of(double nonzeros, std::int64_t width) {
 // What a PE holds: its part of the A plane and its share of the filters.
 struct PeWork {
     std::int64_t h0, h1, w0, w1, filters;
+
+    bool operator==(const PeWork&) const = default;
 };
 
 // One PE's cycles and issued products per (sample, channel) under GSCN's
@@ -177,6 +180,54 @@ PredictedWork predicted_pe_work(const CartesianConv& conv, const PeWork& pe,
         out.issued += in_vector * std::min(stream, f * vectors);
     }
     return out;
+}
+
+// Buffers pe_figures reuses from one PE to the next.
+struct PeScratch {
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    std::vector<Point> vector;
+};
+
+// One PE's figures per (sample, channel) step, dense where not scaled by a density.
+struct PeFigures {
+    std::int64_t positions = 0;  // of its part of the A plane
+    std::int64_t stream = 0;     // entries of its B stream
+    double pairs = 0;            // positions × stream
+    double used_pairs = 0;
+    double input_vectors = 0;     // at the input density (Alg. 3 lines 7-10)
+    double filter_vectors = 0;    // at the filter density
+    PredictedWork predicted;      // with the predictor (config.predictor)
+    std::int64_t all_unused = 0;  // Table 6.1's all-unused cycles
+};
+
+// Precondition: the PE has positions and filters.
+PeFigures pe_figures(const CartesianConv& conv, const PeWork& pe, const CartesianConfig& config,
+                     PeScratch& scratch) {
+    PeFigures f;
+    f.positions = (pe.h1 - pe.h0) * (pe.w1 - pe.w0);
+    f.stream = pe.filters * conv.h.b_extent * conv.w.b_extent;
+    f.pairs = static_cast<double>(f.positions) * static_cast<double>(f.stream);
+    // Separable: a pair is used iff it is used on both axes (SCNN §III coordinates).
+    f.used_pairs = static_cast<double>(conv.h.used_pairs(pe.h0, pe.h1, config.rule)) *
+                   static_cast<double>(conv.w.used_pairs(pe.w0, pe.w1, config.rule)) *
+                   static_cast<double>(pe.filters);
+    // Alg. 3 lines 7-10: ⌈nnz(tile)/I⌉ input vectors, each against ⌈nnz(B stream)/F⌉
+    // filter vectors, per (sample, channel).
+    f.input_vectors =
+        vectors_of(config.input_density * static_cast<double>(f.positions), config.input_vector);
+    f.filter_vectors =
+        vectors_of(config.filter_density * static_cast<double>(f.stream), config.filter_vector);
+    if (config.predictor) f.predicted = predicted_pe_work(conv, pe, config);
+    // Table 6.1: dense input vectors of I consecutive row-major positions.
+    const std::int64_t row = pe.w1 - pe.w0;
+    for (std::int64_t first = 0; first < f.positions; first += config.input_vector) {
+        scratch.vector.clear();
+        for (std::int64_t i = first; i < std::min(f.positions, first + config.input_vector); ++i)
+            scratch.vector.push_back({pe.h0 + i / row, pe.w0 + i % row});
+        f.all_unused += all_unused_chunks(conv, pe.filters, scratch.vector, config.filter_vector,
+                                          config.rule, scratch.spans);
+    }
+    return f;
 }
 
 }  // namespace
@@ -327,59 +378,41 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
             work.push_back({0, conv.h.a_extent, 0, conv.w.a_extent,
                             std::clamp<std::int64_t>(conv.filters - pe * share, 0, share)});
     }
-    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
-    std::vector<Point> vector;
+    PeScratch scratch;
     // The slowest PE's product cycles per (sample, channel) step, without the
     // predictor (expected counts), and the shares each busy PE holds.
     double slowest_step = 0;
     std::vector<std::int64_t> tile_positions;
     std::vector<std::int64_t> filter_streams;
+    // Split filters give most PEs the same work: each distinct one is counted once.
+    std::optional<PeWork> counted;
+    PeFigures f;
     for (const PeWork& pe : work) {
-        const std::int64_t positions = (pe.h1 - pe.h0) * (pe.w1 - pe.w0);
-        if (positions == 0 || pe.filters == 0) continue;
+        if (pe.h1 == pe.h0 || pe.w1 == pe.w0 || pe.filters == 0) continue;
+        if (counted != pe) {
+            f = pe_figures(conv, pe, config, scratch);
+            counted = pe;
+        }
         ++cost.busy_pes;
-        const std::int64_t stream = pe.filters * conv.h.b_extent * conv.w.b_extent;
-        const double pairs = static_cast<double>(positions) * static_cast<double>(stream);
-        // Separable: a pair is used iff it is used on both axes (SCNN §III coordinates).
-        const double used = static_cast<double>(conv.h.used_pairs(pe.h0, pe.h1, config.rule)) *
-                            static_cast<double>(conv.w.used_pairs(pe.w0, pe.w1, config.rule)) *
-                            static_cast<double>(pe.filters);
-        cost.used_products += reps * density * used;
-        // Alg. 3 lines 7-10: ⌈nnz(tile)/I⌉ input vectors, each against ⌈nnz(B stream)/F⌉
-        // filter vectors, per (sample, channel).
-        const double input_vectors =
-            vectors_of(config.input_density * static_cast<double>(positions), config.input_vector);
-        const double filter_vectors =
-            vectors_of(config.filter_density * static_cast<double>(stream), config.filter_vector);
-        double pe_cycles = reps * input_vectors * filter_vectors;
-        slowest_step = std::max(slowest_step, input_vectors * filter_vectors);
-        cost.tiled_operand_reads += reps * config.input_density * static_cast<double>(positions);
-        tile_positions.push_back(positions);
-        filter_streams.push_back(stream);
+        cost.used_products += reps * density * f.used_pairs;
+        double pe_cycles = reps * f.input_vectors * f.filter_vectors;
+        slowest_step = std::max(slowest_step, f.input_vectors * f.filter_vectors);
+        cost.tiled_operand_reads += reps * config.input_density * static_cast<double>(f.positions);
+        tile_positions.push_back(f.positions);
+        filter_streams.push_back(f.stream);
         if (config.predictor) {  // thesis §6.5: the predictor skips the stream's tail
-            const PredictedWork predicted = predicted_pe_work(conv, pe, config);
-            cost.skipped_product_cycles += pe_cycles - reps * predicted.cycles;
-            pe_cycles = reps * predicted.cycles;
-            cost.issued_products += reps * predicted.issued;
+            cost.skipped_product_cycles += pe_cycles - reps * f.predicted.cycles;
+            pe_cycles = reps * f.predicted.cycles;
+            cost.issued_products += reps * f.predicted.issued;
         } else {
-            cost.issued_products += reps * density * pairs;
+            cost.issued_products += reps * density * f.pairs;
         }
         cost.product_cycles += pe_cycles;
         cost.slowest_pe_product_cycles = std::max(cost.slowest_pe_product_cycles, pe_cycles);
-        // Table 6.1: dense input vectors of I consecutive row-major positions.
-        const std::int64_t row = pe.w1 - pe.w0;
-        std::int64_t all_unused = 0;
-        for (std::int64_t first = 0; first < positions; first += config.input_vector) {
-            vector.clear();
-            for (std::int64_t i = first; i < std::min(positions, first + config.input_vector); ++i)
-                vector.push_back({pe.h0 + i / row, pe.w0 + i % row});
-            all_unused += all_unused_chunks(conv, pe.filters, vector, config.filter_vector,
-                                            config.rule, spans);
-        }
-        cost.all_unused_cycles += reps * static_cast<double>(all_unused);
-        cost.dense_product_cycles += reps *
-                                     static_cast<double>(ceil_div(positions, config.input_vector)) *
-                                     static_cast<double>(ceil_div(stream, config.filter_vector));
+        cost.all_unused_cycles += reps * static_cast<double>(f.all_unused);
+        cost.dense_product_cycles +=
+            reps * static_cast<double>(ceil_div(f.positions, config.input_vector)) *
+            static_cast<double>(ceil_div(f.stream, config.filter_vector));
     }
     cost.broadcast_operand_reads = cost.product_cycles * static_cast<double>(config.filter_vector);
     cost.unused_products = cost.issued_products - cost.used_products;

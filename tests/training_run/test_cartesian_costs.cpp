@@ -1,8 +1,7 @@
 // training_run/cartesian_costs.hpp: how a Cartesian-product layer-phase's
 // expected cycles become the whole cycles a training run adds up, and where
-// they stop fitting (the error `train-cost --evaluator cartesian` gives; a
-// layer-phase that reaches it takes minutes to evaluate, so the boundary is
-// tested here).
+// they stop fitting (the error `train-cost --evaluator cartesian` gives, end
+// to end in test_train_cost_cartesian.cpp; its boundary here).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -170,6 +170,31 @@ TEST(TrainCostCartesian, ALayerThatIsNeitherConvNorFcExit2NamingIt) {
     EXPECT_NE(r.output.find("expected: conv and fc layers"), std::string::npos) << r.output;
 }
 
+TEST(TrainCostCartesian, ALayerPhasePast64BitsOfCyclesExit2NamingIt) {
+    // A 1 × 1 convolution of a 4096 × 4096 plane: its weight gradient's filter
+    // operand (dy) is as large as the plane, so GSCN's PEs issue about 4096
+    // products per MAC (the MACs themselves fit in 64 bits); at 2048 samples
+    // the slowest PE takes about 1.1e19 cycles.
+    const std::string network = temp_file("huge_plane.yaml",
+                                          "network: huge_plane\n"
+                                          "inputs:\n"
+                                          "  - {name: image, channels: 256, height: 4096, "
+                                          "width: 4096}\n"
+                                          "layers:\n"
+                                          "  - {name: wide, type: conv, inputs: [image], "
+                                          "out_channels: 256, kernel: 1}\n");
+    const CommandResult r = run_trainloop("train-cost --arch " + kGscn + " --workload " + network +
+                                          " --batch 2048 --sparsity dense --iterations 1 "
+                                          "--evaluator cartesian --quiet");
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("--batch: layer 'wide' wu takes 1.1e+19 cycles, more than 64 bits "
+                            "hold"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("hint: a smaller --batch"), std::string::npos) << r.output;
+    std::remove(network.c_str());
+}
+
 // One value a query prints (CSV, one row, one column).
 std::string query_value(const std::string& db, const std::string& sql) {
     const CommandResult r = run_trainloop(
