@@ -14,18 +14,21 @@
 #include <tuple>
 #include <vector>
 
+#include "arch/arch_model.hpp"
 #include "arch/architecture_library.hpp"
 #include "arch/architecture_parser.hpp"
 #include "common/spec_error.hpp"
 #include "common/spec_node.hpp"
 #include "density/sparsity_library.hpp"
+#include "eval/cartesian_energy.hpp"
 #include "eval/cartesian_product.hpp"
 #include "json_errors.hpp"
 #include "number_options.hpp"
 #include "problem/training_problems.hpp"
 #include "reporting_errors.hpp"
-#include "sparse/network_densities.hpp"
+#include "sparse/phase_densities.hpp"
 #include "sparsity_command_options.hpp"
+#include "training_run/cartesian_costs.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {
@@ -51,21 +54,6 @@ struct CartesianOptions {
     SparsityOptions sparsity;
 };
 
-// A layer's density of the tensor on data space `s` in `phase` (x, w or dy:
-// the operands a Cartesian product reads).
-double operand_density(const LayerDensities& d, Phase phase, DataSpace s) {
-    switch (tensor_in_phase(phase, s)) {
-        case TensorName::w:
-            return d.w;
-        case TensorName::x:
-            return d.x;
-        case TensorName::dy:
-            return d.dy;
-        default:
-            return 1.0;  // an output (y, dx, dw): never an operand
-    }
-}
-
 // "8x8" -> {8, 8}: two integers in 1..max joined by 'x'.
 std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const char* option,
                                                 const char* what, std::int64_t max) {
@@ -80,11 +68,49 @@ std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const c
     return {first, second};
 }
 
+// With --arch, what the layer-phase costs on the architecture's components, as
+// `train-cost --evaluator cartesian` prices it (eval/cartesian_energy.hpp).
+struct Priced {
+    std::int64_t cycles = 0;  // the slowest PE's, rounded up
+    CartesianEnergy energy;
+    double offchip_words = 0;
+};
+
 struct Row {
     std::string layer;
     Phase phase = Phase::fw;
     CartesianCost cost;
+    std::optional<Priced> priced;
 };
+
+nlohmann::json priced_json(const Priced& p) {
+    return {{"cycles", p.cycles},
+            {"energy_pj", p.energy.total_pj()},
+            {"energy",
+             {{"multiply_pj", p.energy.multiply_pj},
+              {"operand_read_pj", p.energy.operand_read_pj},
+              {"accumulate_pj", p.energy.accumulate_pj},
+              {"offchip_pj", p.energy.offchip_pj},
+              {"network_pj", p.energy.network_total_pj()},
+              {"leakage_pj", p.energy.leak_total_pj()}}},
+            {"offchip_words", p.offchip_words}};
+}
+
+// Sums over a phase's layers.
+Priced add(Priced total, const Priced& p) {
+    total.cycles += p.cycles;
+    total.energy.multiply_pj += p.energy.multiply_pj;
+    total.energy.operand_read_pj += p.energy.operand_read_pj;
+    total.energy.accumulate_pj += p.energy.accumulate_pj;
+    total.energy.offchip_pj += p.energy.offchip_pj;
+    for (std::size_t n = 0; n < total.energy.network_pj.size(); ++n)
+        total.energy.network_pj[n] += p.energy.network_pj[n];
+    for (std::size_t l = 0; l < total.energy.level_leak_pj.size(); ++l)
+        total.energy.level_leak_pj[l] += p.energy.level_leak_pj[l];
+    total.energy.mac_leak_pj += p.energy.mac_leak_pj;
+    total.offchip_words += p.offchip_words;
+    return total;
+}
 
 nlohmann::json cost_json(const CartesianCost& c) {
     return {{"issued_products", c.issued_products},
@@ -119,6 +145,21 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
     return total;
 }
 
+// The layer-phase priced as `train-cost --evaluator cartesian` prices it.
+Priced priced(const Row& row, const PhaseProblem& problem, const CartesianConfig& config,
+              double output_density, std::int64_t batch, const ArchModel& arch) {
+    const std::optional<std::int64_t> cycles = cartesian_whole_cycles(row.cost.slowest_pe_cycles);
+    if (!cycles)
+        throw SpecError({}, "--batch",
+                        fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
+                                    row.layer, phase_name(row.phase), row.cost.slowest_pe_cycles),
+                        "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
+    const CartesianOffchip offchip =
+        cartesian_offchip(problem, config.input_density, config.filter_density, output_density);
+    return {*cycles, price_cartesian(row.cost, offchip, {row.phase, config, batch, *cycles}, arch),
+            offchip.total()};
+}
+
 void run_cartesian(const CartesianOptions& o) {
     CartesianConfig config;
     std::tie(config.tiles_h, config.tiles_w) =
@@ -135,6 +176,7 @@ void run_cartesian(const CartesianOptions& o) {
         o.tiling == "split-filters" ? CartesianTiling::split_filters : CartesianTiling::planar;
     config.predictor = o.predictor;
     config.zeros = cartesian_zeros_from_name(o.zeros).value_or(CartesianZeros::expected);
+    std::optional<ArchModel> arch_model;  // with --arch: prices each layer-phase
     if (!o.arch.empty()) {
         const std::filesystem::path file = resolve_architecture(o.arch);
         const Architecture arch = load_architecture(file);
@@ -146,6 +188,7 @@ void run_cartesian(const CartesianOptions& o) {
                 "(docs/arch_format.md), e.g. gscn_4x64",
                 "or give the array as options (--pes, --vectors, ...)");
         static_cast<CartesianArray&>(config) = *arch.cartesian;
+        arch_model = build_arch_model(arch);
     }
     if (const std::string problem = cartesian_config_problem(config); !problem.empty())
         throw SpecError({}, "--vectors", problem);
@@ -156,14 +199,8 @@ void run_cartesian(const CartesianOptions& o) {
 
     const Network network = load_network(o.network);
     const NetworkTraining training = derive_training_problems(network, o.batch);
-    std::map<std::string, LayerDensities> profile_densities;
-    if (!o.sparsity.profile.empty()) {
-        const SparsityProfile profile = load_sparsity_profile_named(o.sparsity.profile);
-        for (const LayerDensities& d :
-             network_densities(profile, network.name(), training, o.sparsity.iteration_or_final())
-                 .layers)
-            profile_densities[d.layer] = d;
-    }
+    std::optional<SparsityProfile> profile;
+    if (!o.sparsity.profile.empty()) profile = load_sparsity_profile_named(o.sparsity.profile);
     std::vector<Row> rows;
     std::vector<std::string> skipped;
     bool layer_found = o.layer.empty();
@@ -180,15 +217,19 @@ void run_cartesian(const CartesianOptions& o) {
             const CartesianConv conv = cartesian_conv_of(al.layer, al.input_shapes.at(0),
                                                          al.output_shape, o.batch, pp.phase);
             CartesianConfig layer_config = config;
-            if (const auto d = profile_densities.find(al.layer.name);
-                d != profile_densities.end()) {
+            double output_density = 1.0;
+            if (profile) {
+                const PhaseDensities d = phase_densities(*profile, network.name(), al.layer.name,
+                                                         pp.phase, o.sparsity.iteration_or_final());
                 const auto [tiled, broadcast] = cartesian_operands(pp.phase);
-                layer_config.input_density =
-                    cartesian_density(operand_density(d->second, pp.phase, tiled));
-                layer_config.filter_density =
-                    cartesian_density(operand_density(d->second, pp.phase, broadcast));
+                layer_config.input_density = cartesian_density(d.of(tiled).density);
+                layer_config.filter_density = cartesian_density(d.of(broadcast).density);
+                output_density = d.of(pp.output()).density;
             }
-            rows.push_back({al.layer.name, pp.phase, evaluate_cartesian(conv, layer_config)});
+            Row row{al.layer.name, pp.phase, evaluate_cartesian(conv, layer_config), {}};
+            if (arch_model)
+                row.priced = priced(row, pp, layer_config, output_density, o.batch, *arch_model);
+            rows.push_back(std::move(row));
         }
     }
     if (!layer_found)
@@ -207,7 +248,11 @@ void run_cartesian(const CartesianOptions& o) {
                         "trainloop workload show " + o.network);
     }
     std::map<Phase, CartesianCost> totals;
-    for (const Row& r : rows) totals[r.phase] = add(totals[r.phase], r.cost);
+    std::map<Phase, Priced> priced_totals;
+    for (const Row& r : rows) {
+        totals[r.phase] = add(totals[r.phase], r.cost);
+        if (r.priced) priced_totals[r.phase] = add(priced_totals[r.phase], *r.priced);
+    }
     const double stall = conflict_stall_per_cycle(config);
 
     if (o.format == "json") {
@@ -232,14 +277,20 @@ void run_cartesian(const CartesianOptions& o) {
             {"layers", nlohmann::json::array()},
             {"totals", nlohmann::json::object()},
             {"skipped", skipped}};
+        if (arch_model) out["arch"] = o.arch;
         for (const Row& r : rows) {
             nlohmann::json j = cost_json(r.cost);
             j["layer"] = r.layer;
             j["phase"] = phase_name(r.phase);
+            if (r.priced) j.update(priced_json(*r.priced));
             out["layers"].push_back(j);
         }
-        for (const auto& [phase, c] : totals)
-            out["totals"][std::string(phase_name(phase))] = cost_json(c);
+        for (const auto& [phase, c] : totals) {
+            nlohmann::json j = cost_json(c);
+            if (const auto p = priced_totals.find(phase); p != priced_totals.end())
+                j.update(priced_json(p->second));
+            out["totals"][std::string(phase_name(phase))] = j;
+        }
         std::cout << json_text(out) << "\n";
         return;
     }
@@ -256,16 +307,28 @@ void run_cartesian(const CartesianOptions& o) {
                           config.filter_density)
             : fmt::format("densities from sparsity profile {}", o.sparsity.profile),
         o.zeros, o.unused_rule, stall);
-    std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>19} {:>14}\n", "layer", "phase",
-                             "issued", "unused %", "CP cycles", "dense all-unused %", "slowest PE");
-    const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c) {
-        std::cout << fmt::format("{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>19.2f} {:>14.4g}\n",
-                                 name, phase, c.issued_products, c.unused_pct, c.product_cycles,
-                                 c.all_unused_pct, c.slowest_pe_cycles);
+    std::cout << fmt::format("{:<20} {:<5} {:>14} {:>9} {:>14} {:>19} {:>14}{}\n", "layer", "phase",
+                             "issued", "unused %", "CP cycles", "dense all-unused %", "slowest PE",
+                             arch_model ? fmt::format(" {:>14}", "energy µJ") : "");
+    const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c,
+                         const Priced* p) {
+        std::cout << fmt::format(
+            "{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>19.2f} {:>14.4g}{}\n", name, phase,
+            c.issued_products, c.unused_pct, c.product_cycles, c.all_unused_pct,
+            c.slowest_pe_cycles, p ? fmt::format(" {:>14.4g}", p->energy.total_pj() * 1e-6) : "");
     };
-    for (const Row& r : rows) line(r.layer, phase_name(r.phase), r.cost);
+    for (const Row& r : rows)
+        line(r.layer, phase_name(r.phase), r.cost, r.priced ? &*r.priced : nullptr);
     std::cout << "\n";
-    for (const auto& [phase, c] : totals) line("total", phase_name(phase), c);
+    for (const auto& [phase, c] : totals) {
+        const auto p = priced_totals.find(phase);
+        line("total", phase_name(phase), c, p != priced_totals.end() ? &p->second : nullptr);
+    }
+    if (arch_model)
+        std::cout << fmt::format(
+            "\nenergy: priced with {}'s components as train-cost --evaluator cartesian prices "
+            "it (docs/cartesian_product.md, \"Energy\")\n",
+            o.arch);
     if (config.predictor) {
         std::cout << "\nGSCN's predictor skipped, of the Cartesian-product cycles without it:";
         for (const auto& [phase, c] : totals) {
@@ -289,14 +352,16 @@ void add_cartesian_command(CLI::App& app) {
         "cartesian",
         "A network's conv layer-phases on a Cartesian-product (SCNN-style) PE array: products "
         "issued, used and unused, all-unused Cartesian products (ReSprop thesis Table 6.1), "
-        "accumulator-bank stalls (docs/cartesian_product.md)");
+        "accumulator-bank stalls; with --arch, energy too (docs/cartesian_product.md)");
     cmd->add_option("--workload,-w", o->network, "Shipped network name or network YAML file")
         ->required();
     CLI::Option* arch =
         cmd->add_option("--arch,-a", o->arch,
                         "Take the array from this architecture's `cartesian_product:` section "
                         "(a shipped name such as gscn_4x64, or a file) instead of --pes, "
-                        "--tiles, --vectors, --banks, --tiling and --predictor");
+                        "--tiles, --vectors, --banks, --tiling and --predictor, and price each "
+                        "layer-phase with its components as train-cost --evaluator cartesian "
+                        "does (cycles, energy, off-chip words)");
     cmd->add_option("--batch,-b", o->batch, "Minibatch size")
         ->default_val(o->batch)
         ->transform(integer_in(1, 1 << 20));

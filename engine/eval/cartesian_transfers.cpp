@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "arch/network_topology.hpp"
+#include "problem/projection.hpp"
 
 namespace trainloop {
 namespace {
@@ -58,7 +59,19 @@ void add_transfer(const ArchModel& arch, const CartesianTransfer& t, CartesianNe
     out[std::size_t(n)] += delivered * (cost.link_hops * net.hop_pj + cost.routers * net.router_pj);
 }
 
+double tensor_words(const PhaseProblem& problem, DataSpace space) {
+    return static_cast<double>(footprint(problem.projection(space), problem.space.bounds));
+}
+
 }  // namespace
+
+CartesianOffchip cartesian_offchip(const PhaseProblem& problem, double tiled_density,
+                                   double broadcast_density, double output_density) {
+    const auto [tiled, broadcast] = cartesian_operands(problem.phase);
+    return {tensor_words(problem, tiled) * tiled_density,
+            tensor_words(problem, broadcast) * broadcast_density,
+            tensor_words(problem, problem.output()) * output_density};
+}
 
 CartesianNetworkEnergy cartesian_network_energy(const CartesianCost& cost,
                                                 const CartesianOffchip& offchip,

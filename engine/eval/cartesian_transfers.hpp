@@ -37,6 +37,7 @@
 #include "arch/arch_model.hpp"
 #include "arch/cartesian_array.hpp"
 #include "eval/cartesian_product.hpp"
+#include "problem/phase_problem.hpp"
 #include "vocabulary/phase.hpp"
 
 namespace trainloop {
@@ -50,6 +51,12 @@ struct CartesianOffchip {
 
     double total() const { return tiled_words + broadcast_words + output_words; }
 };
+
+// The compulsory off-chip words of `problem` (the layer-phase the array runs):
+// its tiled and broadcast operands' and its output's elements, each times its
+// density.
+CartesianOffchip cartesian_offchip(const PhaseProblem& problem, double tiled_density,
+                                   double broadcast_density, double output_density);
 
 // The layer-phase being priced, besides its counts.
 struct CartesianRun {

@@ -8,17 +8,12 @@
 #include <stdexcept>
 
 #include "common/spec_error.hpp"
-#include "problem/projection.hpp"
 
 namespace trainloop {
 namespace {
 
 double density_of(const PlannedProblem& p, DataSpace space) {
     return p.densities ? p.densities->of(space).density : 1.0;
-}
-
-double tensor_words(const PhaseProblem& problem, DataSpace space) {
-    return static_cast<double>(footprint(problem.projection(space), problem.space.bounds));
 }
 
 }  // namespace
@@ -71,11 +66,9 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
         if (const std::string problem = cartesian_config_problem(config); !problem.empty())
             throw std::logic_error("cartesian_problem_costs: " + problem);
         const CartesianCost cost = evaluate_cartesian(conv, config);
-        const PhaseProblem& problem = planned.problem;
-        const DataSpace output = problem.output();
-        const CartesianOffchip offchip{tensor_words(problem, tiled) * config.input_density,
-                                       tensor_words(problem, broadcast) * config.filter_density,
-                                       tensor_words(problem, output) * density_of(planned, output)};
+        const CartesianOffchip offchip =
+            cartesian_offchip(planned.problem, config.input_density, config.filter_density,
+                              density_of(planned, planned.problem.output()));
         const std::optional<std::int64_t> cycles = cartesian_whole_cycles(cost.slowest_pe_cycles);
         if (!cycles)
             throw SpecError(

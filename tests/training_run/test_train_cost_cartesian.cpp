@@ -98,6 +98,39 @@ TEST(TrainCostCartesian, AStepIsTheCartesianCommandsLayerPhasesSummed) {
     EXPECT_GT(run["macs_removed_fraction"].get<double>(), 0.5);
 }
 
+// `cartesian --arch` prices each layer-phase as train-cost does: its cycles, energy
+// and off-chip words summed over the layer-phases are train-cost's step.
+TEST(TrainCostCartesian, TheCartesianCommandWithAnArchitecturePricesWhatAStepCosts) {
+    const std::string net = temp_file("two_convs.yaml", kConvNet);
+    const std::string profile = temp_file("sphg.yaml", kSpHG);
+    const nlohmann::json run =
+        json_of("train-cost --arch " + kGscn + " --workload " + net + " --batch 8 --sparsity " +
+                profile + " --iterations 1 --evaluator cartesian --quiet --format json");
+    const nlohmann::json layers = json_of("cartesian --workload " + net + " --batch 8 --arch " +
+                                          kGscn + " --sparsity " + profile + " --format json");
+    double cycles = 0;
+    double energy = 0;
+    double offchip = 0;
+    for (const auto& [phase, total] : layers["totals"].items()) {
+        cycles += total["cycles"].get<double>();
+        energy += total["energy_pj"].get<double>();
+        offchip += total["offchip_words"].get<double>();
+        double parts = 0;
+        for (const auto& [part, pj] : total["energy"].items()) parts += pj.get<double>();
+        EXPECT_NEAR(parts, total["energy_pj"].get<double>(), 1e-9 * parts) << phase;
+        EXPECT_GT(total["energy"]["network_pj"].get<double>(), 0) << phase;
+    }
+    EXPECT_EQ(cycles, run["samples"][0]["step_cycles"].get<double>());
+    EXPECT_NEAR(energy, run["total_energy_pj"].get<double>(), 1e-9 * energy);
+    EXPECT_NEAR(offchip, run["total_offchip_words"].get<double>(), 1e-9 * offchip);
+    EXPECT_EQ(layers["arch"], kGscn);
+    // Without an architecture there is nothing to price with.
+    const nlohmann::json unpriced =
+        json_of("cartesian --workload " + net + " --batch 8 " + kGscnOptions + " --format json");
+    EXPECT_FALSE(unpriced["layers"][0].contains("energy_pj"));
+    EXPECT_FALSE(unpriced.contains("arch"));
+}
+
 TEST(TrainCostCartesian, RandomZerosAreTheCartesianCommandsRandomZerosSummed) {
     const std::string net = temp_file("two_convs_random.yaml", kConvNet);
     const std::string profile = temp_file("sphg_random.yaml", kSpHG);
