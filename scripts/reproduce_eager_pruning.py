@@ -36,7 +36,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
     git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, scalars_and,
-    require_trainloop, search_from, target_verdict, TARGET_TOLERANCE, within_target,
+    TargetSummary, require_trainloop, search_from, target_verdict, TARGET_TOLERANCE,
+    within_target,
     write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
@@ -116,6 +117,15 @@ VARIANTS = [
 
 def load_generator():
     return load_module("eager_pruning_profile", GENERATOR)
+
+
+# The claims of the summary after the setup (TargetSummary), one name each.
+CLAIM_RC = "Table 5: reduced computation (RC)"
+CLAIM_OVER_CX = "§5.4: mean whole-run speed-up over CX"
+CLAIM_OVER_FF = "§5.4: mean whole-run speed-up over FF"
+CLAIM_FIG20 = "Fig. 20(b): EP's sparse training over the ideal dense (CGM)"
+CLAIM_FIG19_SPARSE = "Fig. 19(b): EP's sparse inference over the ideal dense (CGM)"
+CLAIM_FIG19_DENSE = "Fig. 19(a): EP's dense inference over the ideal dense (CGM)"
 
 
 def write_profile(work, variant, options):
@@ -323,7 +333,7 @@ def pct(x):
     return "%.2f %%" % (100 * x)
 
 
-def write_fig20(w, args, cnns, fig20):
+def write_fig20(w, args, cnns, fig20, targets):
     """Fig. 20: one training iteration on each architecture over the ideal dense case."""
     w("## Fig. 20: one training iteration over the ideal dense case")
     w("")
@@ -371,6 +381,9 @@ def write_fig20(w, args, cnns, fig20):
             "%.2f" % over_ideal(fig20[(net, key, kind)]) for key, kind in units)))
     w("| **CGM** | %s |" % " | ".join("**%.2f**" % means[c] for c in units))
     w("")
+    shipped_ep = means[(args.arch, "shipped")]
+    targets.add(CLAIM_FIG20, "CGM", "%.2f" % FIG20_EP_CGM, "%.2f" % shipped_ep,
+                shipped_ep / FIG20_EP_CGM)
     verdicts = []
     for spread, _, text in FILTER_SPREADS:
         ep = means[(args.arch, spread)]
@@ -431,7 +444,7 @@ def fw_share(result):
     return result["totals"]["fw"]["macs"] / result["totals"]["step"]["macs"]
 
 
-def write_phases_over_ideal(w, args, cnns, fig20):
+def write_phases_over_ideal(w, args, cnns, fig20, targets):
     """Fig. 19 (inference is the forward pass) against the fw of Fig. 20's runs, and what
     the paper's own Fig. 19(b) and Fig. 20(b) together say about its BP and KU."""
     w("### Where the paper's EP loses its pruning: its own Fig. 19 and Fig. 20")
@@ -458,6 +471,11 @@ def write_phases_over_ideal(w, args, cnns, fig20):
     w("| **CGM** | **%.2f** | **%.2f** | **%.2f** | **%.2f** | **%.2f** |" % (
         share, dense_fw, sparse_phase["fw"], sparse_phase["bw"], sparse_phase["wu"]))
     w("")
+
+    targets.add(CLAIM_FIG19_SPARSE, "CGM", "%.2f" % FIG19_EP_SPARSE_CGM,
+                "%.2f" % sparse_phase["fw"], sparse_phase["fw"] / FIG19_EP_SPARSE_CGM)
+    targets.add(CLAIM_FIG19_DENSE, "CGM", "%.2f" % FIG19_EP_DENSE_CGM, "%.2f" % dense_fw,
+                dense_fw / FIG19_EP_DENSE_CGM)
 
     def versus(trainloop, paper):
         ratio = trainloop / paper
@@ -503,7 +521,7 @@ def write_phases_over_ideal(w, args, cnns, fig20):
     w("")
 
 
-def write_ddr4(w, args, cnns, fig20):
+def write_ddr4(w, args, cnns, fig20, targets):
     """Fig. 19 and Fig. 20 with the prototype's DRAM at DDR4 bandwidths."""
     w("### The prototype's DDR4: Fig. 19 and Fig. 20 with a finite off-chip bandwidth")
     w("")
@@ -557,6 +575,11 @@ def write_ddr4(w, args, cnns, fig20):
               for sp in ("shipped", "dense")}
         ep, cx = cgm[(ep_key, "shipped")], cgm[(cx_key, "shipped")]
         ratio = ep / FIG20_EP_CGM
+        reading = "the prototype's DDR4 at %s" % rate
+        targets.alternative(CLAIM_FIG20, "CGM", reading, ratio)
+        targets.alternative(CLAIM_FIG19_SPARSE, "CGM", reading,
+                            fw["shipped"] / FIG19_EP_SPARSE_CGM)
+        targets.alternative(CLAIM_FIG19_DENSE, "CGM", reading, fw["dense"] / FIG19_EP_DENSE_CGM)
         notes.append(
             "at %s, Fig. 20(b): EP %.2f (paper %.2f, ratio %.2f, %s), CX %.2f, direction %s; "
             "Fig. 20(a), dense training: EP %.2f, CX %.2f, %s; Fig. 19, the forward pass: "
@@ -597,7 +620,7 @@ def write_ddr4(w, args, cnns, fig20):
     w("")
 
 
-def write_fig20_run_average(w, cnns, runs):
+def write_fig20_run_average(w, cnns, runs, targets):
     """Fig. 20(b) read as the mean over the training run's iterations (the whole-run
     train-cost figures) instead of one iteration after the last pruning."""
     rows = [("EP", "shipped"), ("CX", "baseline"), ("CX as 8 units", "baseline_units")]
@@ -631,6 +654,7 @@ def write_fig20_run_average(w, cnns, runs):
             label, cx, "right (only EP above 1)" if ep > 1 > cx else
             "**wrong** (CX above 1 too)" if cx >= 1 else "**wrong** (EP below 1)"))
     ratio = ep / FIG20_EP_CGM
+    targets.alternative(CLAIM_FIG20, "CGM", "the mean over the run's iterations", ratio)
     w("Read this way, EP's own bar is %.2f (paper 1.19, ratio %.2f, %s); direction: %s. "
       "The run average counts the iterations before the last pruning, where fewer MACs are "
       "gone; which of the two readings the paper plots it does not say."
@@ -639,7 +663,7 @@ def write_fig20_run_average(w, cnns, runs):
     w("")
 
 
-def write_over_flexflow(w, args, networks, runs, speedup_means):
+def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
     """§5.4's second figure: EP training on EP against dense training on FlexFlow, and with
     `speedup_means` (the mean speed-up over CX per reading of CX) the two figures' order."""
     words, rate = DDR4_WHOLE_RUN
@@ -663,6 +687,10 @@ def write_over_flexflow(w, args, networks, runs, speedup_means):
             speedup, ddr4, dense))
     mean = sum(r[1] for r in rows) / len(rows)
     ddr4_mean = sum(r[2] for r in rows) / len(rows)
+    targets.add(CLAIM_OVER_FF, "mean", "%.2f×" % PAPER_OVER_FF, "%.2f×" % mean,
+                mean / PAPER_OVER_FF)
+    targets.alternative(CLAIM_OVER_FF, "mean", "both DRAMs at %s" % rate,
+                        ddr4_mean / PAPER_OVER_FF)
     w("")
 
     def direction(value):
@@ -887,6 +915,7 @@ def main():
 
     out = []
     w = out.append
+    targets = TargetSummary()
     w("# Reproducing Eager Pruning (Zhang et al., ISCA 2019)")
     w("")
     w("Generated by `scripts/reproduce.sh eager_pruning%s` (trainloop commit %s, %s): "
@@ -942,6 +971,7 @@ def main():
       "channels on EP's 4 rows (C in FP and KU, the error's K in BP); which dimensions share a "
       "sub-system's 512 PEs is left to the search | §5.2, §5.3 |")
     w("")
+    summary_at = len(out)  # the summary of the targets goes here, once every section is done
     w("## Targets: Table 5's reduced computation (RC)")
     w("")
     w("| network | iterations | batch | CR | RC: paper | trainloop | ratio | target | met |")
@@ -950,6 +980,7 @@ def main():
         iterations, batch, _, _, cr, rc = generator.TABLE_5[net]
         ours = runs[(net, "shipped")]["macs_removed_fraction"]
         ratio = ours / (rc / 100)
+        targets.add(CLAIM_RC, LABEL.get(net, net), "%.2f %%" % rc, pct(ours), ratio)
         met = abs(ratio - 1) <= RC_TOLERANCE
         w("| %s | %s | %d | %.2f× | %.2f %% | %s | %.2f | ±%d %% | %s |"
           % (LABEL.get(net, net), "{:,}".format(iterations), batch, cr, rc, pct(ours), ratio,
@@ -1062,9 +1093,15 @@ def main():
                          for n, v in zip(networks, ddr4_speedups)),
          ddr4_mean, ddr4_mean / PAPER_OVER_CX, target_verdict(ddr4_mean / PAPER_OVER_CX)))
     w("")
+    targets.add(CLAIM_OVER_CX, "mean", "%.2f×" % PAPER_OVER_CX, "%.2f×" % mean,
+                mean / PAPER_OVER_CX)
+    targets.alternative(CLAIM_OVER_CX, "mean", "CX as %s" % CX_UNITS_TEXT,
+                        unit_mean / PAPER_OVER_CX)
+    targets.alternative(CLAIM_OVER_CX, "mean", "both DRAMs at %s" % rate,
+                        ddr4_mean / PAPER_OVER_CX)
     # The mean speed-up over CX per reading of CX's rows (the two sections below read it).
     speedup_means = {"one array": mean, "8 units": unit_mean, "one array, " + rate: ddr4_mean}
-    write_over_flexflow(w, args, networks, runs, speedup_means)
+    write_over_flexflow(w, args, networks, runs, speedup_means, targets)
     w("")
     w("What separates the two architectures here is what §4.1 says: CX's fixed 16 PEs per "
       "output idle when a filter has fewer nonzeros (load balancing `none`), EP's ungrouped "
@@ -1081,10 +1118,10 @@ def main():
     w("")
     cnns = [n for n in networks if (n, args.arch, "dense") in fig20]
     if cnns:
-        means = write_fig20(w, args, cnns, fig20)
-        write_phases_over_ideal(w, args, cnns, fig20)
-        write_ddr4(w, args, cnns, fig20)
-        write_fig20_run_average(w, cnns, runs)
+        means = write_fig20(w, args, cnns, fig20, targets)
+        write_phases_over_ideal(w, args, cnns, fig20, targets)
+        write_ddr4(w, args, cnns, fig20, targets)
+        write_fig20_run_average(w, cnns, runs, targets)
         for arch in (args.arch, args.baseline):
             key = ddr4_key(arch, DDR4_WHOLE_RUN[0])
             means[(key, "shipped")] = geomean([over_ideal(fig20[(n, key, "shipped")])
@@ -1107,6 +1144,13 @@ def main():
       "the figures the text gives).")
     w("- Accuracy (Table 5's validation accuracies) and the loss-driven roll-backs of §3.1: "
       "trainloop models cost, not convergence.")
+    out[summary_at:summary_at] = [
+        "## Targets at a glance", "",
+        "Each figure of the paper this document compares, as shipped (the setup above), and "
+        "the ratio it takes under each sourced alternative a section below states and measures "
+        "(an assumption where the paper is silent, with its source there). The sections give "
+        "each figure's direction and what is left unexplained.", ""] + \
+        targets.lines("the sections below") + [""]
     with open(args.out, "w") as f:
         f.write("\n".join(out) + "\n")
     print("wrote %s" % os.path.relpath(args.out, ROOT), file=sys.stderr)

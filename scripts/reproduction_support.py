@@ -92,6 +92,53 @@ def target_verdict(ratio):
     return "within ±20 %" if within_target(ratio) else "**outside ±20 %**"
 
 
+class TargetSummary:
+    """The figures a reproduction compares with its paper's, gathered as its sections compute
+    them, and rendered once as a table near the top of the document: each claim's figure as
+    shipped, whether it is within the target, and the readings under the document's sourced
+    alternatives (each figure there is computed by the section that discusses it)."""
+
+    def __init__(self):
+        self.rows = []          # [claim, case, paper text, trainloop text, ratio]
+        self.alternatives = {}  # (claim, case) -> ["reading: ratio", ...]
+
+    def add(self, claim, case, paper, ours, ratio):
+        """One compared figure; `ratio` is trainloop's over the paper's."""
+        self.rows.append([claim, case, paper, ours, ratio])
+
+    def alternative(self, claim, case, reading, ratio):
+        """The ratio the figure of (claim, case) takes under `reading`, an assumption the
+        document states and sources where the shipped model is silent or differs."""
+        self.alternatives.setdefault((claim, case), []).append("%s: %.2f" % (reading, ratio))
+
+    def lines(self, section_names):
+        """The summary: a sentence with the counts, then the table. `section_names`: what to
+        call the document's sections in the sentence (e.g. "the sections below")."""
+        unknown = set(self.alternatives) - {(r[0], r[1]) for r in self.rows}
+        assert not unknown, "alternatives for figures never added: %s" % sorted(unknown)
+        within = [r for r in self.rows if within_target(r[4])]
+        rescued = [r for r in self.rows if not within_target(r[4]) and any(
+            within_target(float(a.rsplit(": ", 1)[1])) for a in
+            self.alternatives.get((r[0], r[1]), []))]
+        out = ["Figures compared: %d. Within ±%d %% as shipped: %d. Within it only under one "
+               "of the sourced alternatives that %s state and measure: %d. Within it under "
+               "neither: %d. An alternative is one assumption, measured on the figures its "
+               "section names; different figures may be within the target under different "
+               "ones." % (len(self.rows), round(100 * TARGET_TOLERANCE), len(within),
+                          section_names, len(rescued),
+                          len(self.rows) - len(within) - len(rescued)), "",
+               "| claim | case | paper | trainloop | ratio | target | under a sourced "
+               "alternative (ratio) |", "|---|---|---:|---:|---:|---|---|"]
+        claims = list(dict.fromkeys(r[0] for r in self.rows))  # in the order first added
+        for claim, case, paper, ours, ratio in sorted(self.rows,
+                                                      key=lambda r: claims.index(r[0])):
+            alternatives = self.alternatives.get((claim, case), [])
+            out.append("| %s | %s | %s | %s | %.2f | %s | %s |"
+                       % (claim, case, paper, ours, ratio, target_verdict(ratio),
+                          "; ".join(alternatives) if alternatives else "—"))
+        return out
+
+
 def read_stored_runs(path, what_to_do, required=()):
     """The runs an earlier report stored as JSON at `path`. A missing, unreadable or
     damaged file, or one without a key of `required`, is an error naming the file (and

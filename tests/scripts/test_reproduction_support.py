@@ -15,7 +15,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    ROOT, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
+    ROOT, TargetSummary, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
     refuse_resume_if_model_changed, require_trainloop, scalars_and, target_verdict,
     within_target, write_stored_runs)
 
@@ -235,6 +235,35 @@ class DramBandwidthVariants(unittest.TestCase):
         self.assertIn("    shared_bandwidth: 16\n", dram)
         self.assertNotIn("read_bandwidth", text)
         self.assertIn("architecture: gscn_4x64_dram16shared\n", text)
+
+
+class TargetSummaryTable(unittest.TestCase):
+    def test_counts_and_rows(self):
+        t = TargetSummary()
+        t.add("claim A", "net 1", "2.00×", "2.10×", 1.05)
+        t.add("claim A", "net 2", "2.00×", "3.00×", 1.50)
+        t.add("claim B", "net 1", "1.00×", "2.00×", 2.00)
+        t.alternative("claim A", "net 2", "a sourced reading", 1.10)
+        t.alternative("claim B", "net 1", "another reading", 1.50)
+        lines = t.lines("the sections below")
+        self.assertTrue(lines[0].startswith(
+            "Figures compared: 3. Within ±20 % as shipped: 1. Within it only under one of the "
+            "sourced alternatives that the sections below state and measure: 1. Within it "
+            "under neither: 1."), lines[0])
+        # Grouped by claim, in the order the claims were first added.
+        t.add("claim A", "net 3", "1.00×", "1.00×", 1.0)
+        rows = [line for line in t.lines("below") if line.startswith(("| claim A", "| claim B"))]
+        self.assertEqual([r.split(" | ")[1] for r in rows], ["net 1", "net 2", "net 3", "net 1"])
+        self.assertIn("| claim A | net 2 | 2.00× | 3.00× | 1.50 | **outside ±20 %** | "
+                      "a sourced reading: 1.10 |", lines)
+        self.assertIn("| claim A | net 1 | 2.00× | 2.10× | 1.05 | within ±20 % | — |", lines)
+
+    def test_an_alternative_for_no_figure_is_a_mistake(self):
+        t = TargetSummary()
+        t.add("claim A", "net 1", "2.00×", "2.10×", 1.05)
+        t.alternative("claim A", "net 9", "a reading", 1.0)
+        with self.assertRaises(AssertionError):
+            t.lines("below")
 
 
 if __name__ == "__main__":
