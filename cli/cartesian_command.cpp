@@ -99,15 +99,7 @@ nlohmann::json priced_json(const Priced& p) {
 // Sums over a phase's layers.
 Priced add(Priced total, const Priced& p) {
     total.cycles += p.cycles;
-    total.energy.multiply_pj += p.energy.multiply_pj;
-    total.energy.operand_read_pj += p.energy.operand_read_pj;
-    total.energy.accumulate_pj += p.energy.accumulate_pj;
-    total.energy.offchip_pj += p.energy.offchip_pj;
-    for (std::size_t n = 0; n < total.energy.network_pj.size(); ++n)
-        total.energy.network_pj[n] += p.energy.network_pj[n];
-    for (std::size_t l = 0; l < total.energy.level_leak_pj.size(); ++l)
-        total.energy.level_leak_pj[l] += p.energy.level_leak_pj[l];
-    total.energy.mac_leak_pj += p.energy.mac_leak_pj;
+    total.energy += p.energy;
     total.offchip_words += p.offchip_words;
     return total;
 }
@@ -148,15 +140,11 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
 // The layer-phase priced as `train-cost --evaluator cartesian` prices it.
 Priced priced(const Row& row, const PhaseProblem& problem, const CartesianConfig& config,
               double output_density, std::int64_t batch, const ArchModel& arch) {
-    const std::optional<std::int64_t> cycles = cartesian_whole_cycles(row.cost.slowest_pe_cycles);
-    if (!cycles)
-        throw SpecError({}, "--batch",
-                        fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
-                                    row.layer, phase_name(row.phase), row.cost.slowest_pe_cycles),
-                        "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
+    const std::int64_t cycles =
+        cartesian_layer_phase_cycles(row.cost.slowest_pe_cycles, row.layer, row.phase);
     const CartesianOffchip offchip =
         cartesian_offchip(problem, config.input_density, config.filter_density, output_density);
-    return {*cycles, price_cartesian(row.cost, offchip, {row.phase, config, batch, *cycles}, arch),
+    return {cycles, price_cartesian(row.cost, offchip, {row.phase, config, batch, cycles}, arch),
             offchip.total()};
 }
 

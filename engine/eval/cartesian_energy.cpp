@@ -18,6 +18,18 @@ double CartesianEnergy::total_pj() const {
            leak_total_pj();
 }
 
+CartesianEnergy& CartesianEnergy::operator+=(const CartesianEnergy& other) {
+    multiply_pj += other.multiply_pj;
+    operand_read_pj += other.operand_read_pj;
+    accumulate_pj += other.accumulate_pj;
+    offchip_pj += other.offchip_pj;
+    for (std::size_t n = 0; n < network_pj.size(); ++n) network_pj[n] += other.network_pj[n];
+    for (std::size_t l = 0; l < level_leak_pj.size(); ++l)
+        level_leak_pj[l] += other.level_leak_pj[l];
+    mac_leak_pj += other.mac_leak_pj;
+    return *this;
+}
+
 CartesianEnergy price_cartesian(const CartesianCost& cost, const CartesianOffchip& offchip,
                                 const CartesianRun& run, const ArchModel& arch) {
     if (arch.num_levels == 0) throw std::invalid_argument("price_cartesian: no storage level");

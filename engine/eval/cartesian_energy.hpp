@@ -47,6 +47,9 @@ struct CartesianEnergy {
     double network_total_pj() const;
     double leak_total_pj() const;
     double total_pj() const;
+
+    // Part by part: the energy of several layer-phases.
+    CartesianEnergy& operator+=(const CartesianEnergy& other);
 };
 
 // Precondition: arch has at least one storage level.

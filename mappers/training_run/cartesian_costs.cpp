@@ -27,6 +27,16 @@ std::optional<std::int64_t> cartesian_whole_cycles(double cycles) {
     return static_cast<std::int64_t>(std::max(whole, 0.0));
 }
 
+std::int64_t cartesian_layer_phase_cycles(double cycles, std::string_view layer, Phase phase) {
+    const std::optional<std::int64_t> whole = cartesian_whole_cycles(cycles);
+    if (!whole)
+        throw SpecError({}, "--batch",
+                        fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
+                                    layer, phase_name(phase), cycles),
+                        "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
+    return *whole;
+}
+
 std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                                                           const NetworkTraining& training,
                                                           const CartesianArray& array,
@@ -69,18 +79,12 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
         const CartesianOffchip offchip =
             cartesian_offchip(planned.problem, config.input_density, config.filter_density,
                               density_of(planned, planned.problem.output()));
-        const std::optional<std::int64_t> cycles = cartesian_whole_cycles(cost.slowest_pe_cycles);
-        if (!cycles)
-            throw SpecError(
-                {}, "--batch",
-                fmt::format("layer '{}' {} takes {:.3g} cycles, more than 64 bits hold",
-                            layer.layer.name, phase_name(lp.phase), cost.slowest_pe_cycles),
-                "a layer-phase whose cycles fit in 64 bits", "a smaller --batch");
+        const std::int64_t cycles =
+            cartesian_layer_phase_cycles(cost.slowest_pe_cycles, layer.layer.name, lp.phase);
         CartesianProblemCost out;
         out.counts = cost;
-        out.cost.cycles = *cycles;
-        out.energy =
-            price_cartesian(cost, offchip, {lp.phase, array, batch, out.cost.cycles}, arch);
+        out.cost.cycles = cycles;
+        out.energy = price_cartesian(cost, offchip, {lp.phase, array, batch, cycles}, arch);
         out.cost.energy_pj = out.energy.total_pj();
         out.cost.offchip_words = offchip.total();
         costs.push_back(out);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "arch/arch_model.hpp"
@@ -37,6 +38,10 @@ struct CartesianProblemCost {
 // expected cycles rounded up (rounding noise of 1e-9 ignored); nullopt when
 // they do not fit in 64 bits.
 std::optional<std::int64_t> cartesian_whole_cycles(double cycles);
+
+// cartesian_whole_cycles of layer `layer`'s `phase`; throws SpecError (on
+// --batch, naming the layer-phase) when they do not fit in 64 bits.
+std::int64_t cartesian_layer_phase_cycles(double cycles, std::string_view layer, Phase phase);
 
 // Throws SpecError naming the layer when one is neither a conv nor an fc
 // layer (the evaluator convolves planes), or its cycles do not fit in 64 bits.
