@@ -68,23 +68,16 @@ std::pair<std::int64_t, std::int64_t> read_pair(const std::string& text, const c
     return {first, second};
 }
 
-// With --arch, what the layer-phase costs on the architecture's components, as
-// `train-cost --evaluator cartesian` prices it (eval/cartesian_energy.hpp).
-struct Priced {
-    std::int64_t cycles = 0;  // the slowest PE's, rounded up
-    CartesianEnergy energy;
-    double offchip_words = 0;
-};
-
 struct Row {
     std::string layer;
     Phase phase = Phase::fw;
     CartesianCost cost;
-    std::optional<Priced> priced;
+    // With --arch: priced as `train-cost --evaluator cartesian` prices it.
+    std::optional<CartesianProblemCost> priced;
 };
 
-nlohmann::json priced_json(const Priced& p) {
-    return {{"cycles", p.cycles},
+nlohmann::json priced_json(const CartesianProblemCost& p) {
+    return {{"cycles", p.cost.cycles},
             {"energy_pj", p.energy.total_pj()},
             {"energy",
              {{"multiply_pj", p.energy.multiply_pj},
@@ -93,14 +86,15 @@ nlohmann::json priced_json(const Priced& p) {
               {"offchip_pj", p.energy.offchip_pj},
               {"network_pj", p.energy.network_total_pj()},
               {"leakage_pj", p.energy.leak_total_pj()}}},
-            {"offchip_words", p.offchip_words}};
+            {"offchip_words", p.cost.offchip_words}};
 }
 
-// Sums over a phase's layers.
-Priced add(Priced total, const Priced& p) {
-    total.cycles += p.cycles;
+// Sums over a phase's layers (the counts are summed by `add` below).
+CartesianProblemCost add(CartesianProblemCost total, const CartesianProblemCost& p) {
+    total.cost.cycles += p.cost.cycles;
+    total.cost.energy_pj += p.cost.energy_pj;
+    total.cost.offchip_words += p.cost.offchip_words;
     total.energy += p.energy;
-    total.offchip_words += p.offchip_words;
     return total;
 }
 
@@ -138,14 +132,12 @@ CartesianCost add(CartesianCost total, const CartesianCost& c) {
 }
 
 // The layer-phase priced as `train-cost --evaluator cartesian` prices it.
-Priced priced(const Row& row, const PhaseProblem& problem, const CartesianConfig& config,
-              double output_density, std::int64_t batch, const ArchModel& arch) {
-    const std::int64_t cycles =
-        cartesian_layer_phase_cycles(row.cost.slowest_pe_cycles, row.layer, row.phase);
+CartesianProblemCost priced(const Row& row, const PhaseProblem& problem,
+                            const CartesianConfig& config, double output_density,
+                            std::int64_t batch, const ArchModel& arch) {
     const CartesianOffchip offchip =
         cartesian_offchip(problem, config.input_density, config.filter_density, output_density);
-    return {cycles, price_cartesian(row.cost, offchip, {row.phase, config, batch, cycles}, arch),
-            offchip.total()};
+    return cartesian_layer_phase_cost(row.cost, offchip, row.layer, row.phase, config, batch, arch);
 }
 
 void run_cartesian(const CartesianOptions& o) {
@@ -236,7 +228,7 @@ void run_cartesian(const CartesianOptions& o) {
                         "trainloop workload show " + o.network);
     }
     std::map<Phase, CartesianCost> totals;
-    std::map<Phase, Priced> priced_totals;
+    std::map<Phase, CartesianProblemCost> priced_totals;
     for (const Row& r : rows) {
         totals[r.phase] = add(totals[r.phase], r.cost);
         if (r.priced) priced_totals[r.phase] = add(priced_totals[r.phase], *r.priced);
@@ -299,7 +291,7 @@ void run_cartesian(const CartesianOptions& o) {
                              "issued", "unused %", "CP cycles", "dense all-unused %", "slowest PE",
                              arch_model ? fmt::format(" {:>14}", "energy µJ") : "");
     const auto line = [](const std::string& name, std::string_view phase, const CartesianCost& c,
-                         const Priced* p) {
+                         const CartesianProblemCost* p) {
         std::cout << fmt::format(
             "{:<20} {:<5} {:>14.4g} {:>9.2f} {:>14.4g} {:>19.2f} {:>14.4g}{}\n", name, phase,
             c.issued_products, c.unused_pct, c.product_cycles, c.all_unused_pct,

@@ -37,6 +37,31 @@ std::int64_t cartesian_layer_phase_cycles(double cycles, std::string_view layer,
     return *whole;
 }
 
+CartesianProblemCost cartesian_layer_phase_cost(const CartesianCost& counts,
+                                                const CartesianOffchip& offchip,
+                                                std::string_view layer, Phase phase,
+                                                const CartesianArray& array, std::int64_t batch,
+                                                const ArchModel& arch) {
+    // evaluation.cpp's bound for the outermost level: its words over its bandwidth, per instance.
+    const LevelModel& outer = arch.levels.at(0);
+    const double reads = (offchip.tiled_words + offchip.broadcast_words) / double(outer.instances);
+    const double writes = offchip.output_words / double(outer.instances);
+    const auto at = [](double words, double bandwidth) {
+        return bandwidth > 0 ? words / bandwidth : 0.0;
+    };
+    const double memory_cycles =
+        std::max({at(reads, outer.read_bandwidth), at(writes, outer.write_bandwidth),
+                  at(reads + writes, outer.shared_bandwidth)});
+    CartesianProblemCost out;
+    out.counts = counts;
+    out.cost.cycles = cartesian_layer_phase_cycles(
+        std::max(counts.slowest_pe_cycles, memory_cycles), layer, phase);
+    out.energy = price_cartesian(counts, offchip, {phase, array, batch, out.cost.cycles}, arch);
+    out.cost.energy_pj = out.energy.total_pj();
+    out.cost.offchip_words = offchip.total();
+    return out;
+}
+
 std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan& plan,
                                                           const NetworkTraining& training,
                                                           const CartesianArray& array,
@@ -79,15 +104,8 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
         const CartesianOffchip offchip =
             cartesian_offchip(planned.problem, config.input_density, config.filter_density,
                               density_of(planned, planned.problem.output()));
-        const std::int64_t cycles =
-            cartesian_layer_phase_cycles(cost.slowest_pe_cycles, layer.layer.name, lp.phase);
-        CartesianProblemCost out;
-        out.counts = cost;
-        out.cost.cycles = cycles;
-        out.energy = price_cartesian(cost, offchip, {lp.phase, array, batch, cycles}, arch);
-        out.cost.energy_pj = out.energy.total_pj();
-        out.cost.offchip_words = offchip.total();
-        costs.push_back(out);
+        costs.push_back(cartesian_layer_phase_cost(cost, offchip, layer.layer.name, lp.phase, array,
+                                                   batch, arch));
     }
     return costs;
 }

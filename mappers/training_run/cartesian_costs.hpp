@@ -9,8 +9,9 @@
 // The problem's first layer-phase stands for every layer-phase that shares it
 // (same iteration space, phase and densities: the plan's deduplication); a
 // layer whose padding alone differs would be evaluated with the first one's.
-// Cycles are the slowest PE's, rounded up; the workload spread is not
-// computed (zero).
+// Cycles are the slowest PE's, rounded up, or the outermost level's where its
+// bandwidth needs longer for the layer-phase's compulsory words; the workload
+// spread is not computed (zero).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,18 @@ std::optional<std::int64_t> cartesian_whole_cycles(double cycles);
 // cartesian_whole_cycles of layer `layer`'s `phase`; throws SpecError (on
 // --batch, naming the layer-phase) when they do not fit in 64 bits.
 std::int64_t cartesian_layer_phase_cycles(double cycles, std::string_view layer, Phase phase);
+
+// One layer-phase on the array, priced: its cycles are the slowest PE's or,
+// where the outermost level's bandwidth (read, write or shared, per instance)
+// needs longer for the compulsory off-chip words, that level's (the loop
+// nest's bandwidth bound, eval/evaluation.cpp; a lower bound of the memory's
+// time, as the words are); its energy over those cycles (price_cartesian).
+// Throws SpecError as cartesian_layer_phase_cycles.
+CartesianProblemCost cartesian_layer_phase_cost(const CartesianCost& counts,
+                                                const CartesianOffchip& offchip,
+                                                std::string_view layer, Phase phase,
+                                                const CartesianArray& array, std::int64_t batch,
+                                                const ArchModel& arch);
 
 // Throws SpecError naming the layer when one is neither a conv nor an fc
 // layer (the evaluator convolves planes), or its cycles do not fit in 64 bits.

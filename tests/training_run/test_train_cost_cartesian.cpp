@@ -131,6 +131,51 @@ TEST(TrainCostCartesian, TheCartesianCommandWithAnArchitecturePricesWhatAStepCos
     EXPECT_FALSE(unpriced.contains("arch"));
 }
 
+// gscn_4x64 with its DRAM limited to `words` per cycle, reads and writes together.
+std::string gscn_with_dram_bandwidth(const std::string& words) {
+    std::string spec = trainloop::testing::read_text(kGscn);
+    const auto replace = [&spec](const std::string& from, const std::string& to) {
+        const std::size_t at = spec.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        spec.replace(at, from.size(), to);
+    };
+    replace("component_library: components/",
+            "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/");
+    replace("    capacity: unbounded ",
+            "    shared_bandwidth: " + words + "\n    capacity: unbounded ");
+    return temp_file("gscn_limited.yaml", spec);
+}
+
+// The outermost level's bandwidth bounds a layer-phase as it bounds a loop nest:
+// its cycles are the slowest PE's or the compulsory words' over the bandwidth.
+TEST(TrainCostCartesian, ALimitedDramBoundsALayerPhaseByItsCompulsoryWords) {
+    const std::string net = temp_file("two_convs.yaml", kConvNet);
+    const std::string limited = gscn_with_dram_bandwidth("2");
+    const nlohmann::json j =
+        json_of("cartesian --workload " + net + " --batch 8 --arch " + limited + " --format json");
+    int memory_bound = 0;
+    double step = 0;
+    for (const auto& layer : j["layers"]) {
+        const double compute = std::ceil(layer["slowest_pe_cycles"].get<double>() - 1e-9);
+        const double memory = std::ceil(layer["offchip_words"].get<double>() / 2 - 1e-9);
+        EXPECT_EQ(layer["cycles"].get<double>(), std::max(compute, memory)) << layer["layer"];
+        memory_bound += memory > compute;
+        step += layer["cycles"].get<double>();
+    }
+    EXPECT_GT(memory_bound, 0) << "2 words per cycle must bound some layer-phase";
+    // train-cost takes the same cycles; unlimited, the slowest PE's.
+    const nlohmann::json run =
+        json_of("train-cost --arch " + limited + " --workload " + net +
+                " --batch 8 --sparsity dense --iterations 1 --evaluator cartesian --quiet "
+                "--format json");
+    EXPECT_EQ(run["dense_step"]["cycles"].get<double>(), step);
+    const nlohmann::json unlimited =
+        json_of("cartesian --workload " + net + " --batch 8 --arch " + kGscn + " --format json");
+    EXPECT_EQ(unlimited["totals"]["fw"]["cycles"].get<double>(),
+              cartesian_step_cycles(unlimited, "fw"));
+    std::remove(limited.c_str());
+}
+
 TEST(TrainCostCartesian, RandomZerosAreTheCartesianCommandsRandomZerosSummed) {
     const std::string net = temp_file("two_convs_random.yaml", kConvNet);
     const std::string profile = temp_file("sphg_random.yaml", kSpHG);
