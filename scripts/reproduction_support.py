@@ -100,7 +100,7 @@ class TargetSummary:
 
     def __init__(self):
         self.rows = []          # [claim, case, paper text, trainloop text, ratio]
-        self.alternatives = {}  # (claim, case) -> ["reading: ratio", ...]
+        self.alternatives = {}  # (claim, case) -> [(reading, ratio), ...]
 
     def add(self, claim, case, paper, ours, ratio):
         """One compared figure; `ratio` is trainloop's over the paper's."""
@@ -109,7 +109,7 @@ class TargetSummary:
     def alternative(self, claim, case, reading, ratio):
         """The ratio the figure of (claim, case) takes under `reading`, an assumption the
         document states and sources where the shipped model is silent or differs."""
-        self.alternatives.setdefault((claim, case), []).append("%s: %.2f" % (reading, ratio))
+        self.alternatives.setdefault((claim, case), []).append((reading, ratio))
 
     def lines(self, section_names):
         """The summary: a sentence with the counts, then the table. `section_names`: what to
@@ -118,8 +118,7 @@ class TargetSummary:
         assert not unknown, "alternatives for figures never added: %s" % sorted(unknown)
         within = [r for r in self.rows if within_target(r[4])]
         rescued = [r for r in self.rows if not within_target(r[4]) and any(
-            within_target(float(a.rsplit(": ", 1)[1])) for a in
-            self.alternatives.get((r[0], r[1]), []))]
+            within_target(ratio) for _, ratio in self.alternatives.get((r[0], r[1]), []))]
         out = ["Figures compared: %d. Within ±%d %% as shipped: %d. Within it only under one "
                "of the sourced alternatives that %s state and measure: %d. Within it under "
                "neither: %d. An alternative is one assumption, measured on the figures its "
@@ -135,7 +134,8 @@ class TargetSummary:
             alternatives = self.alternatives.get((claim, case), [])
             out.append("| %s | %s | %s | %s | %.2f | %s | %s |"
                        % (claim, case, paper, ours, ratio, target_verdict(ratio),
-                          "; ".join(alternatives) if alternatives else "—"))
+                          "; ".join("%s: %.2f" % a for a in alternatives)
+                          if alternatives else "—"))
         return out
 
 

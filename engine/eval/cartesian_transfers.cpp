@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "arch/network_topology.hpp"
+#include "eval/network_routing.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {
@@ -36,24 +37,12 @@ int network_of(const ArchModel& arch, const CartesianTransfer& t) {
     return -1;
 }
 
-// The transfer as the network sees it (network_routing.cpp's shape_on): a
-// 1-D network's axis in x, a unicast network's copies unshared.
-TransferShape shape_on(const NetworkModel& net, const CartesianTransfer& t) {
-    const bool shares = net.kind != DeliveryKind::unicast;
-    const auto on = [shares](const AxisSpan& s) {
-        return AxisSpan{s.used, shares ? s.share : 1.0, s.nodes};
-    };
-    if (net.axes == kAxisX) return {on(t.x), {}};
-    if (net.axes == kAxisY) return {on(t.y), {}};
-    return {on(t.x), on(t.y)};
-}
-
 void add_transfer(const ArchModel& arch, const CartesianTransfer& t, CartesianNetworkEnergy& out) {
     if (t.words <= 0) return;
     const int n = network_of(arch, t);
     if (n < 0) return;
     const NetworkModel& net = arch.networks[std::size_t(n)];
-    const HopCost cost = topology_hops(net.topology, shape_on(net, t));
+    const HopCost cost = topology_hops(net.topology, shape_for_network(net, t.x, t.y));
     // Per PE a word reaches (leaves): a unicast network sends each its own copy.
     const double delivered = t.words * t.x.share * t.y.share;
     out[std::size_t(n)] += delivered * (cost.link_hops * net.hop_pj + cost.routers * net.router_pj);

@@ -37,26 +37,14 @@ AxisSpan span(double used, double share, std::int64_t nodes) {
     return {used, share, std::max<std::int64_t>(nodes, std::int64_t(std::ceil(used)))};
 }
 
-// The transfer as the network sees it: a 1-D network's axis goes in x, its
-// other axis is separate lines (ports); a unicast network sends each PE its
-// own copy (no sharing). Returns the ports (lines with a link from the parent).
+// The transfer as the network sees it (shape_for_network); returns the ports
+// (lines with a link from the parent): a 1-D network's other axis.
 double shape_on(const ArchModel& arch, const NetworkModel& net, const Spread& s,
                 TransferShape& shape) {
-    const bool shares = net.kind != DeliveryKind::unicast;
-    const double share_x = shares ? s.share_x : 1.0;
-    const double share_y = shares ? s.share_y : 1.0;
-    if (net.axes == kAxisX) {
-        shape.x = span(s.used_x, share_x, arch.pe_columns);
-        shape.y = {};
-        return s.used_y;
-    }
-    if (net.axes == kAxisY) {
-        shape.x = span(s.used_y, share_y, arch.pe_rows);
-        shape.y = {};
-        return s.used_x;
-    }
-    shape.x = span(s.used_x, share_x, arch.pe_columns);
-    shape.y = span(s.used_y, share_y, arch.pe_rows);
+    shape = shape_for_network(net, span(s.used_x, s.share_x, arch.pe_columns),
+                              span(s.used_y, s.share_y, arch.pe_rows));
+    if (net.axes == kAxisX) return s.used_y;
+    if (net.axes == kAxisY) return s.used_x;
     return 1.0;
 }
 

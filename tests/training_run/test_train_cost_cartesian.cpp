@@ -270,6 +270,13 @@ TEST(TrainCostCartesian, ALayerPhasePast64BitsOfCyclesExit2NamingIt) {
               std::string::npos)
         << r.output;
     EXPECT_NE(r.output.find("hint: a smaller --batch"), std::string::npos) << r.output;
+    // `cartesian --arch` prices the layer-phase the same way, and stops the same way.
+    const CommandResult priced = run_trainloop("cartesian --arch " + kGscn + " --workload " +
+                                               network + " --batch 2048 --phase wu");
+    EXPECT_EQ(priced.exit_code, 2) << priced.output;
+    EXPECT_NE(priced.output.find("--batch: layer 'wide' wu takes 1.1e+19 cycles"),
+              std::string::npos)
+        << priced.output;
     std::remove(network.c_str());
 }
 
