@@ -32,6 +32,8 @@ import subprocess
 import sys
 import time
 
+import yaml
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
@@ -113,6 +115,44 @@ VARIANTS = [
     ("no_mask", ["--no-gradient-mask"], "wu computes every gradient (no output mask: `dw` "
      "dense, `--no-gradient-mask`)"),
 ]
+
+# Which hyperparameters make Table 5's schedule and which MACs its RC counts, where the paper
+# gives two answers or none (§3.2's rule against Table 5's values; §5.1 prunes only the
+# convolutions of a CNN but does not say whether the RC counts its other MACs), and the most
+# a schedule ending at the CR removes: (name, generator options, RC over the pruned layers'
+# MACs only, what it reads).
+RC_READINGS = [
+    ("rule", ["--hyperparameter-rule"], False, "§3.2's rule for `prune_num` and "
+     "`prune_interval` (1/50 of the weights to prune every 1/100 of the run)"),
+    ("pruned_macs", [], True, "RC over the pruned layers' MACs only"),
+    ("pruned_macs_rule", ["--hyperparameter-rule"], True, "both: §3.2's rule, RC over the "
+     "pruned layers' MACs"),
+    ("at_once", ["--at-once"], False, "at most: pruned to CR at iteration 0"),
+    ("pruned_macs_at_once", ["--at-once"], True, "at most, over the pruned layers' MACs"),
+]
+# The layer types with weights (workloads/tools/count_networks.py counts these).
+MAC_LAYER_TYPES = {"conv", "fc", "matmul", "clos_fc", "lstm"}
+
+
+def pruned_layers_network(generator, net, work):
+    """workloads/`net`.yaml without the MAC layers EP does not prune and what reads from them
+    (a CNN's fully connected layers and their ReLUs), written to `work`: the run's RC is then
+    over the pruned layers' MACs only. The network keeps its name, so the profile's rule for
+    it still applies."""
+    with open(os.path.join(ROOT, "workloads", net + ".yaml")) as f:
+        spec = yaml.safe_load(f)
+    pruned = {name for name, _ in generator.pruned_layers(net)}
+    dropped = set()
+    for layer in spec["layers"]:
+        inputs = layer["inputs"] if isinstance(layer["inputs"], list) else [layer["inputs"]]
+        if ((layer.get("type") in MAC_LAYER_TYPES and layer["name"] not in pruned)
+                or any(i in dropped for i in inputs)):
+            dropped.add(layer["name"])
+    spec["layers"] = [layer for layer in spec["layers"] if layer["name"] not in dropped]
+    path = os.path.join(work, "%s_pruned_layers.yaml" % net)
+    with open(path, "w") as f:
+        yaml.safe_dump(spec, f, sort_keys=False)
+    return path
 
 
 def load_generator():
@@ -235,12 +275,26 @@ def geomean(values):
     return product ** (1.0 / len(values)) if values else float("nan")
 
 
+def reading_profile(options):
+    """The key (and file suffix) of the profile an RC reading runs: the shipped one, or the
+    generator's options joined."""
+    return "shipped" if not options else "_".join(o.strip("-").replace("-", "_")
+                                                  for o in options)
+
+
 def run_network(args, net, iterations, batch, profiles, runs, log):
     for variant, _, _ in VARIANTS:
         search = args.search if variant == "shipped" else MACS_ONLY
         runs[(net, variant)] = train_cost(args.trainloop, args.arch, net, batch, profiles[variant],
                                           iterations, search, log)
         print("%s %s: RC %s" % (net, variant, pct(runs[(net, variant)]["macs_removed_fraction"])),
+              file=sys.stderr)
+    for reading, options, pruned_only, _ in RC_READINGS:
+        network = pruned_layers_network(load_generator(), net, args.work) if pruned_only else net
+        runs[(net, reading)] = train_cost(args.trainloop, args.arch, network, batch,
+                                          profiles[reading_profile(options)], iterations,
+                                          MACS_ONLY, log)
+        print("%s %s: RC %s" % (net, reading, pct(runs[(net, reading)]["macs_removed_fraction"])),
               file=sys.stderr)
     runs[(net, "baseline")] = train_cost(args.trainloop, args.baseline, net, batch,
                                          profiles["shipped"], iterations, args.search, log)
@@ -799,6 +853,10 @@ def run_everything(args, generator, networks, results_path):
         save_results(results_path, stored)
 
     profiles = {v: write_profile(args.work, v, opts) for v, opts, _ in VARIANTS}
+    for _, options, _, _ in RC_READINGS:
+        key = reading_profile(options)
+        if key not in profiles:
+            profiles[key] = write_profile(args.work, key, options)
     spread_profiles = {v: (profiles["shipped"] if v == "shipped" else
                            write_profile(args.work, v, opts))
                        for v, opts, _ in FILTER_SPREADS}
