@@ -110,7 +110,6 @@ def plan(work, budget):
     """The sweeps: name -> file. Every assumption is one sweep."""
     p = {}
     lib = os.path.join(ROOT, "arch_specs/components")
-    both = {BASE16, SPARSE16, BASE32, SPARSE32}
     p["main"] = write_sweep(
         os.path.join(work, "main.yaml"), "procrustes_main",
         "Procrustes §VI setup: dense baseline vs sparse training, 16x16 and 32x32, batch 16",
@@ -283,7 +282,6 @@ def histogram(trainloop, work, db, arch, network, dataflow, tag):
     if point is None:
         return None
     yaml_text = db.arch_yaml(arch)
-    lib = os.path.join(ROOT, "arch_specs/components/")
     yaml_text = re.sub(r"(component_library:\s*)(?!/)(\S+)",
                        lambda m: m.group(1) + os.path.join(ROOT, "arch_specs", m.group(2)),
                        yaml_text, count=1)

@@ -11,6 +11,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev
   clang-format
   python3 python3-yaml python3-matplotlib python3-numpy   # reports/: `trainloop report` charts; workloads/tools; the malformed-input corpus (tests/malformed/)
+  python3-pyflakes             # tests: the Python scripts pass pyflakes (label lint)
   chromium                     # tests: reports render in a headless browser (label browser)
   clang libfuzzer-14-dev       # the libFuzzer targets (fuzz/)
   slurm-wlm munge              # tests/slurm/: a one-node Slurm runs examples/sweeps/slurm_array.sh (authenticating with MUNGE)

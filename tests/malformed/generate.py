@@ -896,7 +896,7 @@ def cli_cases() -> None:
             setup = ["fifo-tmp:fifo.yaml"]
         if name == "spec_check_symlink_loop":
             setup = ["symlink-tmp:loop.yaml:loop.yaml"]
-        add(Case(f"cli/{name}", {}, args, Expect(contains=[text])))
+        add(Case(f"cli/{name}", {}, args, Expect(contains=[text]), setup))
 
 
 # ---------------------------------------------------------------------------
@@ -969,7 +969,6 @@ def reference_cases() -> None:
 
 def overflow_cases() -> None:
     lib = lib_files()
-    arch = ARCH.splitlines()
 
     def line_of(text: str, needle: str) -> int:
         return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)

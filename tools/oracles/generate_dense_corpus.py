@@ -17,7 +17,6 @@ single-threaded with a fixed search size). Standard library only."""
 
 import argparse
 import json
-import math
 import os
 import random
 import shutil
