@@ -121,9 +121,9 @@ class TargetSummary:
             within_target(ratio) for _, ratio in self.alternatives.get((r[0], r[1]), []))]
         out = ["Figures compared: %d. Within ±%d %% as shipped: %d. Within it only under one "
                "of the sourced alternatives that %s state and measure: %d. Within it under "
-               "neither: %d. An alternative is one assumption, measured on the figures its "
-               "section names; different figures may be within the target under different "
-               "ones." % (len(self.rows), round(100 * TARGET_TOLERANCE), len(within),
+               "neither: %d. An alternative is one assumption unless it names two, measured on "
+               "the figures its section names; different figures may be within the target "
+               "under different ones." % (len(self.rows), round(100 * TARGET_TOLERANCE), len(within),
                           section_names, len(rescued),
                           len(self.rows) - len(within) - len(rescued)), "",
                "| claim | case | paper | trainloop | ratio | target | under a sourced "

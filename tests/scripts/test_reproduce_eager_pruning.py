@@ -105,6 +105,71 @@ class StoredRuns(unittest.TestCase):
         self.assertEqual(ep.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
 
 
+class PaperReadings(unittest.TestCase):
+    """Table 5's RC under §3.2's hyperparameter rule and over the pruned layers' MACs."""
+
+    def setUp(self):
+        self.generator = ep.load_generator()
+
+    def test_the_rule_prunes_a_fiftieth_of_the_weights_to_prune_every_hundredth_of_the_run(self):
+        # §3.2; AlexNet's 2,332,704 conv weights at CR 2.61x: 1,438,948 to prune.
+        self.assertEqual(self.generator.hyperparameter_rule(450_000, 2_332_704, 2.61),
+                         (28_779, 4_500))
+        self.assertEqual(self.generator.hyperparameter_rule(10_000, 25_500, 1.85), (235, 100))
+        for net in self.generator.ORDER:
+            iterations, _, _, _, cr, _ = self.generator.TABLE_5[net]
+            weights = sum(w for _, w in self.generator.pruned_layers(net))
+            points = self.generator.schedule(
+                weights, *self.generator.hyperparameter_rule(iterations, weights, cr), cr, False)
+            self.assertEqual(len(points) - 1, 50, net)
+            self.assertEqual(points[-1][0], iterations // 2, "ends half-way: " + net)
+            self.assertAlmostEqual(points[-1][1], 1 / cr, places=12)
+
+    def test_at_once_is_one_step_to_the_cr_at_iteration_0(self):
+        self.assertEqual(self.generator.schedule(25_500, 80, 200, 1.85, False, at_once=True),
+                         [(0, 1 / 1.85)])
+
+    def test_the_pruned_layers_network_drops_the_unpruned_mac_layers_and_what_reads_them(self):
+        with tempfile.TemporaryDirectory() as work:
+            with open(ep.pruned_layers_network(self.generator, "lenet", work)) as f:
+                lenet = ep.yaml.safe_load(f)
+            self.assertEqual(lenet["network"], "lenet", "the profile's rule still applies")
+            self.assertEqual([layer["name"] for layer in lenet["layers"]],
+                             ["conv1", "pool1", "conv2", "pool2"])
+            # NIN has no fully connected layer, the LSTM's every MAC layer is pruned.
+            for net in ("nin", "lstm_timit"):
+                with open(ep.pruned_layers_network(self.generator, net, work)) as f:
+                    kept = ep.yaml.safe_load(f)["layers"]
+                with open(os.path.join(ep.ROOT, "workloads", net + ".yaml")) as f:
+                    self.assertEqual(kept, ep.yaml.safe_load(f)["layers"], net)
+
+    def test_each_reading_runs_its_own_profile(self):
+        self.assertEqual(ep.reading_profile([]), "shipped")
+        self.assertEqual(ep.reading_profile(["--hyperparameter-rule"]), "hyperparameter_rule")
+        self.assertEqual(ep.reading_profile(["--at-once"]), "at_once")
+
+    def render(self, at_once):
+        """The section over made-up runs of LeNet: every reading removes 30 % of the MACs,
+        the pruned layers hold 80 % of them, the bound is `at_once`."""
+        runs = {("lenet", name): {"macs_removed_fraction": 0.3, "total_macs": 100.0}
+                for name in ["shipped"] + [r[0] for r in ep.RC_READINGS + ep.RC_BOUNDS]}
+        runs[("lenet", "pruned_macs")]["total_macs"] = 80.0
+        runs[("lenet", "at_once")]["macs_removed_fraction"] = at_once
+        out, targets = [], ep.TargetSummary()
+        ep.write_rc_readings(out.append, ["lenet"], runs, self.generator, targets)
+        return "\n".join(out), targets
+
+    def test_a_figure_past_the_bound_is_said_to_count_the_pruned_layers_macs(self):
+        text, targets = self.render(at_once=0.3748)  # below Table 5's 38.06 %
+        self.assertIn("Table 5's 38.06 % is out of reach", text)
+        self.assertIn("20.00 % of them are in layers EP does not prune", text)
+        self.assertIn("they reach the CR only after the run", text)
+        self.assertEqual(len(targets.alternatives[(ep.CLAIM_RC, "LeNet")]),
+                         len(ep.RC_READINGS), "each reading, none of the bounds")
+        text, _ = self.render(at_once=0.39)
+        self.assertNotIn("out of reach", text)
+
+
 class RenderedDocument(unittest.TestCase):
     def test_the_document_is_what_the_stored_runs_render(self):
         # A document edited by hand, or left behind its report code, differs here; and
