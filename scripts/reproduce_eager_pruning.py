@@ -292,8 +292,9 @@ def run_network(args, net, iterations, batch, profiles, runs, log):
                                           iterations, search, log)
         print("%s %s: RC %s" % (net, variant, pct(runs[(net, variant)]["macs_removed_fraction"])),
               file=sys.stderr)
+    pruned_layers = pruned_layers_network(load_generator(), net, args.work)
     for reading, options, pruned_only, _, _ in RC_READINGS + RC_BOUNDS:
-        network = pruned_layers_network(load_generator(), net, args.work) if pruned_only else net
+        network = pruned_layers if pruned_only else net
         runs[(net, reading)] = train_cost(args.trainloop, args.arch, network, batch,
                                           profiles[reading_profile(options)], iterations,
                                           MACS_ONLY, log)
