@@ -257,6 +257,32 @@ class Runner:
         return result
 
 
+def write_scnn_per_convolution(w, networks, cp_cycles):
+    """§8's GSCN over SCNN per back-propagation convolution (equal arrays, with ReSprop), and
+    the share of SCNN's cycles in the weight gradient at which those two speed-ups would give
+    the thesis's figure (a speed-up over bw + wu is the cycle-weighted harmonic mean of the
+    two: 1/total = (1 − f)/bw + f/wu, f the weight gradient's share of SCNN's cycles)."""
+    cells = []
+    for net in networks:
+        scnn, gscn = cp_cycles[(net, "scnn", "steady")], cp_cycles[(net, "gscn", "steady")]
+        bw = backprop_cycles(scnn, ("bw",)) / backprop_cycles(gscn, ("bw",))
+        wu = backprop_cycles(scnn, ("wu",)) / backprop_cycles(gscn, ("wu",))
+        share = backprop_cycles(scnn, ("wu",)) / backprop_cycles(scnn)
+        text = "%s: input gradient %.2f×, weight gradient %.2f×, the weight gradient %.1f %% of " \
+            "SCNN's cycles" % (LABEL[net], bw, wu, 100 * share)
+        paper = GSCN_OVER_SCNN.get(net)
+        if paper and min(bw, wu) < paper < max(bw, wu):
+            needed = (1 / paper - 1 / bw) / (1 / wu - 1 / bw)
+            text += " (the thesis's %g× would need %.1f %%)" % (paper, 100 * needed)
+        cells.append(text)
+    w("Per convolution, at equal arrays with ReSprop: %s. The thesis's figures lie between the "
+      "two convolutions' speed-ups, so how its SCNN's cycles split between them sets the "
+      "figure as much as either speed-up does. The thesis's text states neither the split nor "
+      "the per-convolution speed-ups over SCNN (Fig. 7.4 plots its speed-ups; their values "
+      "are not given)." % "; ".join(cells))
+    w("")
+
+
 def backprop_cycles(totals, phases=("bw", "wu"), key="slowest_pe_cycles"):
     """The slowest PE's cycles summed over the back-propagation convolutions; key
     "cycles": the layer-phases' priced cycles (`cartesian --arch`, the memory's bound too)."""
@@ -1308,6 +1334,7 @@ def main():
                   LABEL[n], over_scnn[n] / GSCN_OVER_SCNN[n]) for n in scnn_missed))
           if scnn_missed else ""))
     w("")
+    write_scnn_per_convolution(w, networks, cp_cycles)
 
     def sized_over_scnn(net, name="steady"):
         return (backprop_cycles(cp_cycles[(net, "scnn_64", name)]) /

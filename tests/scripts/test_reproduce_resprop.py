@@ -70,6 +70,34 @@ class ReportOnlyErrors(unittest.TestCase):
         self.assertIn("the stored runs lack `runs`", done.stderr)
 
 
+class ScnnPerConvolution(unittest.TestCase):
+    """§8 per convolution: each convolution's GSCN-over-SCNN speed-up, the weight gradient's
+    share of SCNN's cycles, and the share at which the two speed-ups give the thesis's."""
+
+    def render(self, scnn_bw, scnn_wu):
+        # GSCN takes 1 cycle in bw and 50 in wu: speed-ups scnn_bw× and scnn_wu/50×.
+        def totals(bw, wu):
+            return {"bw": {"slowest_pe_cycles": bw}, "wu": {"slowest_pe_cycles": wu}}
+        cycles = {("resnet18", "scnn", "steady"): totals(scnn_bw, scnn_wu),
+                  ("resnet18", "gscn", "steady"): totals(1.0, 50.0)}
+        out = []
+        resprop.write_scnn_per_convolution(out.append, ["resnet18"], cycles)
+        return out[0]
+
+    def test_the_share_that_gives_the_thesiss_figure(self):
+        # bw 13×, wu 2×: 1/6 = (1 − f)/13 + f/2 at f = (1/6 − 1/13) / (1/2 − 1/13) = 21.2 %.
+        text = self.render(13.0, 100.0)
+        self.assertIn("input gradient 13.00×, weight gradient 2.00×", text)
+        self.assertIn("the weight gradient 88.5 % of SCNN's cycles", text)  # 100 / 113
+        self.assertIn("the thesis's 6× would need 21.2 %", text)
+        # With that share the two speed-ups give 6× over bw + wu.
+        f = (1 / 6 - 1 / 13) / (1 / 2 - 1 / 13)
+        self.assertAlmostEqual(1 / ((1 - f) / 13 + f / 2), 6.0)
+
+    def test_no_share_when_the_thesiss_figure_is_outside_the_two(self):
+        self.assertNotIn("would need", self.render(4.0, 100.0))  # bw 4×, wu 2×: never 6×
+
+
 class RenderedDocument(unittest.TestCase):
     def test_the_document_is_what_the_stored_runs_render(self):
         # A document edited by hand, or left behind its report code, differs here; and
