@@ -268,8 +268,8 @@ def write_scnn_per_convolution(w, networks, cp_cycles):
         bw = backprop_cycles(scnn, ("bw",)) / backprop_cycles(gscn, ("bw",))
         wu = backprop_cycles(scnn, ("wu",)) / backprop_cycles(gscn, ("wu",))
         share = backprop_cycles(scnn, ("wu",)) / backprop_cycles(scnn)
-        text = "%s: input gradient %.2f×, weight gradient %.2f×, the weight gradient %.1f %% of " \
-            "SCNN's cycles" % (LABEL[net], bw, wu, 100 * share)
+        text = ("%s: input gradient %.2f×, weight gradient %.2f×, the weight gradient %.1f %% "
+                "of SCNN's cycles" % (LABEL[net], bw, wu, 100 * share))
         paper = GSCN_OVER_SCNN.get(net)
         if paper and min(bw, wu) < paper < max(bw, wu):
             needed = (1 / paper - 1 / bw) / (1 / wu - 1 / bw)

@@ -123,9 +123,9 @@ class TargetSummary:
                "of the sourced alternatives that %s state and measure: %d. Within it under "
                "neither: %d. An alternative is one assumption unless it names two, measured on "
                "the figures its section names; different figures may be within the target "
-               "under different ones." % (len(self.rows), round(100 * TARGET_TOLERANCE), len(within),
-                          section_names, len(rescued),
-                          len(self.rows) - len(within) - len(rescued)), "",
+               "under different ones." % (len(self.rows), round(100 * TARGET_TOLERANCE),
+                                          len(within), section_names, len(rescued),
+                                          len(self.rows) - len(within) - len(rescued)), "",
                "| claim | case | paper | trainloop | ratio | target | under a sourced "
                "alternative (ratio) |", "|---|---|---:|---:|---:|---|---|"]
         claims = list(dict.fromkeys(r[0] for r in self.rows))  # in the order first added
