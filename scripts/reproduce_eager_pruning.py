@@ -391,6 +391,19 @@ def pct(x):
     return "%.2f %%" % (100 * x)
 
 
+def pruned_weights(generator, net):
+    """W: the weights of `net` EP prunes (the generator's count)."""
+    return sum(weight for _, weight in generator.pruned_layers(net))
+
+
+def last_pruning(generator, net):
+    """The iteration of the last pruning of Table 5's schedule for `net` (the one that
+    reaches its CR), as the shipped profile has it."""
+    _, _, prune_num, interval, cr, _ = generator.TABLE_5[net]
+    return generator.schedule(pruned_weights(generator, net), prune_num, interval, cr,
+                              False)[-1][0]
+
+
 def write_rc_readings(w, networks, runs, generator, targets):
     """Table 5's RC under RC_READINGS (§3.2's hyperparameter rule, the RC over the pruned
     layers' MACs, both) and RC_BOUNDS; each network's Table 5 hyperparameters against the
@@ -425,8 +438,8 @@ def write_rc_readings(w, networks, runs, generator, targets):
     w("|---|---:|---:|---:|---:|" + "---:|" * len(RC_READINGS + RC_BOUNDS))
     for net in networks:
         iterations, _, prune_num, interval, cr, paper = generator.TABLE_5[net]
-        weights = sum(weight for _, weight in generator.pruned_layers(net))
-        rule_num, rule_interval = generator.hyperparameter_rule(iterations, weights, cr)
+        rule_num, rule_interval = generator.hyperparameter_rule(
+            iterations, pruned_weights(generator, net), cr)
         w("| %s | %.2f | %.2f | %.2f %% | %s | %s |" % (
             LABEL.get(net, net), prune_num / rule_num, interval / rule_interval, paper,
             pct(rc(net, "shipped")),
@@ -437,13 +450,12 @@ def write_rc_readings(w, networks, runs, generator, targets):
     w("Ratios near 1 in the first two columns mean Table 5 follows the rule for that network "
       "(the rule's `prune_num` rounded up to whole weights, so that 50 prunings reach the CR).")
     for net in networks:
-        iterations, _, prune_num, interval, cr, paper = generator.TABLE_5[net]
+        iterations, _, _, _, cr, paper = generator.TABLE_5[net]
         if paper / 100 <= rc(net, "at_once"):
             continue
         unpruned_share = 1 - (runs[(net, "pruned_macs")]["total_macs"]
                               / runs[(net, "shipped")]["total_macs"])
-        late = generator.schedule(sum(weight for _, weight in generator.pruned_layers(net)),
-                                  prune_num, interval, cr, False)[-1][0] >= iterations
+        late = last_pruning(generator, net) >= iterations
         w("")
         w("%s: with every MAC of the run counted, Table 5's %.2f %% is out of reach of any "
           "schedule that ends at its CR (%.2f×): pruned to it at iteration 0, the run removes "
@@ -1124,15 +1136,14 @@ def main():
              100 * RC_TOLERANCE, "yes" if met else "**no**"))
     late = []
     for net in networks:
-        iterations, _, prune_num, interval, cr, _ = generator.TABLE_5[net]
-        weights = sum(w for _, w in generator.pruned_layers(net))
-        last = generator.schedule(weights, prune_num, interval, cr, False)[-1][0]
+        iterations, _, prune_num, interval, _, _ = generator.TABLE_5[net]
+        last = last_pruning(generator, net)
         if last >= iterations:
             late.append("%s: Table 5's CR needs pruning until iteration %s, after the run's %s "
                         "iterations end (prune_num %d every %d iterations over %s pruned weights), "
                         "so the run ends far denser than CR" % (
                             LABEL.get(net, net), "{:,}".format(last), "{:,}".format(iterations),
-                            prune_num, interval, "{:,}".format(weights)))
+                            prune_num, interval, "{:,}".format(pruned_weights(generator, net))))
     # Runs stored before the readings were added render without them.
     readings = all((n, r[0]) in runs for n in networks for r in RC_READINGS + RC_BOUNDS)
     if late:
