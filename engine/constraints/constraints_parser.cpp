@@ -249,18 +249,8 @@ void check_constraints_consistent(const MappingConstraints& c) {
     for (const PhaseConstraints& phase : c.phases) {
         check_constraints_consistent(constraints_for_phase(c, phase.phase));
     }
-    const auto& x = c.axis(ArrayAxis::x);
-    const auto& y = c.axis(ArrayAxis::y);
-    if (x && y) {
-        for (Dim d : y->dims) {
-            if (std::find(x->dims.begin(), x->dims.end(), d) != x->dims.end()) {
-                throw SpecError(y->origin.where, y->origin.key,
-                                fmt::format("dimension `{}` is across both x ({}) and y",
-                                            dim_name(d), origin_text(x->origin)),
-                                "each dimension across one axis at most");
-            }
-        }
-    }
+    // A dimension listed across both axes is no contradiction: its spatial
+    // factor is split between them (docs/mapping_constraints.md).
     for (std::size_t i = 0; i < c.levels.size(); ++i) {
         const LevelConstraints& level = c.levels[i];
         if (!level.order || !level.order->full) continue;

@@ -52,7 +52,7 @@ ConstraintsFile load_constraints_file(const std::filesystem::path& path,
 
 // Contradictions between entries, which a merge of two sources can create:
 // a full order leaving out a dimension whose factor must be > 1 at that
-// level, a dimension spread over both axes. Throws SpecError located at the
+// level. Throws SpecError located at the
 // later entry. (The parsers call it; call it again after merge_constraints.)
 void check_constraints_consistent(const MappingConstraints& constraints);
 

@@ -139,14 +139,42 @@ TEST(ConstraintsParser, ContradictionsAreErrorsAtTheirKey) {
     EXPECT_EQ(e.key_path(), "levels.GLB.factors.P") << "the later of the two entries";
     EXPECT_TRUE(contains(e.hint(), "partial_order"));
 
-    e = parse_error("spatial:\n  x: [K]\n  y: [N, K]\n");
-    EXPECT_TRUE(contains(e.message(), "`K` is across both x"));
-    EXPECT_EQ(e.key_path(), "spatial.y");
-
     e = parse_error("levels:\n  RF:\n    factors: {C: {}}\n");
     EXPECT_TRUE(contains(e.message(), "empty factor bound"));
     e = parse_error("levels:\n  RF:\n    factors: {C: 0}\n");
     EXPECT_EQ(e.key_path(), "levels.RF.factors.C");
+}
+
+TEST(ConstraintsParser, ADimensionMayBeAcrossBothAxes) {
+    // Eager Pruning's input channels: across the sub-systems and within one.
+    MappingConstraints c = parse("spatial:\n  x: [K, C]\n  y: {dims: [C], factors: {C: 4}}\n");
+    EXPECT_EQ(c.axis(ArrayAxis::x)->dims, (std::vector<Dim>{Dim::K, Dim::C}));
+    EXPECT_EQ(c.axis(ArrayAxis::y)->dims, (std::vector<Dim>{Dim::C}));
+    EXPECT_EQ(c.axis(ArrayAxis::y)->fixed[Dim::C], 4);
+    // So may a phase's entry against the general one.
+    c = parse("spatial: {x: [K]}\nphases:\n  wu: {spatial: {y: [N, K]}}\n");
+    const MappingConstraints wu = constraints_for_phase(c, Phase::wu);
+    EXPECT_EQ(wu.axis(ArrayAxis::x)->dims, (std::vector<Dim>{Dim::K}));
+    EXPECT_EQ(wu.axis(ArrayAxis::y)->dims, (std::vector<Dim>{Dim::N, Dim::K}));
+
+    // The checker takes each axis's factors on their own.
+    IterationSpace space;
+    space.bounds.values.fill(1);
+    space.bounds[Dim::C] = 16;
+    c = parse("spatial:\n  x: [C]\n  y: {dims: [C], factors: {C: 4}}\n");
+    Mapping m;
+    m.num_levels = 3;
+    m.level(0).keep = DataSpaceSet::all();
+    m.level(1).spatial_x.push_back({Dim::C, 4});
+    m.level(1).spatial_y.push_back({Dim::C, 4});
+    EXPECT_EQ(find_constraint_violation(c, space, m), std::nullopt);
+    m.level(1).spatial_x.clear();
+    m.level(1).spatial_y.clear();
+    m.level(1).spatial_x.push_back({Dim::C, 2});
+    m.level(1).spatial_y.push_back({Dim::C, 8});
+    ASSERT_TRUE(find_constraint_violation(c, space, m));
+    EXPECT_TRUE(
+        contains(*find_constraint_violation(c, space, m), "C has spatial factor 8 across y"));
 }
 
 TEST(ConstraintsParser, ConflictsWithTheArchitectureAreErrors) {
@@ -233,9 +261,11 @@ TEST(ConstraintsParser, PhaseErrorsAreLocated) {
     e = parse_error("phases:\n  bw: {phases: {fw: {}}}\n");
     EXPECT_TRUE(contains(e.message(), "unknown key `phases`")) << "phases do not nest";
     // A phase's entries must hold together with the general ones.
-    e = parse_error("spatial: {x: [K]}\nphases:\n  wu: {spatial: {y: [N, K]}}\n");
-    EXPECT_TRUE(contains(e.message(), "`K` is across both x"));
-    EXPECT_EQ(e.key_path(), "phases.wu.spatial.y");
+    e = parse_error(
+        "levels: {GLB: {factors: {P: {min: 2}}}}\n"
+        "phases:\n  wu: {levels: {GLB: {order: [K, C]}}}\n");
+    EXPECT_TRUE(contains(e.message(), "leaves out `P`"));
+    EXPECT_EQ(e.key_path(), "phases.wu.levels.GLB.order");
 }
 
 TEST(ConstraintsParser, AMergeResolvesPerPhaseAsTheTwoSourcesResolutionsMerged) {

@@ -75,6 +75,7 @@ const std::vector<Kind> kKinds = {
     {"all together",
      "spatial: {x: [K], y: {dims: [N], factors: {N: 2}}}\n"
      "levels: {RF: {bypass: [weights], factors: {R: 3}}, GLB: {partial_order: [C, P]}}\n"},
+    {"a dimension across both axes", "spatial: {x: [K, C], y: [C]}\n"},
 };
 
 TEST(ConstraintSearch, EveryPointSampledOrMovedToHonoursEachKind) {
@@ -144,6 +145,32 @@ TEST(ConstraintSearch, ExhaustiveFindsTheConstrainedOptimum) {
     const SearchResult free = search(arch, fw, free_space, all);
     ASSERT_TRUE(free.best);
     EXPECT_LE(free.best->edp(), best.best->edp() * (1 + 1e-12));
+}
+
+TEST(ConstraintSearch, ADimensionAcrossBothAxesSplitsItsFactorBetweenThem) {
+    // C = 4 is the only dimension allowed on the 2×2 array, on both axes:
+    // only C2 × C2 fills it, which one axis per dimension could not do.
+    const ArchModel arch = small_arch();
+    const MappingConstraints c = constraints_of("spatial: {x: [C], y: [C]}\n");
+    const Mapspace space = Mapspace::build(arch, kSmall, {std::nullopt, false, c});
+    bool split = false;
+    for (const SpatialChoice& choice : space.spatial_choices()) {
+        EXPECT_EQ(kSmall.bounds[Dim::C] % choice.total[Dim::C], 0);
+        std::int64_t on_x = 1, on_y = 1;
+        for (std::size_t i = 0; i < arch.num_levels; ++i) {
+            on_x *= choice.x[i].factor_of(Dim::C);
+            on_y *= choice.y[i].factor_of(Dim::C);
+        }
+        split = split || (on_x == 2 && on_y == 2);
+    }
+    EXPECT_TRUE(split);
+    SearchOptions o = options(SearchStrategy::exhaustive, 2, 0);
+    o.objective = Objective::latency;
+    const SearchResult r = search(arch, make_phase_problem("l", Phase::fw, kSmall), space, o);
+    ASSERT_TRUE(r.best);
+    EXPECT_DOUBLE_EQ(r.best->utilization, 1.0);
+    EXPECT_EQ(r.best->cycles, kSmall.macs() / 4);
+    EXPECT_EQ(find_constraint_violation(c, kSmall, r.best->mapping), std::nullopt);
 }
 
 TEST(ConstraintSearch, ResultsDoNotDependOnTheThreadCount) {
