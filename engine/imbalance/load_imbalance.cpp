@@ -256,11 +256,22 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
                 (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
             break;
         }
-        case LoadBalancingScheme::flexible_allocation:
-            // The wave's work spread evenly; the tree's fill once (below).
-            wave_cycles = expected_even_share_cycles(pw, distinct, groups, units);
+        case LoadBalancingScheme::flexible_allocation: {
+            // The work of the waves packed together (wave_shape.hpp) spread
+            // evenly over the PEs, independent waves summed; the tree's fill
+            // once (below).
+            const double packed = double(w.packed_waves);
+            PeWork group = pw;
+            group.mean *= packed;
+            group.sd *= std::sqrt(packed);
+            group.skew /= std::sqrt(packed);
+            group.upper *= packed;
+            group.shared_var *= packed;
+            group.shared_third *= packed;
+            wave_cycles = expected_even_share_cycles(group, distinct, groups, units) / packed;
             wave_words = double(w.pes());
             break;
+        }
     }
     LoadImbalance r;
     r.applies = true;

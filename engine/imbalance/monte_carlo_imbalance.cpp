@@ -220,6 +220,10 @@ class OperandSampler {
 
 constexpr int kHistogramBins = 11;  // [0,10), ..., [90,100), [100, ∞) percent
 
+std::size_t histogram_bin(double overhead_pct) {
+    return std::size_t(std::clamp(int(std::floor(overhead_pct / 10.0)), 0, kHistogramBins - 1));
+}
+
 }  // namespace
 
 LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
@@ -259,6 +263,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     double sum_stddev_coarse = 0;
     double sum_stddev_two_level = 0;
     std::vector<double> bins(kHistogramBins, 0.0);
+    double packed_work = 0;  // flexible allocation: the current group of packed waves
+    std::int64_t packed_count = 0;
     for (std::int64_t s = 0; s < sampled; ++s) {
         for (OperandSampler& sampler : samplers) sampler.draw(rng);
         double total = 0;
@@ -294,6 +300,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 balancing::stealing_spread(coarse, balancing::two_level_steals(mean, slowest));
         }
         double cycles = balancing::pe_cycles(slowest, units);
+        bool binned = false;  // the wave's overhead already in the histogram
         double balancing_cycles = 0;
         double words = 0;
         double hops = 1;
@@ -334,11 +341,29 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                     (2.0 * (slowest - coarse) + balancing::kStealWordsPerMac * (coarse - after));
                 break;
             }
-            case LoadBalancingScheme::flexible_allocation:
+            case LoadBalancingScheme::flexible_allocation: {
+                // The waves packed together (wave_shape.hpp) share the PEs: a group's
+                // summed work, spread evenly, its cycles shared out over its waves.
                 // The adder tree's pipeline fill is added once, below.
-                cycles = balancing::pe_cycles(mean, units);
+                packed_work += mean;
+                packed_count += 1;
+                const bool last = s + 1 == sampled;
+                cycles = 0;
+                if (packed_count == w.packed_waves || last) {
+                    // A group cut short by the sample's end stands for a whole one.
+                    const double whole = double(w.packed_waves) / double(packed_count);
+                    cycles = balancing::pe_cycles(packed_work * whole, units) / whole;
+                    const double group_balanced = packed_work / double(units);
+                    const double overhead =
+                        group_balanced > 0 ? 100.0 * (cycles / group_balanced - 1.0) : 0.0;
+                    bins[histogram_bin(overhead)] += double(packed_count);
+                    packed_work = 0;
+                    packed_count = 0;
+                }
+                binned = true;
                 words = double(w.pes());
                 break;
+            }
         }
         const double balanced = mean / double(units);
         sum_cycles += cycles;
@@ -347,7 +372,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
         sum_words += words;
         sum_word_hops += words * hops;
         const double overhead = balanced > 0 ? 100.0 * (cycles / balanced - 1.0) : 0.0;
-        bins[std::size_t(std::clamp(int(std::floor(overhead / 10.0)), 0, kHistogramBins - 1))] += 1;
+        if (!binned) bins[histogram_bin(overhead)] += 1;
     }
     LoadImbalance r;
     r.applies = true;

@@ -1,5 +1,6 @@
 #include "imbalance/wave_shape.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace trainloop {
@@ -64,10 +65,13 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
         w.spread_x[d] = 1;
         w.spread_y[d] = 1;
     }
+    DimBounds above{};  // per dimension: the temporal factors above the PE level
+    for (Dim d : kAllDims) above[d] = 1;
     for (std::size_t i = 0; i < mapping.num_levels; ++i) {
         const LevelMapping& level = mapping.level(i);
         if (i < w.pe_level) {
             w.waves *= level.temporal.product();
+            for (const Loop& l : level.temporal) above[l.dim] *= l.factor;
             for (const Loop& l : level.spatial_x) w.spread_x[l.dim] *= l.factor;
             for (const Loop& l : level.spatial_y) w.spread_y[l.dim] *= l.factor;
             continue;
@@ -110,6 +114,19 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
     }
     w.distinct_x = product_over(w.spread_x, any_relevant);
     w.distinct_y = product_over(w.spread_y, any_relevant);
+    if (w.num_operands > 0) {
+        DimSet streamed;
+        for (DataSpace s : kAllDataSpaces) {
+            const bool condition =
+                std::find(spaces.begin(), spaces.begin() + std::ptrdiff_t(w.num_operands), s) !=
+                spaces.begin() + std::ptrdiff_t(w.num_operands);
+            const bool stationary =
+                w.pe_level < mapping.num_levels && mapping.level(w.pe_level).keep.contains(s);
+            if (s == problem.output() || condition || stationary) continue;
+            streamed = streamed | problem.projection(s).relevant;
+        }
+        w.packed_waves = product_over(above, any_relevant & streamed.complement());
+    }
     return w;
 }
 

@@ -58,6 +58,15 @@ struct WaveShape {
     // Distinct PE work tiles along each axis, over every operand.
     std::int64_t distinct_x = 1;
     std::int64_t distinct_y = 1;
+    // How many consecutive waves flexible allocation runs as one (Eager
+    // Pruning §4.1-4.2, eq. (9): DRACT loads the nonzero weights of as many
+    // filters as fit into consecutive PEs). Waves that differ only in which
+    // tile of a condition operand they hold, and not in what the PEs are
+    // streamed, can share the PEs: Π of the temporal factors above the PE
+    // level of the dimensions that index a condition operand and no streamed
+    // operand (an operand of the phase that is neither its output, nor a
+    // condition operand, nor kept at the PE level). 1 without condition operands.
+    std::int64_t packed_waves = 1;
 
     std::int64_t pes() const { return pes_x * pes_y; }
     std::int64_t dense_pe_cycles() const { return pe_macs / mac_units; }

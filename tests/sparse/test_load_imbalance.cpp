@@ -210,6 +210,62 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationOfEvenWorkIsBalancedButForTheTreeFi
     EXPECT_LT(r.imbalance_pct, 10.0);
 }
 
+// fw on an 8 × 8 array, one weight per PE (C along x, K along y), 16 waves
+// along `wave_dim`; the PEs keep only their weights, so the inputs stream.
+testing::ImbalanceCase sixteen_waves(Dim wave_dim, double density) {
+    testing::ImbalanceCase c;
+    c.arch = testing::two_level(8, 8, 1 << 30);
+    c.arch.compute_skip.insert(DataSpace::weights);
+    c.arch.load_balancing.scheme = LoadBalancingScheme::flexible_allocation;
+    c.problem = make_phase_problem("l", Phase::fw,
+                                   testing::space_of({{Dim::K, wave_dim == Dim::K ? 128 : 8},
+                                                      {Dim::C, 8},
+                                                      {Dim::P, wave_dim == Dim::P ? 16 : 1}}));
+    c.mapping.num_levels = 2;
+    c.mapping.level(0).keep = DataSpaceSet::all();
+    c.mapping.level(1).keep = DataSpaceSet{};
+    c.mapping.level(1).keep.insert(DataSpace::weights);
+    c.mapping.level(0).temporal = testing::loops({{wave_dim, 16}});
+    c.mapping.level(0).spatial_x = testing::loops({{Dim::C, 8}});
+    c.mapping.level(0).spatial_y = testing::loops({{Dim::K, 8}});
+    c.nest = analyze_nest(c.problem, c.mapping);
+    c.densities.spaces[DataSpace::weights] = {density, UniformModel{}};
+    return c;
+}
+
+// Eager Pruning §4.1-4.2, eq. (9): DRACT loads the nonzero weights of as many
+// filters as fit into the PEs, so waves that differ only in their filters
+// (K) share the PEs; waves over output positions (P) hold the same weights
+// and do not. At a quarter of the weights, one weight per PE: a wave alone
+// takes a cycle unless all 64 weights are pruned; 16 filter waves packed take
+// about 16 / 4.
+TEST(LoadImbalanceSchemes, FlexibleAllocationPacksWavesThatDifferOnlyInTheirFilters) {
+    const auto filters = sixteen_waves(Dim::K, 0.25);
+    const auto positions = sixteen_waves(Dim::P, 0.25);
+    EXPECT_EQ(
+        wave_shape(filters.arch, filters.problem, filters.mapping, filters.densities).packed_waves,
+        16);
+    EXPECT_EQ(wave_shape(positions.arch, positions.problem, positions.mapping, positions.densities)
+                  .packed_waves,
+              1);
+    const double tree = 6.0;  // log2(64), once
+    for (ImbalanceMethod method : {ImbalanceMethod::closed_form, ImbalanceMethod::monte_carlo}) {
+        SCOPED_TRACE(method == ImbalanceMethod::closed_form ? "closed form" : "Monte Carlo");
+        const LoadImbalance packed = filters.run(method, 4096);
+        const LoadImbalance alone = positions.run(method, 4096);
+        EXPECT_NEAR(alone.cycles - tree, 16.0, 0.01);
+        // Monte Carlo draws the 16 waves' 1,024 weights once: sd 0.22 cycles.
+        EXPECT_NEAR(packed.balanced_cycles, 4.0,
+                    method == ImbalanceMethod::closed_form ? 1e-9 : 0.75);
+        EXPECT_GE(packed.cycles - tree, packed.balanced_cycles - 1e-9);
+        // One group of 16 waves: rounded up once.
+        EXPECT_LE(packed.cycles - tree, packed.balanced_cycles + 1.0 + 1e-9);
+    }
+    // Dense: every wave fills the PEs, packed or not.
+    EXPECT_DOUBLE_EQ(sixteen_waves(Dim::K, 1.0).run(ImbalanceMethod::closed_form).cycles,
+                     sixteen_waves(Dim::P, 1.0).run(ImbalanceMethod::closed_form).cycles);
+}
+
 // Half-tile pairing moves, per wave, one half tile
 // into every PE (half its weight nonzeros) and half its partial sums back,
 // each over the mean partner distance (n + 1)/3 along the balancing axis.
