@@ -624,17 +624,26 @@ LoadBalancing read_load_balancing(const SpecNode& node) {
             if (axis) axis->fail("an axis for load-balancing scheme `none`", "no `axis` key");
             break;
         case LoadBalancingScheme::half_tile_pairing:
+        case LoadBalancingScheme::line_indexing: {
             // Procrustes §IV-C pairs half tiles along the one array dimension that carries
-            // the sparse tensor dimension.
+            // the sparse tensor dimension; a Cambricon-X row shares its output's work
+            // among the PEs along it.
+            const std::string name(load_balancing_scheme_name(balancing.scheme));
             if (!axis) {
-                node.fail("load-balancing scheme `half_tile_pairing` needs an `axis`",
+                node.fail("load-balancing scheme `" + name + "` needs an `axis`",
                           "an `axis: x` or `axis: y` entry here",
-                          "the axis of the PE array the sparse dimension is spread over");
+                          balancing.scheme == LoadBalancingScheme::half_tile_pairing
+                              ? "the axis of the PE array the sparse dimension is spread over"
+                              : "the axis along which the PEs of one output lie");
             }
             if (*balancing.axis == ArrayAxis::both) {
-                axis->fail("half-tile pairing balances along one array axis", "x or y");
+                axis->fail(balancing.scheme == LoadBalancingScheme::half_tile_pairing
+                               ? "half-tile pairing balances along one array axis"
+                               : "line indexing balances along one array axis",
+                           "x or y");
             }
             break;
+        }
         case LoadBalancingScheme::two_level_work_stealing:
         case LoadBalancingScheme::flexible_allocation:
             break;

@@ -99,9 +99,10 @@ enum class LoadBalancingScheme : std::uint8_t {
     half_tile_pairing,        // Procrustes §IV-C
     two_level_work_stealing,  // Chen et al. 2024 (coarse-grain + fine-grain)
     flexible_allocation,      // Eager Pruning
+    line_indexing,            // Cambricon-X's rows, as Eager Pruning §4.1 and §5.2 describe them
 };
-inline constexpr std::array<std::string_view, 4> kLoadBalancingSchemeNames = {
-    "none", "half_tile_pairing", "two_level_work_stealing", "flexible_allocation"};
+inline constexpr std::array<std::string_view, 5> kLoadBalancingSchemeNames = {
+    "none", "half_tile_pairing", "two_level_work_stealing", "flexible_allocation", "line_indexing"};
 
 constexpr std::string_view load_balancing_scheme_name(LoadBalancingScheme s) {
     return kLoadBalancingSchemeNames[static_cast<std::size_t>(s)];

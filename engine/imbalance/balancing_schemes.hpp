@@ -33,6 +33,14 @@
 //                            (§4.3: doubled weight registers), so its depth,
 //                            ceil(log2 PEs) cycles, is paid once per layer
 //                            and phase (filling the pipeline), not per wave.
+//   line_indexing            Cambricon-X's rows as Eager Pruning §4.1 and §5.2
+//                            describe them ("16 PEs in a row serve one
+//                            output", fed its filter's nonzero weights by the
+//                            indexing module): along one array axis, each
+//                            line's work, over the waves that feed the same
+//                            outputs, is spread evenly over the line's PEs;
+//                            the lines wait for the busiest ("idleness will
+//                            occur in rows with lighter workloads", §4.1).
 #pragma once
 
 #include <algorithm>

@@ -69,6 +69,22 @@ double expected_ceiling_limit(const CeilingWork& w, double per_cycle) {
     return w.mean / per_cycle + rounding;
 }
 
+double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
+                            double expected_max, double upper) {
+    if (threshold_terms(w, per_cycle) > double(kMaxExpectedCeilingTerms)) {
+        CeilingWork at_max = w;
+        at_max.mean = expected_max;
+        return expected_ceiling_limit(at_max, per_cycle);
+    }
+    const double lo = std::max(0.0, std::floor((w.mean - kTails * w.sd) / per_cycle));
+    const double hi = std::min(w.mean + kTails * w.sd, upper - 1e-9 * per_cycle);
+    double cycles = lo;  // below lo every copy is above k·c
+    for (double k = lo; k * per_cycle <= hi; k += 1) {
+        cycles += 1.0 - std::pow(1.0 - above(w, k * per_cycle), double(count));
+    }
+    return cycles;
+}
+
 double expected_ceiling(const CeilingWork& w, double per_cycle) {
     const double by_thresholds = threshold_terms(w, per_cycle);
     const double by_lattice =

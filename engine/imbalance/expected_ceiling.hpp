@@ -43,4 +43,12 @@ double expected_ceiling_by_lattice(const CeilingWork& w, double per_cycle);
 // The uniform-fraction limit.
 double expected_ceiling_limit(const CeilingWork& w, double per_cycle);
 
+// E[⌈max of `count` independent copies of W / per_cycle⌉] (line indexing,
+// load_imbalance.cpp), W at most `upper`: by thresholds, Σ_{k·c < upper}
+// (1 − (1 − P(W > k·c))^count); past kMaxExpectedCeilingTerms terms, the
+// uniform-fraction limit applied to `expected_max`, the maximum's mean (the
+// caller's, with its skew).
+double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
+                            double expected_max, double upper);
+
 }  // namespace trainloop

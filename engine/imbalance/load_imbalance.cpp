@@ -158,6 +158,43 @@ double normalized_workload_stddev(const PeWork& pw, std::int64_t distinct, std::
     return std::sqrt(var) / pw.mean;
 }
 
+// Line indexing (balancing_schemes.hpp): a wave's cycles, shared out over the
+// waves a line runs as one (WaveShape::line_packed_waves). A line sums
+// `along` tiles over those waves; its own parts add up independently, its
+// shared part once per cluster set along it (the packed waves taken to keep
+// their cluster sets: they differ in dimensions that reduce into the same
+// outputs); the lines' sums differ as their cluster sets do.
+double line_indexing_cycles(const WaveShape& w, const PeWork& pw, bool single, int axis,
+                            std::int64_t units) {
+    const OperandSpread& op0 = w.operands[0];
+    const bool along_x = axis == 0;
+    const std::int64_t along = along_x ? w.distinct_x : w.distinct_y;
+    const std::int64_t lines = along_x ? w.distinct_y : w.distinct_x;
+    const std::int64_t along_sets =
+        single ? std::max<std::int64_t>(1, along_x ? op0.clusters_x : op0.clusters_y) : along;
+    const std::int64_t line_sets = single ? (along_x ? op0.clusters_y : op0.clusters_x) : lines;
+    const double packed = double(w.line_packed_waves);
+    const double n = packed * double(along);  // tiles one line's group sums
+    const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
+    PeWork line = pw;
+    line.mean = n * pw.mean;
+    line.upper = n * pw.upper;
+    line.shared_var = n * n / double(along_sets) * pw.shared_var;
+    line.shared_third = n * n * n / double(along_sets * along_sets) * pw.shared_third;
+    line.sd = std::sqrt(n * own + line.shared_var);
+    line.skew = pw.skew / std::sqrt(n);
+    if (line.sd <= 0) return balancing::pe_cycles(line.mean / double(along), units) / packed;
+    const double busiest =
+        std::clamp(expected_max_work(line, lines, line_sets), line.mean, line.upper);
+    // E[⌈busiest / PEs⌉] for normal lines taken as independent (lines that
+    // share a cluster set differ less); `busiest` (with the sums' skew) where
+    // the sum has too many terms.
+    return expected_max_ceiling(
+               {.mean = line.mean, .sd = line.sd, .integral = pw.integral, .lattice = pw.reuse},
+               double(along * units), lines, busiest, line.upper) /
+           packed;
+}
+
 LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
                           const PhaseDensities& densities, bool balanced_spreads) {
     const bool single = w.num_operands == 1;
@@ -270,6 +307,12 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             group.shared_third *= packed;
             wave_cycles = expected_even_share_cycles(group, distinct, groups, units) / packed;
             wave_words = double(w.pes());
+            break;
+        }
+        case LoadBalancingScheme::line_indexing: {
+            const int axis = imbalance_detail::balancing_axis(lb);
+            wave_cycles = line_indexing_cycles(w, pw, single, axis, units);
+            balancing_axis = axis;
             break;
         }
     }

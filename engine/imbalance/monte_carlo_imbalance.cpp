@@ -265,6 +265,9 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     std::vector<double> bins(kHistogramBins, 0.0);
     double packed_work = 0;  // flexible allocation: the current group of packed waves
     std::int64_t packed_count = 0;
+    std::vector<double> line_work;  // line indexing: each line's current group
+    double line_total = 0;
+    std::int64_t line_count = 0;
     for (std::int64_t s = 0; s < sampled; ++s) {
         for (OperandSampler& sampler : samplers) sampler.draw(rng);
         double total = 0;
@@ -364,6 +367,38 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 words = double(w.pes());
                 break;
             }
+            case LoadBalancingScheme::line_indexing: {
+                // Each line sums its tiles over the waves that feed its outputs
+                // (wave_shape.hpp); the busiest line's sum, spread over its PEs.
+                const bool along_x = axis == 0;
+                const std::int64_t along = along_x ? dx : dy;
+                const std::int64_t lines = along_x ? dy : dx;
+                line_work.resize(std::size_t(lines), 0.0);
+                for (std::int64_t l = 0; l < lines; ++l) {
+                    for (std::int64_t a = 0; a < along; ++a) {
+                        line_work[std::size_t(l)] +=
+                            work[std::size_t(along_x ? a + dx * l : l + dx * a)];
+                    }
+                }
+                line_total += total;
+                line_count += 1;
+                cycles = 0;
+                if (line_count == w.line_packed_waves || s + 1 == sampled) {
+                    const double whole = double(w.line_packed_waves) / double(line_count);
+                    const double busiest =
+                        *std::max_element(line_work.begin(), line_work.end()) * whole;
+                    cycles = balancing::pe_cycles(busiest / double(along), units) / whole;
+                    const double group_balanced = line_total / double(dx * dy) / double(units);
+                    const double overhead =
+                        group_balanced > 0 ? 100.0 * (cycles / group_balanced - 1.0) : 0.0;
+                    bins[histogram_bin(overhead)] += double(line_count);
+                    std::fill(line_work.begin(), line_work.end(), 0.0);
+                    line_total = 0;
+                    line_count = 0;
+                }
+                binned = true;
+                break;
+            }
         }
         const double balanced = mean / double(units);
         sum_cycles += cycles;
@@ -383,7 +418,7 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     r.balancing_cycles = sum_balancing_cycles * per_wave;
     r.balancing_words = sum_words * per_wave;
     r.balancing_word_hops = sum_word_hops * per_wave;
-    r.balancing_axis = pairing ? axis : -1;
+    r.balancing_axis = pairing || lb.scheme == LoadBalancingScheme::line_indexing ? axis : -1;
     r.workload_stddev = sum_stddev / double(sampled);
     r.workload_stddev_coarse = sum_stddev_coarse / double(sampled);
     r.workload_stddev_two_level = sum_stddev_two_level / double(sampled);

@@ -126,6 +126,8 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
             streamed = streamed | problem.projection(s).relevant;
         }
         w.packed_waves = product_over(above, any_relevant & streamed.complement());
+        w.line_packed_waves = product_over(
+            above, any_relevant & problem.projection(problem.output()).relevant.complement());
     }
     return w;
 }

@@ -67,6 +67,13 @@ struct WaveShape {
     // operand (an operand of the phase that is neither its output, nor a
     // condition operand, nor kept at the PE level). 1 without condition operands.
     std::int64_t packed_waves = 1;
+    // How many consecutive waves a line of line indexing runs as one
+    // (Cambricon-X's rows, Eager Pruning §4.1, §5.2: the PEs of one output take
+    // "the next" nonzero weights of its filter): waves that feed the same
+    // outputs with more of a condition operand, Π of the temporal factors
+    // above the PE level of the dimensions that index a condition operand and
+    // not the phase's output. 1 without condition operands.
+    std::int64_t line_packed_waves = 1;
 
     std::int64_t pes() const { return pes_x * pes_y; }
     std::int64_t dense_pe_cycles() const { return pe_macs / mac_units; }

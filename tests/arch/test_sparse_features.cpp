@@ -333,6 +333,23 @@ TEST(SparseFeatures, HalfTilePairingNeedsOneAxis) {
     expect_located(both, kInlineFile, 38, "sparse.load_balancing.axis", "one array axis");
 }
 
+TEST(SparseFeatures, LineIndexingNeedsOneAxis) {
+    const Architecture arch = parse_inline(sparse_with("half_tile_pairing", "line_indexing"));
+    EXPECT_EQ(arch.sparse.load_balancing.scheme, LoadBalancingScheme::line_indexing);
+    EXPECT_EQ(arch.sparse.load_balancing.axis, ArrayAxis::y);
+    const SpecError missing = expect_spec_error([] {
+        parse_inline(
+            sparse_with("scheme: half_tile_pairing\n    axis: y\n", "scheme: line_indexing\n"));
+    });
+    expect_located(missing, kInlineFile, 37, "sparse.load_balancing",
+                   "`line_indexing` needs an `axis`");
+    const SpecError both = expect_spec_error([] {
+        parse_inline(sparse_with("scheme: half_tile_pairing\n    axis: y",
+                                 "scheme: line_indexing\n    axis: both"));
+    });
+    expect_located(both, kInlineFile, 38, "sparse.load_balancing.axis", "one array axis");
+}
+
 TEST(SparseFeatures, UnknownSparseKeySuggestsTheNearest) {
     const SpecError e =
         expect_spec_error([] { parse_inline(sparse_with("  skipping:", "  skiping:")); });

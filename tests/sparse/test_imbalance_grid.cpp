@@ -116,7 +116,7 @@ TEST(SlowImbalanceGrid, SchemesClosedFormWithinEightPercentOfMonteCarlo) {
     };
     for (auto scheme :
          {LoadBalancingScheme::half_tile_pairing, LoadBalancingScheme::two_level_work_stealing,
-          LoadBalancingScheme::flexible_allocation}) {
+          LoadBalancingScheme::flexible_allocation, LoadBalancingScheme::line_indexing}) {
         const Dataflow dataflow =
             scheme == LoadBalancingScheme::half_tile_pairing ? Dataflow::KN : Dataflow::CK;
         for (const auto& [name, model] : models) {
@@ -176,8 +176,9 @@ double monte_carlo_cycles(const ArchModel& arch, const MappingCase& c, const Nes
 // is still off by up to 40 % (docs/load_imbalance.md).
 TEST(SlowImbalanceGrid, SmallTilesClosedFormWithinFivePercentOfMonteCarlo) {
     std::vector<GridResult> results;
-    for (auto scheme : {LoadBalancingScheme::none, LoadBalancingScheme::half_tile_pairing,
-                        LoadBalancingScheme::flexible_allocation}) {
+    for (auto scheme :
+         {LoadBalancingScheme::none, LoadBalancingScheme::half_tile_pairing,
+          LoadBalancingScheme::flexible_allocation, LoadBalancingScheme::line_indexing}) {
         const Dataflow dataflow =
             scheme == LoadBalancingScheme::half_tile_pairing ? Dataflow::KN : Dataflow::CK;
         for (double density : {0.05, 0.1, 0.3, 0.5, 0.9}) {

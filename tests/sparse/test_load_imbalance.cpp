@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <numbers>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "imbalance/expected_maximum.hpp"
 #include "imbalance/wave_shape.hpp"
@@ -211,16 +216,23 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationOfEvenWorkIsBalancedButForTheTreeFi
 }
 
 // fw on an 8 × 8 array, one weight per PE (C along x, K along y), 16 waves
-// along `wave_dim`; the PEs keep only their weights, so the inputs stream.
-testing::ImbalanceCase sixteen_waves(Dim wave_dim, double density) {
+// along `wave_dim` (K, C or P); the PEs keep only their weights, so the
+// inputs stream.
+testing::ImbalanceCase sixteen_waves(
+    Dim wave_dim, double density,
+    LoadBalancingScheme scheme = LoadBalancingScheme::flexible_allocation) {
     testing::ImbalanceCase c;
     c.arch = testing::two_level(8, 8, 1 << 30);
     c.arch.compute_skip.insert(DataSpace::weights);
-    c.arch.load_balancing.scheme = LoadBalancingScheme::flexible_allocation;
-    c.problem = make_phase_problem("l", Phase::fw,
-                                   testing::space_of({{Dim::K, wave_dim == Dim::K ? 128 : 8},
-                                                      {Dim::C, 8},
-                                                      {Dim::P, wave_dim == Dim::P ? 16 : 1}}));
+    c.arch.load_balancing.scheme = scheme;
+    if (scheme == LoadBalancingScheme::line_indexing) c.arch.load_balancing.axis = ArrayAxis::x;
+    const auto bound = [wave_dim](Dim d, std::int64_t spread) {
+        return wave_dim == d ? 16 * spread : spread;
+    };
+    c.problem = make_phase_problem(
+        "l", Phase::fw,
+        testing::space_of(
+            {{Dim::K, bound(Dim::K, 8)}, {Dim::C, bound(Dim::C, 8)}, {Dim::P, bound(Dim::P, 1)}}));
     c.mapping.num_levels = 2;
     c.mapping.level(0).keep = DataSpaceSet::all();
     c.mapping.level(1).keep = DataSpaceSet{};
@@ -264,6 +276,67 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationPacksWavesThatDifferOnlyInTheirFilt
     // Dense: every wave fills the PEs, packed or not.
     EXPECT_DOUBLE_EQ(sixteen_waves(Dim::K, 1.0).run(ImbalanceMethod::closed_form).cycles,
                      sixteen_waves(Dim::P, 1.0).run(ImbalanceMethod::closed_form).cycles);
+}
+
+// Cambricon-X's rows as Eager Pruning describes them (§4.1, §5.2): "16 PEs in
+// a row serve one output", fed its filter's nonzero weights, and "idleness
+// will occur in rows with lighter workloads". With C along x and K along y, a
+// row's 16 PEs hold one filter: line indexing along x spreads each row's work
+// over its PEs and waits for the busiest row. Per-filter clusters make the
+// rows differ, and it then falls behind flexible allocation's whole-array
+// spread; both stay ahead of no balancing.
+TEST(LoadImbalanceSchemes, LineIndexingBalancesEachRowAndWaitsForTheBusiest) {
+    const auto make = [](LoadBalancingScheme scheme, const DensityModel& model) {
+        auto c = weight_sparse_case(Dataflow::CK, 16, 8, 1, 4, 400, model, 0.3, scheme, 1, 2);
+        c.arch.load_balancing.axis = scheme == LoadBalancingScheme::line_indexing
+                                         ? std::optional<ArrayAxis>(ArrayAxis::x)
+                                         : std::nullopt;
+        return c;
+    };
+    std::map<std::string, double> lines_over_flexible;
+    for (const auto& [name, model] : std::vector<std::pair<std::string, DensityModel>>{
+             {"uniform", UniformModel{}}, {"per filter", kPerFilter}}) {
+        SCOPED_TRACE(name);
+        const auto lines = make(LoadBalancingScheme::line_indexing, model);
+        const LoadImbalance cf = lines.run(ImbalanceMethod::closed_form);
+        const LoadImbalance mc = lines.run(ImbalanceMethod::monte_carlo, 4096);
+        // A row's sum is normal in the closed form; per-filter clusters skew it
+        // (the schemes' grid allows 8 %: test_imbalance_grid.cpp).
+        EXPECT_NEAR(cf.cycles, mc.cycles, (name == "uniform" ? 0.05 : 0.08) * mc.cycles);
+        EXPECT_EQ(cf.balancing_axis, 0);
+        const LoadImbalance none =
+            make(LoadBalancingScheme::none, model).run(ImbalanceMethod::closed_form);
+        const LoadImbalance flexible =
+            make(LoadBalancingScheme::flexible_allocation, model).run(ImbalanceMethod::closed_form);
+        EXPECT_LT(cf.cycles, none.cycles);
+        EXPECT_LE(flexible.cycles - flexible.balancing_cycles, cf.cycles * (1 + 1e-9));
+        lines_over_flexible[name] = cf.cycles / (flexible.cycles - flexible.balancing_cycles);
+    }
+    EXPECT_GT(lines_over_flexible["per filter"], lines_over_flexible["uniform"] * 1.05);
+}
+
+// A row runs back to back the waves that feed its outputs with more of its
+// filter (C tiles), not those that start new outputs (K tiles). One weight per
+// PE at a quarter density: a C wave alone takes a cycle unless a row's 8
+// weights are all pruned; 16 packed take about 16 / 4, plus the busiest row's excess.
+TEST(LoadImbalanceSchemes, LineIndexingPacksTheWavesThatFeedTheSameOutputs) {
+    const auto channels = sixteen_waves(Dim::C, 0.25, LoadBalancingScheme::line_indexing);
+    const auto filters = sixteen_waves(Dim::K, 0.25, LoadBalancingScheme::line_indexing);
+    EXPECT_EQ(wave_shape(channels.arch, channels.problem, channels.mapping, channels.densities)
+                  .line_packed_waves,
+              16);
+    EXPECT_EQ(wave_shape(filters.arch, filters.problem, filters.mapping, filters.densities)
+                  .line_packed_waves,
+              1);
+    for (ImbalanceMethod method : {ImbalanceMethod::closed_form, ImbalanceMethod::monte_carlo}) {
+        SCOPED_TRACE(method == ImbalanceMethod::closed_form ? "closed form" : "Monte Carlo");
+        const LoadImbalance packed = channels.run(method, 4096);
+        const LoadImbalance alone = filters.run(method, 4096);
+        EXPECT_GT(alone.cycles, 15.0);
+        EXPECT_LE(alone.cycles, 16.01);
+        EXPECT_GT(packed.cycles, 4.0);
+        EXPECT_LT(packed.cycles, 8.0);
+    }
 }
 
 // Half-tile pairing moves, per wave, one half tile
