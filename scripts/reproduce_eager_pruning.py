@@ -192,9 +192,9 @@ def run_json(command, log, what):
     return json.loads(done.stdout)
 
 
-# The arrays take a dimension their rows or groups do not divide in partial steps, as
-# hardware does (CX's 128 rows take 192 output channels in two waves, the second half
-# full): Timeloop's imperfect factors.
+# Both arrays take a dimension their rows or groups do not divide in partial steps, as
+# hardware does (EP's 4 sub-systems take K = 50 as 13 + 13 + 12 + 12; CX's 128 rows take
+# 192 output channels in two waves, the second half full): Timeloop's imperfect factors.
 ARRAY_OPTIONS = ["--imperfect-factors"]
 
 
@@ -1116,28 +1116,9 @@ def main():
       "mapping); a dimension the array's rows or groups do not divide is taken in partial "
       "steps (`--imperfect-factors`) | §5.2 |" % (args.search, MACS_ONLY))
     w("| sub-systems | \"the resources are evenly partitioned into four sub-systems to "
-      "calculate four groups of input feature maps\" | the spec's `constraints:` put the "
-      "phase's input channels across EP's 4 sub-systems (C in FP and KU, the error's K in BP) "
-      "| §5.2, §5.3 |")
-    w("| EP's dataflow | FP and BP: \"the filters are always completely unrolled\", with Pin "
-      "input and Pof output maps, and \"Loops (3) and (4) are not unrolled\"; KU: \"the "
-      "outputs within a feature map\" and Pof kernels, the errors as the filters; the input "
-      "windows in the input pool (eq. (8)); \"each sample goes through the three phases\" | "
-      "the spec's `constraints:` per phase: within a sub-system R, S, C and K (FP, BP) or K, "
-      "R, S, P and Q (KU); the samples only off chip; the phase's input kept in the input "
-      "pool, its output in the output buffer | §4.3, §4.4, Fig. 17 |")
-    w("| output collectors | \"Each sub-system has 512 PEs and 32 output collectors\"; "
-      "eq. (10): Pof at most the collectors | `dract`'s `bandwidth: 32`: 32 outputs per cycle "
-      "per sub-system reach the output buffer | §4.3, §4.4, §5.2 |")
-    w("| flexible allocation | the nonzero weights of any filters loaded into consecutive "
-      "PEs, as many filters as fit (eq. (9)) | `flexible_allocation`: a wave's nonzeros spread "
-      "evenly over the PEs, and the waves that differ only in their filters packed together "
-      "(`docs/load_imbalance.md`) | §4.1–4.2 |")
-    w("| the baselines' dataflow | CX's \"unrolling policy and dataflow ... similar as our "
-      "design\"; FF's unrolling per layer for the fewest cycles | their specs' rows and "
-      "columns only: §4.4's constraints above are EP's (a CX row balances its 16 PEs over its "
-      "filter's nonzeros, which no balancing scheme of trainloop's does, so CX's PEs keep "
-      "the mapper's temporal freedom instead) | §5.2 |")
+      "calculate four groups of input feature maps\" | the spec's `constraints:` put the input "
+      "channels on EP's 4 rows (C in FP and KU, the error's K in BP); which dimensions share a "
+      "sub-system's 512 PEs is left to the search | §5.2, §5.3 |")
     w("")
     summary_at = len(out)  # the summary of the targets goes here, once every section is done
     w("## Targets: Table 5's reduced computation (RC)")
