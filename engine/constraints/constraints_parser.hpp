@@ -52,8 +52,8 @@ ConstraintsFile load_constraints_file(const std::filesystem::path& path,
 
 // Contradictions between entries, which a merge of two sources can create:
 // a full order leaving out a dimension whose factor must be > 1 at that
-// level. Throws SpecError located at the
-// later entry. (The parsers call it; call it again after merge_constraints.)
+// level. Throws SpecError located at the later entry. (The parsers call it;
+// call it again after merge_constraints.)
 void check_constraints_consistent(const MappingConstraints& constraints);
 
 }  // namespace trainloop
