@@ -36,8 +36,8 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, children_cpu_seconds,
-    git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, scalars_and,
+    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, check_names,
+    children_cpu_seconds, git_commit, load_module, read_stored_runs, refuse_resume_if_model_changed, scalars_and,
     TargetSummary, require_trainloop, search_from, target_verdict, TARGET_TOLERANCE,
     within_target,
     write_stored_runs)
@@ -1031,8 +1031,9 @@ def main():
                     help="the FlexFlow baseline of §5.2")
     add_search_options(ap)
     ap.add_argument("--only", action="append", default=[], metavar="NETWORK",
-                    help="run only these networks of Table 5 (default: every one with a "
-                    "network file; for a quick check, not for the document)")
+                    help="run only these networks of Table 5, the option repeated or "
+                    "comma-separated (default: every one with a network file; for a quick "
+                    "check, not for the document)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "reproduction_eager_pruning"))
     ap.add_argument("--report-only", action="store_true",
                     help="render the document from the runs stored in WORK/results.json")
@@ -1043,15 +1044,18 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions",
                                                   "eager_pruning.md"))
     args = ap.parse_args()
+    generator = load_generator()
+    available = [n for n in generator.ORDER
+                 if os.path.exists(os.path.join(ROOT, "workloads", n + ".yaml"))]
+    only = [n for names in args.only for n in names.split(",") if n]
+    if args.only:
+        check_names(ap, "--only", only, available)
     if not args.report_only:
         require_trainloop(args.trainloop)
     args.search = search_from(args)
     os.makedirs(args.work, exist_ok=True)
 
-    generator = load_generator()
-    networks = [n for n in generator.ORDER
-                if os.path.exists(os.path.join(ROOT, "workloads", n + ".yaml"))
-                and (not args.only or n in args.only)]
+    networks = [n for n in available if not only or n in only]
     results_path = os.path.join(args.work, "results.json")
     if args.report_only:
         stored = load_results(results_path)

@@ -3,6 +3,7 @@ a report was generated at, the CPU time of the trainloop runs, how a run
 searches its mappings, and loading a profile generator from workloads/tools/
 as a module."""
 
+import difflib
 import importlib.util
 import json
 import os
@@ -54,6 +55,27 @@ def refuse_resume_if_model_changed(results_path, commit, inputs, root=ROOT):
               % (results_path, commit, len(changed), ", ".join(changed[:5]),
                  ", ..." if len(changed) > 5 else ""), file=sys.stderr)
         sys.exit(2)
+
+
+def shipped_networks():
+    """The network names `--workload` takes: the files of workloads/."""
+    return sorted(name[:-len(".yaml")] for name in os.listdir(os.path.join(ROOT, "workloads"))
+                  if name.endswith(".yaml"))
+
+
+def check_names(parser, option, given, known):
+    """Exits 2 (argparse's usage error) at the first of `given` not in `known`, naming the
+    option, the nearest known name and every known one, instead of a traceback or a run
+    that has nothing to do."""
+    if not given:
+        parser.error("%s: no network given; expected one or more of: %s"
+                     % (option, ", ".join(known)))
+    for name in given:
+        if name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            parser.error("%s: unknown network `%s`%s; expected one of: %s" % (
+                option, name, " (did you mean `%s`?)" % near[0] if near else "",
+                ", ".join(known)))
 
 
 def require_trainloop(path):

@@ -1,7 +1,8 @@
 """The stored runs of scripts/reproduce_*.py: an interrupted write keeps the earlier
-runs, and a damaged file is a located error (exit 2), not a traceback; so is a missing
-trainloop binary."""
+runs, and a damaged file is a located error (exit 2), not a traceback; so are a missing
+trainloop binary and an unknown network name."""
 
+import argparse
 import contextlib
 import io
 import json
@@ -15,9 +16,9 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    ROOT, TargetSummary, arch_with_dram_bandwidth, model_files_changed, read_stored_runs,
-    refuse_resume_if_model_changed, require_trainloop, scalars_and, target_verdict,
-    within_target, write_stored_runs)
+    ROOT, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
+    read_stored_runs, refuse_resume_if_model_changed, require_trainloop, scalars_and,
+    shipped_networks, target_verdict, within_target, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -268,3 +269,41 @@ class TargetSummaryTable(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NetworkNames(unittest.TestCase):
+    def refused(self, given):
+        stderr = io.StringIO()
+        with self.assertRaises(SystemExit) as exit, contextlib.redirect_stderr(stderr):
+            check_names(argparse.ArgumentParser(prog="reproduce"), "--networks", given,
+                        ["alexnet", "resnet18"])
+        self.assertEqual(exit.exception.code, 2)
+        return stderr.getvalue()
+
+    def test_an_unknown_name_is_refused_with_the_nearest(self):
+        message = self.refused(["alexnet", "resnt18"])
+        self.assertIn("--networks: unknown network `resnt18` (did you mean `resnet18`?)",
+                      message)
+        self.assertIn("expected one of: alexnet, resnet18", message)
+
+    def test_no_name_is_refused(self):
+        self.assertIn("no network given", self.refused([]))
+
+    def test_known_names_pass(self):
+        check_names(argparse.ArgumentParser(), "--networks", ["resnet18"], ["resnet18"])
+
+    def test_the_shipped_networks_are_the_workload_files(self):
+        self.assertIn("resnet18", shipped_networks())
+        self.assertNotIn("README", " ".join(shipped_networks()))
+
+    def test_each_script_refuses_an_unknown_network_before_running(self):
+        for script, option in (("reproduce_eager_pruning.py", "--only"),
+                               ("reproduce_resprop.py", "--networks"),
+                               ("reproduce_seed003.py", "--networks")):
+            with self.subTest(script=script), tempfile.TemporaryDirectory() as work:
+                done = subprocess.run(
+                    [sys.executable, os.path.join(ROOT, "scripts", script), option, "alexnt",
+                     "--trainloop", os.path.join(work, "none"), "--work", work],
+                    capture_output=True, text=True, timeout=60)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn("did you mean `alexnet`?", done.stderr)
