@@ -38,9 +38,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, check_names,
     children_cpu_seconds, git_commit, load_module, read_stored_runs,
-    refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from, target_verdict, TARGET_TOLERANCE,
-    within_target,
-    write_stored_runs)
+    refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from,
+    target_verdict, TARGET_TOLERANCE, within_target, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
