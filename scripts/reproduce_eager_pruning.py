@@ -36,7 +36,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, check_names,
+    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
     children_cpu_seconds, git_commit, load_module, read_stored_runs,
     refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from,
     target_verdict, TARGET_TOLERANCE, within_target, write_stored_runs)
@@ -1046,9 +1046,7 @@ def main():
     generator = load_generator()
     available = [n for n in generator.ORDER
                  if os.path.exists(os.path.join(ROOT, "workloads", n + ".yaml"))]
-    only = [n for names in args.only for n in names.split(",") if n]
-    if args.only:
-        check_names(ap, "--only", only, available)
+    only = network_names(ap, "--only", args.only, available) if args.only else []
     if not args.report_only:
         require_trainloop(args.trainloop)
     args.search = search_from(args)

@@ -48,7 +48,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, check_names,
+    ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
     children_cpu_seconds, git_commit, load_module, read_stored_runs, require_trainloop,
     scalars_and, search_from, shipped_networks, TargetSummary, target_verdict, TARGET_TOLERANCE,
     within_target, write_spec_variant, write_stored_runs)
@@ -607,8 +607,7 @@ def main():
                          "document's)")
     args = ap.parse_args()
     if not args.report_only:
-        check_names(ap, "--networks", [n for n in args.networks.split(",") if n],
-                    shipped_networks())
+        network_names(ap, "--networks", [args.networks], shipped_networks())
     stored_path = os.path.join(args.work, "results.json")
     stored = None
     if args.report_only:

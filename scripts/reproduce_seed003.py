@@ -31,7 +31,7 @@ import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
-    ROOT, check_names, children_cpu_seconds, git_commit, read_stored_runs,
+    ROOT, children_cpu_seconds, git_commit, network_names, read_stored_runs,
     refuse_resume_if_model_changed, require_trainloop, shipped_networks, write_spec_variant,
     write_stored_runs)
 
@@ -535,8 +535,7 @@ def main():
                          "networks or profile changed since the commit that made them")
     args = ap.parse_args()
     if not args.report_only:
-        check_names(ap, "--networks", [n for n in args.networks.split(",") if n],
-                    shipped_networks())
+        network_names(ap, "--networks", [args.networks], shipped_networks())
     if not (args.report_only and args.as_stored):
         require_trainloop(args.trainloop)
     stored = os.path.join(args.work, "results.json")

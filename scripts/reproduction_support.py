@@ -63,6 +63,14 @@ def shipped_networks():
                   if name.endswith(".yaml"))
 
 
+def network_names(parser, option, values, known):
+    """The network names of an option's values (each a comma-separated list), checked
+    against `known` (check_names)."""
+    names = [name for value in values for name in value.split(",") if name]
+    check_names(parser, option, names, known)
+    return names
+
+
 def check_names(parser, option, given, known):
     """Exits 2 (argparse's usage error) at the first of `given` not in `known`, naming the
     option, the nearest known name and every known one, instead of a traceback or a run

@@ -224,6 +224,21 @@ std::size_t histogram_bin(double overhead_pct) {
     return std::size_t(std::clamp(int(std::floor(overhead_pct / 10.0)), 0, kHistogramBins - 1));
 }
 
+// A group of `count` sampled waves that run as one (flexible allocation's
+// packed waves, a line's under line indexing), `packed` waves when whole: the
+// cycles of its busiest share, `busiest_work` over `pes` PEs, spread back over
+// its waves, a group cut short by the sample's end standing for a whole one.
+// Its waves go into the histogram at the group's overhead over `work`, the
+// group's balanced work per PE.
+double group_cycles(double busiest_work, double work, std::int64_t pes, std::int64_t count,
+                    std::int64_t packed, std::int64_t units, std::vector<double>& bins) {
+    const double whole = double(packed) / double(count);
+    const double cycles = balancing::pe_cycles(busiest_work * whole / double(pes), units) / whole;
+    const double balanced = work / double(units);
+    bins[histogram_bin(balanced > 0 ? 100.0 * (cycles / balanced - 1.0) : 0.0)] += double(count);
+    return cycles;
+}
+
 }  // namespace
 
 LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
@@ -350,16 +365,10 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 // The adder tree's pipeline fill is added once, below.
                 packed_work += mean;
                 packed_count += 1;
-                const bool last = s + 1 == sampled;
                 cycles = 0;
-                if (packed_count == w.packed_waves || last) {
-                    // A group cut short by the sample's end stands for a whole one.
-                    const double whole = double(w.packed_waves) / double(packed_count);
-                    cycles = balancing::pe_cycles(packed_work * whole, units) / whole;
-                    const double group_balanced = packed_work / double(units);
-                    const double overhead =
-                        group_balanced > 0 ? 100.0 * (cycles / group_balanced - 1.0) : 0.0;
-                    bins[histogram_bin(overhead)] += double(packed_count);
+                if (packed_count == w.packed_waves || s + 1 == sampled) {
+                    cycles = group_cycles(packed_work, packed_work, 1, packed_count, w.packed_waves,
+                                          units, bins);
                     packed_work = 0;
                     packed_count = 0;
                 }
@@ -384,14 +393,9 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 line_count += 1;
                 cycles = 0;
                 if (line_count == w.line_packed_waves || s + 1 == sampled) {
-                    const double whole = double(w.line_packed_waves) / double(line_count);
-                    const double busiest =
-                        *std::max_element(line_work.begin(), line_work.end()) * whole;
-                    cycles = balancing::pe_cycles(busiest / double(along), units) / whole;
-                    const double group_balanced = line_total / double(dx * dy) / double(units);
-                    const double overhead =
-                        group_balanced > 0 ? 100.0 * (cycles / group_balanced - 1.0) : 0.0;
-                    bins[histogram_bin(overhead)] += double(line_count);
+                    cycles = group_cycles(*std::max_element(line_work.begin(), line_work.end()),
+                                          line_total / double(dx * dy), along, line_count,
+                                          w.line_packed_waves, units, bins);
                     std::fill(line_work.begin(), line_work.end(), 0.0);
                     line_total = 0;
                     line_count = 0;

@@ -1,6 +1,5 @@
 #include "imbalance/wave_shape.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace trainloop {
@@ -94,9 +93,11 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
     }
     const std::array<DataSpace, 2> spaces = skip_operands(arch, problem, densities, w.num_operands);
     DimSet any_relevant;
+    DataSpaceSet conditions;
     for (std::size_t o = 0; o < w.num_operands; ++o) {
         OperandSpread& op = w.operands[o];
         op.space = spaces[o];
+        conditions.insert(op.space);
         const Projection& projection = problem.projection(op.space);
         op.tile = tile_of(projection, w.pe_box);
         op.distinct_x = product_over(w.spread_x, projection.relevant);
@@ -117,12 +118,9 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
     if (w.num_operands > 0) {
         DimSet streamed;
         for (DataSpace s : kAllDataSpaces) {
-            const bool condition =
-                std::find(spaces.begin(), spaces.begin() + std::ptrdiff_t(w.num_operands), s) !=
-                spaces.begin() + std::ptrdiff_t(w.num_operands);
             const bool stationary =
                 w.pe_level < mapping.num_levels && mapping.level(w.pe_level).keep.contains(s);
-            if (s == problem.output() || condition || stationary) continue;
+            if (s == problem.output() || conditions.contains(s) || stationary) continue;
             streamed = streamed | problem.projection(s).relevant;
         }
         w.packed_waves = product_over(above, any_relevant & streamed.complement());

@@ -17,8 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
     ROOT, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
-    read_stored_runs, refuse_resume_if_model_changed, require_trainloop, scalars_and,
-    shipped_networks, target_verdict, within_target, write_stored_runs)
+    network_names, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
+    scalars_and, shipped_networks, target_verdict, within_target, write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -288,6 +288,12 @@ class NetworkNames(unittest.TestCase):
 
     def test_no_name_is_refused(self):
         self.assertIn("no network given", self.refused([]))
+
+    def test_each_value_is_a_comma_separated_list(self):
+        self.assertEqual(network_names(argparse.ArgumentParser(), "--only",
+                                       ["alexnet,resnet18", "lenet"],
+                                       ["alexnet", "lenet", "resnet18"]),
+                         ["alexnet", "resnet18", "lenet"])
 
     def test_known_names_pass(self):
         check_names(argparse.ArgumentParser(), "--networks", ["resnet18"], ["resnet18"])
