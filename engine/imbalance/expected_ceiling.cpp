@@ -85,11 +85,11 @@ double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t
     return cycles;
 }
 
-double expected_ceiling(const CeilingWork& w, double per_cycle) {
+double expected_ceiling(const CeilingWork& w, double per_cycle, double shares) {
     const double by_thresholds = threshold_terms(w, per_cycle);
     const double by_lattice =
         w.integral ? lattice_terms(w) : std::numeric_limits<double>::infinity();
-    const auto cap = double(kMaxExpectedCeilingTerms);
+    const double cap = double(kMaxExpectedCeilingTerms) / std::max(1.0, shares);
     if (by_thresholds <= cap && by_thresholds <= by_lattice)
         return expected_ceiling_by_thresholds(w, per_cycle);
     if (by_lattice <= cap) return expected_ceiling_by_lattice(w, per_cycle);

@@ -34,8 +34,12 @@ struct CeilingWork {
     double lattice = 1;     // r, MACs per nonzero (integral only)
 };
 
-// E[⌈W / per_cycle⌉] by the cheapest of the three ways above.
-double expected_ceiling(const CeilingWork& w, double per_cycle);
+// E[⌈W / per_cycle⌉] by the cheapest of the three ways above. A W that is the
+// work of `shares` waves run as one (flexible allocation's packed waves) is
+// shared out over them afterwards, so the limit's half cycle costs each wave
+// at most 1/(2·shares): the sums stop at kMaxExpectedCeilingTerms / shares
+// terms, which keeps a packed group's cost near one wave's.
+double expected_ceiling(const CeilingWork& w, double per_cycle, double shares = 1);
 
 // The two sums term by term, whatever their length (the reference for tests).
 double expected_ceiling_by_thresholds(const CeilingWork& w, double per_cycle);

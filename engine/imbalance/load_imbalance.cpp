@@ -131,9 +131,10 @@ double cycles_of(double work, const PeWork& pw, std::int64_t units) {
 // E[ceil(W / (D · units))] for the wave's total work W over its D distinct
 // tiles spread evenly (flexible allocation; expected_ceiling.hpp), W normal
 // with the tiles' moments (groups sharing clusters add their shared
-// variance), on the lattice of whole nonzeros when the work counts them.
+// variance), on the lattice of whole nonzeros when the work counts them; W
+// the work of `shares` packed waves (expected_ceiling.hpp).
 double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::int64_t groups,
-                                  std::int64_t units) {
+                                  std::int64_t units, double shares = 1) {
     const double D = double(distinct);
     const double per_cycle = D * double(units);
     const double mean = D * pw.mean;
@@ -142,7 +143,7 @@ double expected_even_share_cycles(const PeWork& pw, std::int64_t distinct, std::
     if (var <= 0) return balancing::pe_cycles(pw.mean, units);
     return expected_ceiling(
         {.mean = mean, .sd = std::sqrt(var), .integral = pw.integral, .lattice = pw.reuse},
-        per_cycle);
+        per_cycle, shares);
 }
 
 // The expected population standard deviation of the work of `distinct` PEs
@@ -305,7 +306,8 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             group.upper *= packed;
             group.shared_var *= packed;
             group.shared_third *= packed;
-            wave_cycles = expected_even_share_cycles(group, distinct, groups, units) / packed;
+            wave_cycles =
+                expected_even_share_cycles(group, distinct, groups, units, packed) / packed;
             wave_words = double(w.pes());
             break;
         }
