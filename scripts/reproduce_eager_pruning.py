@@ -63,7 +63,7 @@ PAPER_OVER_FF = 2.25
 
 # Fig. 20 normalizes to "the ideal case of dense computation", "when all the PEs work
 # without idleness" (§5.3): dense MACs over the PEs. §5.2: "all the designs use at least
-# 2048 DSPs as their PEs" (eager_pruning_2048: 4 × 512; the CX baseline: 128 × 16).
+# 2048 DSPs as their PEs" (eager_pruning_2048: 4 × 512; the CX baseline: 4 × 32 rows × 16).
 PES = 2048
 # Fig. 20(b): "our architecture for EP is the only one with > 1 speedup (1.19x CGM)".
 FIG20_EP_CGM = 1.19
@@ -72,15 +72,16 @@ FIG20_EP_CGM = 1.19
 FIG19_EP_DENSE_CGM, FIG19_EP_SPARSE_CGM = 0.84, 1.86
 # How CX's 128 rows take outputs, where §5.2 is open to two readings: "The 16 × 16 PE
 # array in the original CX design is duplicated by 8, resulting in 128 rows of PEs. 16 PEs
-# in a row serve one output." As one array (the spec's constraints: every row another
-# output channel), or as 8 copies of the original 16-row CX, each with up to 16 output
-# channels of its own, the copies on 8 samples (in wu each copy sums its samples' share
-# of dw). The second is a constraints file over the same spec.
+# in a row serve one output." As one array (the spec's constraints: every row of a
+# sub-system another output), or as 8 copies of the original 16-row CX, each with up to 16
+# outputs of its own: two copies in each sub-system's 32 rows, on two samples (in wu each
+# copy sums its sample's share of dw). The second is a constraints file over the same spec.
 CX_UNITS = """mapping_constraints: cx_eight_units
-description: the CX baseline as 8 copies of the original 16-row CX (§5.2)
-spatial: {y: {dims: [K, N], factors: {N: 8}}}
+description: the CX baseline as 8 copies of the original 16-row CX, two per sub-system (§5.2)
+spatial: {y: {dims: [K, N], factors: {N: 2}}}
 phases:
-  bw: {spatial: {y: {dims: [C, N], factors: {N: 8}}}}
+  bw: {spatial: {y: {dims: [C, N], factors: {N: 2}}}}
+  wu: {spatial: {y: {dims: [K, R, S, N], factors: {N: 2}}}}
 """
 # The prototype's off-chip memory, §5.2: the VCU118 board's "two sets of five 512MB DDR4
 # SDRAM". No bandwidth is given, and the shipped specs leave DRAM unlimited. Five 16-bit
@@ -92,7 +93,8 @@ DDR4_WORDS = [(96, "DDR4-2400"), (64, "DDR4-1600")]
 # §5.4's whole runs with a limited DRAM cost as much as the rest of the document: at the
 # faster rate only, the optimistic end (the slower slows both arrays further, Fig. 20's rows).
 DDR4_WHOLE_RUN = DDR4_WORDS[0]
-CX_UNITS_TEXT = "8 units of 16 rows (up to 16 output channels each, the units on 8 samples)"
+CX_UNITS_TEXT = ("8 units of 16 rows (up to 16 outputs each; two units per sub-system, on two "
+                 "samples)")
 # How the pruned weights fall over a layer's filters (§4.1: "the computation entailed for
 # one output differs significantly from another in a sparse network"; by how much is not
 # given): (name, generator options, what it assumes).

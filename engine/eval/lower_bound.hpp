@@ -61,7 +61,9 @@ struct CostLowerBound {
 
 // `constraints` (may be null): the architecture's own mapping constraints,
 // resolved for the problem's phase (constraints_for_phase): what every mapping
-// on it honours, so the MAC-serving term may assume them.
+// on it honours, so the MAC-serving term may assume them: the dimensions they
+// let across each axis, and that a level they make bypass a data space does
+// not serve it.
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
                                 const MappingConstraints* constraints = nullptr);
 

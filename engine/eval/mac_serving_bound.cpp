@@ -129,6 +129,11 @@ double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& pro
         for (std::size_t i = 1; i < arch.num_levels; ++i) {
             const LevelModel& level = arch.levels[i];
             if (!level.may_hold.contains(s)) continue;
+            // A level the constraints make bypass s never serves it.
+            if (constraints) {
+                const auto& keep = constraints->level(i).keep[s];
+                if (keep && !keep->keep) continue;
+            }
             Keeper k;
             k.a = (reduced_into ? level.update_pj : level.read_pj) * macs;
             k.fixed = reduced_into ? 0.0 : level.write_pj * distinct[s];

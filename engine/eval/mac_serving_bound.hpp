@@ -18,7 +18,8 @@
 //         (all, or those the architecture's constraints fix there),
 //         and ≤ MACs / (s's distinct words): every word is read (updated)
 //         at least once.
-// Each data space's innermost keeper is any level that may hold it (the
+// Each data space's innermost keeper is any level that may hold it and the
+// architecture's constraints do not make bypass it (the
 // outermost among them: its reads beyond the compulsory ones, which the
 // caller counts); an operand's words are filled into an inner keeper at
 // least once. The bound is the least, over the keepers, of
@@ -40,7 +41,8 @@ namespace trainloop {
 // `distinct`: each data space's distinct words (lower_bound.hpp).
 // `constraints` (may be null): the architecture's mapping constraints for the
 // problem's phase; an axis they give dimensions for multicasts only through
-// those. At least 0.
+// those, and a level they make bypass a data space does not keep it. At
+// least 0.
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct,
                                   const MappingConstraints* constraints = nullptr);

@@ -221,11 +221,14 @@ TEST(LowerBound, NoEvaluatedMappingIsBelowIt) {
 namespace trainloop {
 namespace {
 
-// The architecture's constraints bound its multicast: on the Cambricon-X-like
-// baseline each of the 128 rows holds one output channel (fw, wu) or one input
-// channel (bw), so a row multicasts no weight. The bound with them is at least
-// the bound without them, higher on some layer-phase, and still below every
-// mapping the constrained mapspace offers (and the mapper's best).
+// The architecture's constraints bound its multicast and its keepers: on the
+// Cambricon-X-like baseline the rows hold output channels (fw), input
+// channels (bw) or dw's entries (wu), and the PEs' registers and input pool,
+// which may hold the phase's output, are made to bypass it (so the output is
+// served from the buffers, not from a register per PE; without that rule the
+// bound tightened nowhere). The bound with them is at least the bound
+// without them, higher on some layer-phase, and still below every mapping the
+// constrained mapspace offers (and the mapper's best).
 TEST(LowerBound, TheArchitecturesConstraintsTightenItAndItHolds) {
     const ArchitectureSpec spec = load_architecture_spec(
         std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/eager_pruning_cx_baseline.yaml");

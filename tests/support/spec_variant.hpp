@@ -47,4 +47,23 @@ inline std::string shipped_spec_with_dram_bandwidth(const std::string& arch, std
                      spec);
 }
 
+// arch_specs/`arch`.yaml with the first `from` replaced by `to`, its component
+// library named by its absolute path; returns the file's path (empty, with a
+// test failure, when `from` is not in the spec).
+inline std::string shipped_spec_edited(const std::string& arch, const std::string& from,
+                                       const std::string& to, const std::string& tag) {
+    const std::string source = std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/";
+    std::string spec = read_file_text(source + arch + ".yaml");
+    const std::size_t at = spec.find(from);
+    const std::string library = "component_library: components/";
+    const std::size_t at_library = spec.find(library);
+    EXPECT_NE(at, std::string::npos) << arch << " has no `" << from << "`";
+    EXPECT_NE(at_library, std::string::npos) << arch << " names no shipped component library";
+    if (at == std::string::npos || at_library == std::string::npos) return {};
+    spec.replace(at, from.size(), to);
+    spec.replace(spec.find(library), library.size(),
+                 "component_library: " + source + "components/");
+    return temp_file(arch + "_" + tag + ".yaml", spec);
+}
+
 }  // namespace trainloop::testing
