@@ -194,8 +194,9 @@ def run_json(command, log, what):
 
 
 # Both arrays take a dimension their rows or groups do not divide in partial steps, as
-# hardware does (EP's 4 sub-systems take K = 50 as 13 + 13 + 12 + 12; CX's 128 rows take
-# 192 output channels in two waves, the second half full): Timeloop's imperfect factors.
+# hardware does (a sub-system's 512 PEs take K = 50 filters of 25 taps as 20 + 20 + 10; a
+# sub-system's 32 CX rows take 48 output channels in two waves, the second half full):
+# Timeloop's imperfect factors.
 ARRAY_OPTIONS = ["--imperfect-factors"]
 
 
@@ -548,7 +549,7 @@ def write_fig20(w, args, cnns, fig20, targets):
     ep_moves = max(abs(means[(args.arch, spread)] / means[(args.arch, "shipped")] - 1)
                    for spread, _, _ in FILTER_SPREADS)
     bound = geomean([pruning_bound(fig20[(n, args.arch, "shipped")]) for n in cnns])
-    w("What moves CX and not EP: with one output channel per row, CX's rows hold different "
+    w("What moves CX and not EP: with one output per row, CX's rows hold different "
       "filters, and with an even spread over the filters (uniform) the busiest row "
       "carries little more than the mean; the more a layer's filters differ, the longer the "
       "busiest row and the rest idle. EP's DRACT lets any PE take any output's work "
@@ -663,8 +664,9 @@ def write_phases_over_ideal(w, args, cnns, fig20, targets):
       "sub-system. In trainloop's one-iteration-space view BP's taps spread over the PEs "
       "make distinct dx positions in a cycle, where the paper's transposed convolution "
       "reduces a window of errors into one dx value, so the collectors may bind BP here more "
-      "than in the paper's design (an upper estimate of their cost). The paper gives no cycles per phase for EP's architecture (Fig. 21 breaks "
-      "GoogLeNet's training down in a chart only), so these per-phase figures are the "
+      "than in the paper's design (an upper estimate of their cost). The paper gives no "
+      "cycles per phase for EP's architecture (Fig. 21 breaks GoogLeNet's training down in a "
+      "chart only), so these per-phase figures are the "
       "model's, not a reproduction. The next subsection shows what the prototype's DDR4 "
       "bandwidth takes."
       % (versus(sparse_phase["fw"], FIG19_EP_SPARSE_CGM),
@@ -906,7 +908,7 @@ def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
 def write_both_claims(w, args, fig20_means, speedup_means):
     """Which reading of CX's rows reproduces which of the two claims about CX."""
     words, rate = DDR4_WHOLE_RUN
-    readings = (("one array, every row another output channel (the spec)", "one array",
+    readings = (("one array, every row another output (the spec)", "one array",
                  args.arch, args.baseline),
                 ("8 units of 16 rows", "8 units", args.arch, "cx_units"),
                 ("one array, both arrays' DRAM at %s" % rate, "one array, " + rate,
@@ -936,8 +938,9 @@ def write_both_claims(w, args, fig20_means, speedup_means):
                    "below the ideal needs rows that each hold another filter and filters that "
                    "kept different shares of their weights (§4.1), while §5.4's 1.91× average, "
                    "over networks with as few as 16 output channels, needs a CX that does not "
-                   "leave most of its 128 rows empty on them. The paper gives CX's per-network "
-                   "cycles for neither, so which reading it simulated cannot be told from it.")
+                   "leave most of a sub-system's 32 rows empty on them. The paper gives CX's "
+                   "per-network cycles for neither, so which reading it simulated cannot be told "
+                   "from it.")
     else:
         verdict = "No reading tried reproduces %s." % (
             "either claim" if not (average_ok or direction_ok) else
@@ -1241,7 +1244,7 @@ def main():
       "against dense training on CX, end to end (§5.4, Fig. 22; the average is over its eight "
       "networks). trainloop: `total_cycles` of the EP run on `%s` against "
       "`dense_total_cycles` of the same run on `%s` (dense training there), both over Table "
-      "5's iterations. CX's rows as the spec gives them (every row another output channel) "
+      "5's iterations. CX's rows as the spec gives them (every row another output) "
       "and, the other reading of §5.2, as %s (`--constraints`, the file in the work "
       "directory)." % (args.arch, args.baseline, CX_UNITS_TEXT))
     w("")
