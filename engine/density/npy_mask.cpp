@@ -108,13 +108,14 @@ MaskTensor parse_npy_mask(std::string_view bytes, const std::filesystem::path& p
 
     const std::string descr = header_value(path, header, "descr");
     if (descr != "'|b1'" && descr != "'|u1'" && descr != "'<u1'" && descr != "'>u1'") {
-        fail(path, fmt::format("unsupported mask dtype {}", descr),
+        fail(path, fmt::format("unsupported mask dtype {}", quoted_excerpt(descr)),
              "dtype bool ('|b1') or uint8 ('|u1')",
              "save the mask with mask.astype(numpy.bool_) or .astype(numpy.uint8)");
     }
     const std::string order = header_value(path, header, "fortran_order");
     if (order != "False" && order != "True") {
-        fail(path, fmt::format("malformed .npy header: fortran_order is `{}`", order),
+        fail(path,
+             fmt::format("malformed .npy header: fortran_order is `{}`", quoted_excerpt(order)),
              kExpectedMask);
     }
     MaskTensor mask;

@@ -33,7 +33,7 @@ std::vector<std::string> read_patterns(const SpecNode& node, const std::string& 
     for (const SpecNode& item : one_or_more(node, what)) {
         std::string pattern = item.as_string();
         if (auto problem = glob_problem(pattern)) {
-            item.fail(fmt::format("bad pattern `{}`: {}", pattern, *problem),
+            item.fail(fmt::format("bad pattern `{}`: {}", quoted_excerpt(pattern), *problem),
                       fmt::format("{} or a pattern using `*` and `?`", what),
                       "to match several names, give a list of patterns");
         }
@@ -192,7 +192,7 @@ DensityModel read_model(const SpecNode& node) {
     const std::string name = name_node->as_string();
     const auto& implemented = implemented_density_models();
     if (std::find(implemented.begin(), implemented.end(), name) == implemented.end()) {
-        name_node->fail(fmt::format("unknown density model `{}`", name),
+        name_node->fail(fmt::format("unknown density model `{}`", quoted_excerpt(name)),
                         fmt::format("one of {}", fmt::join(implemented, ", ")),
                         suggestion_hint(name, implemented));
     }

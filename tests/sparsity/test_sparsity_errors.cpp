@@ -270,6 +270,24 @@ rules:
     EXPECT_CONTAINS(e.message(), "bad pattern `conv[12]`");
 }
 
+// A pattern that is a paragraph (a file pasted into the key by mistake; found
+// by fuzz_spec_yaml) is quoted as an excerpt, not echoed whole.
+TEST(SparsityErrors, ALongBadPatternIsQuotedAsAnExcerpt) {
+    const std::string pattern = "conv[" + std::string(5000, 'x') + "]";
+    const SpecError e = error_of("sparsity_profile: p\nrules:\n  - layers: \"" + pattern +
+                                 "\"\n    tensors: w\n    density: 0.5\n");
+    EXPECT_EQ(e.key_path(), "rules[0].layers");
+    EXPECT_CONTAINS(e.message(), "bad pattern `conv[xxx");
+    EXPECT_LT(e.message().size(), 300u);
+}
+
+TEST(SparsityErrors, ALongUnknownModelNameIsQuotedAsAnExcerpt) {
+    const SpecError e = error_of("sparsity_profile: p\nmodel: " + std::string(5000, 'm') +
+                                 "\nrules:\n  - {layers: conv1, tensors: w, density: 0.5}\n");
+    EXPECT_CONTAINS(e.message(), "unknown density model `mmm");
+    EXPECT_LT(e.message().size(), 300u);
+}
+
 TEST(SparsityErrors, EmptyNetworkPattern) {
     const SpecError e = error_of(R"(sparsity_profile: p
 rules:
