@@ -194,9 +194,8 @@ def run_json(command, log, what):
 
 
 # Both arrays take a dimension their rows or groups do not divide in partial steps, as
-# hardware does (a sub-system's 512 PEs take K = 50 filters of 25 taps as 20 + 20 + 10; a
-# sub-system's 32 CX rows take 48 output channels in two waves, the second half full):
-# Timeloop's imperfect factors.
+# hardware does (a sub-system's 32 CX rows take 48 output channels in two waves, the second
+# half full): Timeloop's imperfect factors.
 ARRAY_OPTIONS = ["--imperfect-factors"]
 
 

@@ -267,9 +267,6 @@ class TargetSummaryTable(unittest.TestCase):
             t.lines("below")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class NetworkNames(unittest.TestCase):
     def refused(self, given):
@@ -313,3 +310,7 @@ class NetworkNames(unittest.TestCase):
                     capture_output=True, text=True, timeout=60)
                 self.assertEqual(done.returncode, 2, done.stderr)
                 self.assertIn("did you mean `alexnet`?", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -240,10 +240,6 @@ TEST(EagerPruningArchitectures, ADdr4LimitSlowsTheLayersThatReadAWeightOncePerSa
     EXPECT_EQ(wu_slow["totals"]["wu"]["cycles"], wu_fast["totals"]["wu"]["cycles"]);
 }
 
-}  // namespace
-
-namespace {
-
 // §4.3's fat tree reaches the PEs from the input pool, and the input buffer
 // fills the pool; a depthwise layer shares no input between PEs, so its
 // inputs go one PE at a time. Both arrays map one (before the specs declared
