@@ -38,7 +38,9 @@
 //                            output", fed its filter's nonzero weights by the
 //                            indexing module): along one array axis, each
 //                            line's work, over the waves that feed the same
-//                            outputs, is spread evenly over the line's PEs;
+//                            outputs, is spread evenly over the line's PEs,
+//                            a line ending at an instance of the level that
+//                            feeds the PEs (a sub-system's own rows, §5.2);
 //                            the lines wait for the busiest ("idleness will
 //                            occur in rows with lighter workloads", §4.1).
 #pragma once

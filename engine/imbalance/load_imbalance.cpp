@@ -160,20 +160,26 @@ double normalized_workload_stddev(const PeWork& pw, std::int64_t distinct, std::
 }
 
 // Line indexing (balancing_schemes.hpp): a wave's cycles, shared out over the
-// waves a line runs as one (WaveShape::line_packed_waves). A line sums
-// `along` tiles over those waves; its own parts add up independently, its
-// shared part once per cluster set along it (the packed waves taken to keep
-// their cluster sets: they differ in dimensions that reduce into the same
-// outputs); the lines' sums differ as their cluster sets do.
+// waves a line runs as one (WaveShape::line_packed_waves). A line is the
+// `along` tiles along the axis within one instance of the level that feeds
+// the PEs (WaveShape::local_distinct_x); it sums them over those waves; its
+// own parts add up independently, its shared part once per cluster set along
+// it (the packed waves taken to keep their cluster sets: they differ in
+// dimensions that reduce into the same outputs); the lines' sums differ as
+// their cluster sets do.
 double line_indexing_cycles(const WaveShape& w, const PeWork& pw, bool single, int axis,
                             std::int64_t units) {
     const OperandSpread& op0 = w.operands[0];
     const bool along_x = axis == 0;
-    const std::int64_t along = along_x ? w.distinct_x : w.distinct_y;
-    const std::int64_t lines = along_x ? w.distinct_y : w.distinct_x;
-    const std::int64_t along_sets =
-        single ? std::max<std::int64_t>(1, along_x ? op0.clusters_x : op0.clusters_y) : along;
-    const std::int64_t line_sets = single ? (along_x ? op0.clusters_y : op0.clusters_x) : lines;
+    const std::int64_t along = along_x ? w.local_distinct_x : w.local_distinct_y;
+    const std::int64_t segments = (along_x ? w.distinct_x : w.distinct_y) / along;
+    const std::int64_t lines = (along_x ? w.distinct_y : w.distinct_x) * segments;
+    const std::int64_t local_sets = along_x ? op0.local_clusters_x : op0.local_clusters_y;
+    const std::int64_t along_sets = single ? std::max<std::int64_t>(1, local_sets) : along;
+    const std::int64_t line_sets = single
+                                       ? (along_x ? op0.clusters_y * (op0.clusters_x / local_sets)
+                                                  : op0.clusters_x * (op0.clusters_y / local_sets))
+                                       : lines;
     const double packed = double(w.line_packed_waves);
     const double n = packed * double(along);  // tiles one line's group sums
     const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);

@@ -120,7 +120,7 @@ class OperandSampler {
         for (std::int64_t jy = 0; jy < op_.distinct_y; ++jy) {
             for (std::int64_t jx = 0; jx < op_.distinct_x; ++jx) {
                 const std::int64_t group =
-                    (jx % op_.clusters_x) + op_.clusters_x * (jy % op_.clusters_y);
+                    op_.local_cluster_set_x(jx) + op_.clusters_x * op_.local_cluster_set_y(jy);
                 const std::size_t j = std::size_t(jx + op_.distinct_x * jy);
                 if (halves_ && cut_ >= 0) {
                     first_half_[j] = part(rng, group, half0_, 0);
@@ -379,14 +379,20 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
             case LoadBalancingScheme::line_indexing: {
                 // Each line sums its tiles over the waves that feed its outputs
                 // (wave_shape.hpp); the busiest line's sum, spread over its PEs.
+                // A row (column) of tiles is cut into segments of `along`
+                // consecutive tiles, one per instance of the level that feeds
+                // the PEs (WaveShape::local_distinct_x).
                 const bool along_x = axis == 0;
-                const std::int64_t along = along_x ? dx : dy;
-                const std::int64_t lines = along_x ? dy : dx;
+                const std::int64_t along = along_x ? w.local_distinct_x : w.local_distinct_y;
+                const std::int64_t segments = (along_x ? dx : dy) / along;
+                const std::int64_t lines = (along_x ? dy : dx) * segments;
                 line_work.resize(std::size_t(lines), 0.0);
                 for (std::int64_t l = 0; l < lines; ++l) {
-                    for (std::int64_t a = 0; a < along; ++a) {
+                    const std::int64_t across = l / segments;  // the row (column)
+                    const std::int64_t first = (l % segments) * along;
+                    for (std::int64_t a = first; a < first + along; ++a) {
                         line_work[std::size_t(l)] +=
-                            work[std::size_t(along_x ? a + dx * l : l + dx * a)];
+                            work[std::size_t(along_x ? a + dx * across : across + dx * a)];
                     }
                 }
                 line_total += total;

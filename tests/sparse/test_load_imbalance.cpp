@@ -339,6 +339,56 @@ TEST(LoadImbalanceSchemes, LineIndexingPacksTheWavesThatFeedTheSameOutputs) {
     }
 }
 
+// A line of line indexing ends at an instance of the level that feeds the
+// PEs: Eager Pruning's CX baseline has four sub-systems, each with its own
+// rows of 16 PEs and indexing module (§5.2). 16 × 8 PEs in two sub-systems
+// side by side along x, C spread 2 across them and 8 within each, K along y:
+// each array row is two lines of 8 tiles, so the lines are those of an 8 × 16
+// array of one sub-system (C 8 along x, K 16 along y), and wait longer than
+// one 16-tile line per row.
+TEST(LoadImbalanceSchemes, LineIndexingLinesEndAtTheInstancesThatFeedThePEs) {
+    const auto make = [](std::int64_t subsystems, std::int64_t x, std::int64_t y) {
+        testing::ImbalanceCase c;
+        c.arch.pe_rows = y;
+        c.arch.pe_columns = x;
+        c.arch.num_levels = 3;
+        c.arch.levels[0] = testing::level(1, 1, 1, -1, 100, 100, 100);
+        c.arch.levels[1] = testing::level(subsystems, subsystems, 1, 1 << 20, 6, 6, 6);
+        c.arch.levels[2] = testing::level(x * y, x, y, 1 << 20, 1, 1, 1);
+        c.arch.compute_skip.insert(DataSpace::weights);
+        c.arch.load_balancing.scheme = LoadBalancingScheme::line_indexing;
+        c.arch.load_balancing.axis = ArrayAxis::x;
+        c.problem = make_phase_problem(
+            "l", Phase::fw,
+            testing::space_of({{Dim::N, 40}, {Dim::K, y}, {Dim::C, 4 * x}, {Dim::R, 3}}));
+        c.mapping.num_levels = 3;
+        for (std::size_t i = 0; i < 3; ++i) c.mapping.level(i).keep = DataSpaceSet::all();
+        c.mapping.level(0).temporal = testing::loops({{Dim::N, 20}});
+        c.mapping.level(0).spatial_x = testing::loops({{Dim::C, subsystems}});
+        c.mapping.level(1).spatial_x = testing::loops({{Dim::C, x / subsystems}});
+        c.mapping.level(1).spatial_y = testing::loops({{Dim::K, y}});
+        c.mapping.level(2).temporal = testing::loops({{Dim::N, 2}, {Dim::C, 4}, {Dim::R, 3}});
+        c.nest = analyze_nest(c.problem, c.mapping);
+        c.densities.spaces[DataSpace::weights] = {0.3, UniformModel{}};
+        return c;
+    };
+    const auto split = make(2, 16, 8);
+    const auto narrow = make(1, 8, 16);
+    const auto whole = make(1, 16, 8);
+    const WaveShape w = wave_shape(split.arch, split.problem, split.mapping, split.densities);
+    EXPECT_EQ(w.distinct_x, 16);
+    EXPECT_EQ(w.local_distinct_x, 8);
+    EXPECT_EQ(w.operands[0].local_distinct_x, 8);
+    EXPECT_EQ(
+        wave_shape(whole.arch, whole.problem, whole.mapping, whole.densities).local_distinct_x, 16);
+    const LoadImbalance cf = split.run(ImbalanceMethod::closed_form);
+    EXPECT_DOUBLE_EQ(cf.cycles, narrow.run(ImbalanceMethod::closed_form).cycles);
+    EXPECT_GT(cf.cycles, whole.run(ImbalanceMethod::closed_form).cycles * 1.02);
+    const LoadImbalance mc = split.run(ImbalanceMethod::monte_carlo, 4096);
+    EXPECT_NEAR(cf.cycles, mc.cycles, 0.05 * mc.cycles);
+    EXPECT_GT(mc.cycles, whole.run(ImbalanceMethod::monte_carlo, 4096).cycles * 1.02);
+}
+
 // Half-tile pairing moves, per wave, one half tile
 // into every PE (half its weight nonzeros) and half its partial sums back,
 // each over the mean partner distance (n + 1)/3 along the balancing axis.
