@@ -6,7 +6,7 @@
 # after the paper's name go to its script (`--help` lists them).
 #
 #   scripts/reproduce.sh procrustes [--budget 16000]   # sweeps; resumes finished points
-#   scripts/reproduce.sh eager_pruning [--resume]      # about 50 minutes; saves after each network
+#   scripts/reproduce.sh eager_pruning [--resume]      # about 60-75 minutes; saves after each network
 #   scripts/reproduce.sh resprop [--budget 2000]       # train-cost on GSCN
 #   scripts/reproduce.sh clonets                       # about ten seconds
 #   scripts/reproduce.sh seed003 [--networks a,b] [--resume]  # 77 min on two idle cores; saves after each part
