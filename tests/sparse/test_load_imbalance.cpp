@@ -387,6 +387,24 @@ TEST(LoadImbalanceSchemes, LineIndexingLinesEndAtTheInstancesThatFeedThePEs) {
     const LoadImbalance mc = split.run(ImbalanceMethod::monte_carlo, 4096);
     EXPECT_NEAR(cf.cycles, mc.cycles, 0.05 * mc.cycles);
     EXPECT_GT(mc.cycles, whole.run(ImbalanceMethod::monte_carlo, 4096).cycles * 1.02);
+
+    // Per-channel clusters with the channels across the sub-systems and the
+    // filters within: each line holds one channel cluster set, in the closed
+    // form and in the Monte Carlo's enumeration alike.
+    auto channels = split;
+    channels.problem = make_phase_problem(
+        "l", Phase::fw, testing::space_of({{Dim::N, 40}, {Dim::K, 8}, {Dim::C, 64}, {Dim::R, 3}}));
+    channels.mapping.level(1).spatial_x = testing::loops({{Dim::K, 8}});
+    channels.mapping.level(1).spatial_y = testing::loops({{Dim::C, 8}});
+    channels.nest = analyze_nest(channels.problem, channels.mapping);
+    channels.densities.spaces[DataSpace::weights] = {
+        0.3, ClusteredModel{ClusterDistribution::beta, 0.5, ClusterUnit::channel}};
+    const WaveShape cw =
+        wave_shape(channels.arch, channels.problem, channels.mapping, channels.densities);
+    EXPECT_EQ(cw.operands[0].clusters_x, 2);
+    EXPECT_EQ(cw.operands[0].local_clusters_x, 1);
+    const double channels_mc = channels.run(ImbalanceMethod::monte_carlo, 4096).cycles;
+    EXPECT_NEAR(channels.run(ImbalanceMethod::closed_form).cycles, channels_mc, 0.08 * channels_mc);
 }
 
 // Half-tile pairing moves, per wave, one half tile
