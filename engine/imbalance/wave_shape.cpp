@@ -59,12 +59,16 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
                      const PhaseDensities& densities) {
     WaveShape w;
     w.pe_level = std::min<std::size_t>(find_pe_level(arch), mapping.num_levels);
+    // Per dimension: the part of spread_x, spread_y made by the spatial loops
+    // of the level that feeds the PEs, within one of its instances.
+    DimBounds local_x{};
+    DimBounds local_y{};
     for (Dim d : kAllDims) {
         w.pe_box[d] = 1;
         w.spread_x[d] = 1;
         w.spread_y[d] = 1;
-        w.local_x[d] = 1;
-        w.local_y[d] = 1;
+        local_x[d] = 1;
+        local_y[d] = 1;
     }
     DimBounds above{};  // per dimension: the temporal factors above the PE level
     for (Dim d : kAllDims) above[d] = 1;
@@ -76,8 +80,8 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
             for (const Loop& l : level.spatial_x) w.spread_x[l.dim] *= l.factor;
             for (const Loop& l : level.spatial_y) w.spread_y[l.dim] *= l.factor;
             if (i + 1 == w.pe_level) {  // the level that feeds the PEs
-                for (const Loop& l : level.spatial_x) w.local_x[l.dim] *= l.factor;
-                for (const Loop& l : level.spatial_y) w.local_y[l.dim] *= l.factor;
+                for (const Loop& l : level.spatial_x) local_x[l.dim] *= l.factor;
+                for (const Loop& l : level.spatial_y) local_y[l.dim] *= l.factor;
             }
             continue;
         }
@@ -108,15 +112,15 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
         op.tile = tile_of(projection, w.pe_box);
         op.distinct_x = product_over(w.spread_x, projection.relevant);
         op.distinct_y = product_over(w.spread_y, projection.relevant);
-        op.local_distinct_x = product_over(w.local_x, projection.relevant);
-        op.local_distinct_y = product_over(w.local_y, projection.relevant);
+        op.local_distinct_x = product_over(local_x, projection.relevant);
+        op.local_distinct_y = product_over(local_y, projection.relevant);
         const DensityModel& model = densities.of(op.space).model;
         if (clustered_model(model) != nullptr) {
             const DimSet dims = cluster_dims(model, projection, op.space) & projection.relevant;
             op.clusters_x = product_over(w.spread_x, dims);
             op.clusters_y = product_over(w.spread_y, dims);
-            op.local_clusters_x = product_over(w.local_x, dims);
-            op.local_clusters_y = product_over(w.local_y, dims);
+            op.local_clusters_x = product_over(local_x, dims);
+            op.local_clusters_y = product_over(local_y, dims);
         } else {
             op.clusters_x = op.distinct_x;
             op.clusters_y = op.distinct_y;
@@ -127,8 +131,8 @@ WaveShape wave_shape(const ArchModel& arch, const PhaseProblem& problem, const M
     }
     w.distinct_x = product_over(w.spread_x, any_relevant);
     w.distinct_y = product_over(w.spread_y, any_relevant);
-    w.local_distinct_x = product_over(w.local_x, any_relevant);
-    w.local_distinct_y = product_over(w.local_y, any_relevant);
+    w.local_distinct_x = product_over(local_x, any_relevant);
+    w.local_distinct_y = product_over(local_y, any_relevant);
     if (w.num_operands > 0) {
         DimSet streamed;
         for (DataSpace s : kAllDataSpaces) {

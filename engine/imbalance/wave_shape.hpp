@@ -40,7 +40,7 @@ struct OperandSpread {
     std::int64_t clusters_x = 1;
     std::int64_t clusters_y = 1;
     // Distinct tiles and cluster sets along each axis within one instance of
-    // the level that feeds the PEs (WaveShape::local_x); they divide
+    // the level that feeds the PEs (WaveShape::local_distinct_x); they divide
     // distinct_x, clusters_x (and their y twins). Tile j along x sits in
     // instance j / local_distinct_x; its cluster set is
     // local_cluster_set_x(j) (the Monte Carlo's enumeration).
@@ -70,19 +70,15 @@ struct WaveShape {
     DimBounds pe_box{};          // extents of one PE's work tile
     DimBounds spread_x{};        // per dimension: factor spread along x above the PE level
     DimBounds spread_y{};
-    // Per dimension: the part of spread_x, spread_y made within one instance
-    // of the level just above the PE level (its spatial loops), the rest
-    // spreading work across its instances: Eager Pruning's four sub-systems
-    // (§5.2) each feed their own PEs.
-    DimBounds local_x{};
-    DimBounds local_y{};
     std::array<OperandSpread, 2> operands{};
     std::size_t num_operands = 0;
     // Distinct PE work tiles along each axis, over every operand.
     std::int64_t distinct_x = 1;
     std::int64_t distinct_y = 1;
-    // The same within one instance of the level just above the PE level: a
-    // line of line indexing ends there (Cambricon-X's indexing module feeds
+    // The same within one instance of the level just above the PE level (the
+    // spread its own spatial loops make; the levels above spread work across
+    // its instances, as Eager Pruning's four sub-systems, §5.2): a line of
+    // line indexing ends there (Cambricon-X's indexing module feeds
     // the 16 PEs of one row, Eager Pruning §5.2), so along the balancing axis
     // each of distinct_x / local_distinct_x segments is a line of its own.
     // They divide distinct_x, distinct_y.

@@ -201,6 +201,14 @@ TEST_F(MaskFiles, WrongDtypeNamesTheFile) {
     EXPECT_TRUE(contains(e.message(), "unsupported mask dtype '<f4'"));
 }
 
+// A header value that is a paragraph is quoted as an excerpt, not echoed whole.
+TEST_F(MaskFiles, ALongDtypeIsQuotedAsAnExcerpt) {
+    testing::write_file(dir / "f.npy", testing::npy_bytes({2}, {0, 0}, std::string(3000, 'f')));
+    const SpecError e = expect_spec_error([&] { read_npy_mask(dir / "f.npy"); });
+    EXPECT_TRUE(contains(e.message(), "unsupported mask dtype 'fff"));
+    EXPECT_LT(e.message().size(), 300u);
+}
+
 TEST_F(MaskFiles, TruncatedDataAndBadMagic) {
     testing::write_file(dir / "t.npy", testing::npy_bytes({4}, {1, 0}));
     EXPECT_TRUE(contains(expect_spec_error([&] { read_npy_mask(dir / "t.npy"); }).message(),
