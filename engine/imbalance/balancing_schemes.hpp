@@ -33,6 +33,10 @@
 //                            (§4.3: doubled weight registers), so its depth,
 //                            ceil(log2 PEs) cycles, is paid once per layer
 //                            and phase (filling the pipeline), not per wave.
+//                            Each instance of the level that feeds the PEs
+//                            has its own tree and spreads its own share (a
+//                            sub-system's 512 PEs, §5.2); the wave waits for
+//                            the busiest instance.
 //   line_indexing            Cambricon-X's rows as Eager Pruning §4.1 and §5.2
 //                            describe them ("16 PEs in a row serve one
 //                            output", fed its filter's nonzero weights by the

@@ -159,14 +159,62 @@ double normalized_workload_stddev(const PeWork& pw, std::int64_t distinct, std::
     return std::sqrt(var) / pw.mean;
 }
 
-// Line indexing (balancing_schemes.hpp): a wave's cycles, shared out over the
-// waves a line runs as one (WaveShape::line_packed_waves). A line is the
-// `along` tiles along the axis within one instance of the level that feeds
-// the PEs (WaveShape::local_distinct_x); it sums them over those waves; its
-// own parts add up independently, its shared part once per cluster set along
-// it (the packed waves taken to keep their cluster sets: they differ in
-// dimensions that reduce into the same outputs); the lines' sums differ as
-// their cluster sets do.
+// Tiles pooled in groups, each group's work summed and spread evenly over
+// its own PEs, the wave waiting for the busiest group: line indexing's lines,
+// flexible allocation's instances (balancing_schemes.hpp).
+struct Pools {
+    std::int64_t tiles = 1;      // distinct tiles a group sums per wave
+    std::int64_t count = 1;      // distinct groups
+    std::int64_t sets = 1;       // distinct cluster sets among the groups
+    std::int64_t tile_sets = 1;  // distinct cluster sets among one group's tiles
+    double packed = 1;           // waves a group runs as one
+    // Whether the packed waves keep their cluster sets (line indexing: they
+    // differ in dimensions that reduce into the same outputs) or draw new ones
+    // (flexible allocation: they hold other filters).
+    bool packed_keep_sets = true;
+};
+
+// A wave's cycles, shared out over the packed waves. A group sums its tiles
+// over the packed waves: their own parts independently, their shared part
+// once per cluster set; the groups' sums differ as their cluster sets do.
+double busiest_pool_cycles(const PeWork& pw, const Pools& pools, std::int64_t units) {
+    const double n = pools.packed * double(pools.tiles);  // tiles one group's sum holds
+    const double sets = double(pools.tile_sets) * (pools.packed_keep_sets ? 1.0 : pools.packed);
+    const double per_set = n / sets;
+    const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
+    PeWork sum = pw;
+    sum.mean = n * pw.mean;
+    sum.upper = n * pw.upper;
+    sum.shared_var = sets * per_set * per_set * pw.shared_var;
+    sum.shared_third = sets * per_set * per_set * per_set * pw.shared_third;
+    sum.sd = std::sqrt(n * own + sum.shared_var);
+    sum.skew = pw.skew / std::sqrt(n);
+    if (sum.sd <= 0)
+        return balancing::pe_cycles(sum.mean / double(pools.tiles), units) / pools.packed;
+    const double busiest =
+        std::clamp(expected_max_work(sum, pools.count, pools.sets), sum.mean, sum.upper);
+    // E[⌈busiest / PEs⌉] for normal sums taken as independent; groups that
+    // share a cluster set differ only in their own parts, so each set counts
+    // once, with the largest of its groups (as expected_max_work); `busiest`
+    // (with the sums' skew) where the sum has too many terms.
+    CeilingWork each{.mean = sum.mean, .sd = sum.sd, .integral = pw.integral, .lattice = pw.reuse};
+    std::int64_t independent = pools.count;
+    if (pools.sets < pools.count && sum.shared_var > 0) {
+        independent = std::max<std::int64_t>(1, pools.sets);
+        const NormalMaxMoments z = normal_max_moments(pools.count / independent);
+        const double own_var = std::max(0.0, sum.sd * sum.sd - sum.shared_var);
+        each.mean = sum.mean + std::sqrt(own_var) * z.m1;
+        each.sd = std::sqrt(sum.shared_var + own_var * (z.m2 - z.m1 * z.m1));
+    }
+    return expected_max_ceiling(each, double(pools.tiles * units), independent, busiest,
+                                sum.upper) /
+           pools.packed;
+}
+
+// Line indexing (balancing_schemes.hpp): a line is the `along` tiles along
+// the axis within one instance of the level that feeds the PEs
+// (WaveShape::local_distinct_x), summed over the waves it runs as one
+// (WaveShape::line_packed_waves).
 double line_indexing_cycles(const WaveShape& w, const PeWork& pw, bool single, int axis,
                             std::int64_t units) {
     const OperandSpread& op0 = w.operands[0];
@@ -175,31 +223,36 @@ double line_indexing_cycles(const WaveShape& w, const PeWork& pw, bool single, i
     const std::int64_t segments = (along_x ? w.distinct_x : w.distinct_y) / along;
     const std::int64_t lines = (along_x ? w.distinct_y : w.distinct_x) * segments;
     const std::int64_t local_sets = along_x ? op0.local_clusters_x : op0.local_clusters_y;
-    const std::int64_t along_sets = single ? std::max<std::int64_t>(1, local_sets) : along;
-    const std::int64_t line_sets = single
-                                       ? (along_x ? op0.clusters_y * (op0.clusters_x / local_sets)
-                                                  : op0.clusters_x * (op0.clusters_y / local_sets))
-                                       : lines;
-    const double packed = double(w.line_packed_waves);
-    const double n = packed * double(along);  // tiles one line's group sums
-    const double own = std::max(0.0, pw.sd * pw.sd - pw.shared_var);
-    PeWork line = pw;
-    line.mean = n * pw.mean;
-    line.upper = n * pw.upper;
-    line.shared_var = n * n / double(along_sets) * pw.shared_var;
-    line.shared_third = n * n * n / double(along_sets * along_sets) * pw.shared_third;
-    line.sd = std::sqrt(n * own + line.shared_var);
-    line.skew = pw.skew / std::sqrt(n);
-    if (line.sd <= 0) return balancing::pe_cycles(line.mean / double(along), units) / packed;
-    const double busiest =
-        std::clamp(expected_max_work(line, lines, line_sets), line.mean, line.upper);
-    // E[⌈busiest / PEs⌉] for normal lines taken as independent (lines that
-    // share a cluster set differ less); `busiest` (with the sums' skew) where
-    // the sum has too many terms.
-    return expected_max_ceiling(
-               {.mean = line.mean, .sd = line.sd, .integral = pw.integral, .lattice = pw.reuse},
-               double(along * units), lines, busiest, line.upper) /
-           packed;
+    return busiest_pool_cycles(
+        pw,
+        {.tiles = along,
+         .count = lines,
+         .sets = single ? (along_x ? op0.clusters_y * (op0.clusters_x / local_sets)
+                                   : op0.clusters_x * (op0.clusters_y / local_sets))
+                        : lines,
+         .tile_sets = single ? std::max<std::int64_t>(1, local_sets) : along,
+         .packed = double(w.line_packed_waves),
+         .packed_keep_sets = true},
+        units);
+}
+
+// Flexible allocation across instances (balancing_schemes.hpp): each
+// instance of the level that feeds the PEs spreads its own tiles' work,
+// summed over the waves it packs (WaveShape::packed_waves), over its own PEs.
+double instance_allocation_cycles(const WaveShape& w, const PeWork& pw, bool single,
+                                  std::int64_t units) {
+    const OperandSpread& op0 = w.operands[0];
+    const std::int64_t tiles = w.local_distinct_x * w.local_distinct_y;
+    const std::int64_t instances = w.distinct_x * w.distinct_y / tiles;
+    const std::int64_t local_sets = op0.local_clusters_x * op0.local_clusters_y;
+    return busiest_pool_cycles(pw,
+                               {.tiles = tiles,
+                                .count = instances,
+                                .sets = single ? op0.cluster_groups() / local_sets : instances,
+                                .tile_sets = single ? local_sets : tiles,
+                                .packed = double(w.packed_waves),
+                                .packed_keep_sets = false},
+                               units);
 }
 
 LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, const WaveShape& w,
@@ -303,7 +356,14 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
         case LoadBalancingScheme::flexible_allocation: {
             // The work of the waves packed together (wave_shape.hpp) spread
             // evenly over the PEs, independent waves summed; the tree's fill
-            // once (below).
+            // once (below). Each instance of the level that feeds the PEs has
+            // its own tree (Eager Pruning's sub-systems, §5.2): with several,
+            // the busiest instance sets the pace.
+            if (w.local_distinct_x * w.local_distinct_y < distinct) {
+                wave_cycles = instance_allocation_cycles(w, pw, single, units);
+                wave_words = double(w.pes());
+                break;
+            }
             const double packed = double(w.packed_waves);
             PeWork group = pw;
             group.mean *= packed;

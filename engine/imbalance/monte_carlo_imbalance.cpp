@@ -278,7 +278,8 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
     double sum_stddev_coarse = 0;
     double sum_stddev_two_level = 0;
     std::vector<double> bins(kHistogramBins, 0.0);
-    double packed_work = 0;  // flexible allocation: the current group of packed waves
+    std::vector<double> instance_work;  // flexible allocation: each instance's current group
+    double packed_total = 0;
     std::int64_t packed_count = 0;
     std::vector<double> line_work;  // line indexing: each line's current group
     double line_total = 0;
@@ -360,16 +361,31 @@ LoadImbalance monte_carlo(const ArchModel& arch, const PhaseProblem& problem, co
                 break;
             }
             case LoadBalancingScheme::flexible_allocation: {
-                // The waves packed together (wave_shape.hpp) share the PEs: a group's
-                // summed work, spread evenly, its cycles shared out over its waves.
+                // The waves packed together (wave_shape.hpp) share the PEs of
+                // each instance of the level that feeds them: each instance's
+                // summed work spread evenly over its tiles, the busiest one's
+                // cycles shared out over the group's waves. Tile (px, py) sits
+                // in instance (px / local_distinct_x, py / local_distinct_y).
                 // The adder tree's pipeline fill is added once, below.
-                packed_work += mean;
+                const std::int64_t lx = w.local_distinct_x;
+                const std::int64_t ly = w.local_distinct_y;
+                instance_work.resize(std::size_t(dx / lx * (dy / ly)), 0.0);
+                for (std::int64_t py = 0; py < dy; ++py) {
+                    for (std::int64_t px = 0; px < dx; ++px) {
+                        instance_work[std::size_t(px / lx + dx / lx * (py / ly))] +=
+                            work[std::size_t(px + dx * py)];
+                    }
+                }
+                packed_total += total;
                 packed_count += 1;
                 cycles = 0;
                 if (packed_count == w.packed_waves || s + 1 == sampled) {
-                    cycles = group_cycles(packed_work, packed_work, 1, packed_count, w.packed_waves,
-                                          units, bins);
-                    packed_work = 0;
+                    cycles =
+                        group_cycles(*std::max_element(instance_work.begin(), instance_work.end()),
+                                     packed_total / double(dx * dy), lx * ly, packed_count,
+                                     w.packed_waves, units, bins);
+                    std::fill(instance_work.begin(), instance_work.end(), 0.0);
+                    packed_total = 0;
                     packed_count = 0;
                 }
                 binned = true;

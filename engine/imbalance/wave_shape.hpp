@@ -80,8 +80,9 @@ struct WaveShape {
     // its instances, as Eager Pruning's four sub-systems, §5.2): a line of
     // line indexing ends there (Cambricon-X's indexing module feeds
     // the 16 PEs of one row, Eager Pruning §5.2), so along the balancing axis
-    // each of distinct_x / local_distinct_x segments is a line of its own.
-    // They divide distinct_x, distinct_y.
+    // each of distinct_x / local_distinct_x segments is a line of its own;
+    // flexible allocation spreads work within one instance (each sub-system
+    // its own adder tree, §4.2, §5.2). They divide distinct_x, distinct_y.
     std::int64_t local_distinct_x = 1;
     std::int64_t local_distinct_y = 1;
     // How many consecutive waves flexible allocation runs as one (Eager
