@@ -63,6 +63,30 @@ void BM_ClosedForm(benchmark::State& state) {
 // Models: 0 uniform, 1 n_m, 2 clustered (per filter), 3 two operands; schemes 0..3.
 BENCHMARK(BM_ClosedForm)->ArgsProduct({{0, 1, 2, 3}, {0}})->ArgsProduct({{2}, {1, 2, 3}});
 
+// Flexible allocation with the 16 columns split over 4 instances of the level
+// that feeds the PEs (Eager Pruning's sub-systems, each with its own tree: C
+// 4 across them and 4 within each), the busiest-instance form (range 0 = 1)
+// against the same spread in one instance (range 0 = 0), side by side; the
+// density model as range 1 (as BM_ClosedForm).
+void BM_FlexibleInstances(benchmark::State& state) {
+    Setup s = setup(state.range(1), std::int64_t(LoadBalancingScheme::flexible_allocation));
+    if (state.range(0) == 1) {
+        s.arch.levels[1].instances = 4;
+        s.arch.levels[1].mesh_x = 4;
+        s.mapping.level(0).spatial_x = testing::loops({{Dim::C, 4}});
+        s.mapping.level(1).spatial_x = testing::loops({{Dim::C, 4}});
+        s.nest = analyze_nest(s.fw, s.mapping);
+    }
+    for (auto _ : state) {
+        const LoadImbalance r =
+            estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities);
+        benchmark::DoNotOptimize(r.cycles);
+    }
+    state.counters["cycles"] =
+        estimate_load_imbalance(s.arch, s.fw, s.mapping, s.nest, s.densities).cycles;
+}
+BENCHMARK(BM_FlexibleInstances)->ArgsProduct({{0, 1}, {0, 2}});
+
 // The same with a new density every call, so the per-thread cache of small-
 // count results never hits: the cost of a first sight of a (tile, spread).
 void BM_ClosedFormUncached(benchmark::State& state) {

@@ -69,13 +69,8 @@ double expected_ceiling_limit(const CeilingWork& w, double per_cycle) {
     return w.mean / per_cycle + rounding;
 }
 
-double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
-                            double expected_max, double upper) {
-    if (threshold_terms(w, per_cycle) > double(kMaxExpectedCeilingTerms)) {
-        CeilingWork at_max = w;
-        at_max.mean = expected_max;
-        return expected_ceiling_limit(at_max, per_cycle);
-    }
+double expected_max_ceiling_by_thresholds(const CeilingWork& w, double per_cycle,
+                                          std::int64_t count, double upper) {
     const double lo = std::max(0.0, std::floor((w.mean - kTails * w.sd) / per_cycle));
     const double hi = std::min(w.mean + kTails * w.sd, upper - 1e-9 * per_cycle);
     double cycles = lo;  // below lo every copy is above k·c
@@ -83,6 +78,39 @@ double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t
         cycles += 1.0 - std::pow(1.0 - above(w, k * per_cycle), double(count));
     }
     return cycles;
+}
+
+double expected_max_ceiling_by_lattice(const CeilingWork& w, double per_cycle, std::int64_t count,
+                                       double upper) {
+    const double r = w.lattice;
+    const double lo = std::max(0.0, std::floor((w.mean - kTails * w.sd) / r));
+    const double hi = std::ceil((w.mean + kTails * w.sd) / r);
+    // P(max ≥ m·r) = 1 − P(W < m·r)^count; the mass below lo sits at lo, and
+    // no copy exceeds `upper`.
+    const double top = std::max(0.0, std::ceil(upper / per_cycle - 1e-9 * r / per_cycle));
+    double at_least = 1.0;
+    double cycles = 0;
+    for (double m = lo; m <= hi; m += 1) {
+        const double at_least_next = 1.0 - std::pow(1.0 - tail(w, (m + 0.5) * r), double(count));
+        const double ceiling = std::max(0.0, std::ceil(m * r / per_cycle - 1e-9 * r / per_cycle));
+        cycles += (at_least - at_least_next) * std::min(ceiling, top);
+        at_least = at_least_next;
+    }
+    return cycles;
+}
+
+double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
+                            double expected_max, double upper) {
+    const double by_thresholds = threshold_terms(w, per_cycle);
+    const double by_lattice =
+        w.integral ? lattice_terms(w) : std::numeric_limits<double>::infinity();
+    const double cap = double(kMaxExpectedMaxCeilingTerms);
+    if (by_thresholds <= cap && by_thresholds <= by_lattice)
+        return expected_max_ceiling_by_thresholds(w, per_cycle, count, upper);
+    if (by_lattice <= cap) return expected_max_ceiling_by_lattice(w, per_cycle, count, upper);
+    CeilingWork at_max = w;
+    at_max.mean = expected_max;
+    return expected_ceiling_limit(at_max, per_cycle);
 }
 
 double expected_ceiling(const CeilingWork& w, double per_cycle, double shares) {

@@ -26,6 +26,14 @@
 namespace trainloop {
 
 inline constexpr std::int64_t kMaxExpectedCeilingTerms = 2048;
+// The same for the maximum of several copies, whose terms each cost a power
+// as well: it runs for every sparse evaluation of an array of instances (a
+// line, a sub-system), inside the mapper's loop. Past it σ spans more than 7
+// cycles and 7 lattice points, and the maximum of up to 10^4 normals keeps
+// more than a third of σ (normal order statistics), so its fractions are
+// near uniform: the limit is within half a cycle, and closer the more σ
+// spans (tests/sparse/test_expected_ceiling.cpp).
+inline constexpr std::int64_t kMaxExpectedMaxCeilingTerms = 128;
 
 struct CeilingWork {
     double mean = 0;        // μ, MACs
@@ -47,12 +55,18 @@ double expected_ceiling_by_lattice(const CeilingWork& w, double per_cycle);
 // The uniform-fraction limit.
 double expected_ceiling_limit(const CeilingWork& w, double per_cycle);
 
-// E[⌈max of `count` independent copies of W / per_cycle⌉] (line indexing,
-// load_imbalance.cpp), W at most `upper`: by thresholds, Σ_{k·c < upper}
-// (1 − (1 − P(W > k·c))^count); past kMaxExpectedCeilingTerms terms, the
+// E[⌈max of `count` independent copies of W / per_cycle⌉] (line indexing's
+// lines, flexible allocation's instances: load_imbalance.cpp), W at most
+// `upper`: by thresholds, Σ_{k·c < upper} (1 − (1 − P(W > k·c))^count), or
+// by lattice points, Σ_m P(max = m·r)·⌈m·r / c⌉, whichever is shorter; when
+// both would take more than kMaxExpectedMaxCeilingTerms terms, the
 // uniform-fraction limit applied to `expected_max`, the maximum's mean (the
 // caller's, with its skew).
 double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
                             double expected_max, double upper);
+double expected_max_ceiling_by_thresholds(const CeilingWork& w, double per_cycle,
+                                          std::int64_t count, double upper);
+double expected_max_ceiling_by_lattice(const CeilingWork& w, double per_cycle, std::int64_t count,
+                                       double upper);
 
 }  // namespace trainloop

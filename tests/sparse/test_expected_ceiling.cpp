@@ -1,6 +1,7 @@
-// E[⌈W/c⌉] for flexible allocation (imbalance/expected_ceiling.hpp): the
-// lattice sum equals the threshold sum, the limit is within half a cycle of
-// both where it is taken, and the dispatch never runs a long sum.
+// E[⌈W/c⌉] for flexible allocation (imbalance/expected_ceiling.hpp), and of
+// the maximum of several copies: the lattice sum equals the threshold sum,
+// the limit is within half a cycle of both where it is taken, and the
+// dispatch never runs a long sum.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -69,6 +70,59 @@ TEST(ExpectedCeiling, TheDispatchAgreesWithTheSumsAndStaysShort) {
     const CeilingWork broad{.mean = 1e9, .sd = 2e6, .integral = true, .lattice = 3};
     EXPECT_NEAR(expected_ceiling(broad, 2048), expected_ceiling_by_thresholds(broad, 2048), 0.5);
     EXPECT_EQ(expected_ceiling(broad, 2048), expected_ceiling_limit(broad, 2048));
+}
+
+// The maximum of `count` copies (line indexing's lines, flexible allocation's
+// instances): the lattice sum is the threshold sum reordered, below `upper`
+// as well; the dispatch takes the limit at the maximum's mean only past
+// kMaxExpectedMaxCeilingTerms terms each way, within half a cycle there.
+TEST(ExpectedMaxCeiling, TheLatticeSumIsTheThresholdSumReordered) {
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    for (int i = 0; i < 300; ++i) {
+        const double r = std::floor(1 + 200 * unit(rng));
+        const double c = std::floor(1 + 300 * unit(rng));
+        const double sd = (0.2 + 30 * unit(rng)) * std::max(r, c);
+        const double mean = 12 * sd * unit(rng) + 20 * r;
+        const auto count = std::int64_t(1 + 200 * unit(rng));
+        const double upper = unit(rng) < 0.3 ? mean + sd : 1e18;
+        const CeilingWork w{.mean = mean, .sd = sd, .integral = true, .lattice = r};
+        const double thresholds = expected_max_ceiling_by_thresholds(w, c, count, upper);
+        EXPECT_NEAR(expected_max_ceiling_by_lattice(w, c, count, upper), thresholds,
+                    1e-7 * thresholds + 1e-9)
+            << "r " << r << " c " << c << " mean " << mean << " sd " << sd << " count " << count;
+    }
+    // One copy is E[⌈W/c⌉].
+    const CeilingWork one{.mean = 5000, .sd = 300, .integral = true, .lattice = 7};
+    EXPECT_NEAR(expected_max_ceiling_by_thresholds(one, 64, 1, 1e18),
+                expected_ceiling_by_thresholds(one, 64), 1e-9);
+}
+
+TEST(ExpectedMaxCeiling, TheDispatchTakesTheLimitOnlyWhereEachSumIsLong) {
+    std::mt19937_64 rng(13);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    int limits = 0;
+    for (int i = 0; i < 300; ++i) {
+        const double r = std::floor(1 + 50 * unit(rng));
+        const double c = std::floor(1 + 50 * unit(rng));
+        const double sd = (0.1 + 20 * unit(rng)) * std::max(r, c);
+        const double mean = 10 * sd + 1000 * r * unit(rng);
+        const auto count = std::int64_t(2 + 500 * unit(rng));
+        const CeilingWork w{.mean = mean, .sd = sd, .integral = true, .lattice = r};
+        const double sum = expected_max_ceiling_by_thresholds(w, c, count, 1e18);
+        // The maximum's mean, by the sum over thresholds of a fine lattice.
+        const double max_mean =
+            expected_max_ceiling_by_thresholds(
+                {.mean = mean, .sd = sd, .integral = false, .lattice = 1}, 1e-3 * sd, count, 1e18) *
+            1e-3 * sd;
+        const double dispatched = expected_max_ceiling(w, c, count, max_mean, 1e18);
+        const bool long_sums = 18 * sd / c > double(kMaxExpectedMaxCeilingTerms) &&
+                               18 * sd / r > double(kMaxExpectedMaxCeilingTerms);
+        limits += long_sums;
+        EXPECT_NEAR(dispatched, sum, long_sums ? 0.5 : 1e-7 * sum)
+            << "r " << r << " c " << c << " sd " << sd << " count " << count;
+    }
+    EXPECT_GT(limits, 30);
 }
 
 }  // namespace
