@@ -119,6 +119,23 @@ void BM_ExpectedCeiling(benchmark::State& state) {
 }
 BENCHMARK(BM_ExpectedCeiling)->Arg(0)->Arg(1);
 
+// The busiest of 4 instances' sums, E[⌈max/c⌉] (expected_max_ceiling), for
+// BM_FlexibleInstances' sums (64 tiles of 36 weights at density 0.1, each used
+// 49 times, 4 waves packed: mean 45,158 MACs, σ 1,411, on 64 PEs): the
+// term-by-term threshold sum, about 400 terms (arg 0: what the first version
+// of the instance rule paid), against the dispatch (arg 1), side by side.
+void BM_ExpectedMaxCeiling(benchmark::State& state) {
+    const CeilingWork w{.mean = 45158, .sd = 1411, .integral = true, .lattice = 49};
+    const bool by_thresholds = state.range(0) == 0;
+    for (auto _ : state) {
+        const double cycles = by_thresholds
+                                  ? expected_max_ceiling_by_thresholds(w, 64, 4, 1e18)
+                                  : expected_max_ceiling(w, 64, 4, 45158 + 1.03 * 1411, 1e18);
+        benchmark::DoNotOptimize(cycles);
+    }
+}
+BENCHMARK(BM_ExpectedMaxCeiling)->Arg(0)->Arg(1);
+
 // Half-tile pairing on K,N with tiles of a few weights (the shape of the
 // example mapping resnet18_3x3_CK_fw: 18-weight tiles at density 0.21, 16
 // PEs along the balancing axis): the exact small-count pairing path
