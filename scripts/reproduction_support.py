@@ -117,9 +117,26 @@ def within_target(ratio):
     return abs(ratio - 1) <= TARGET_TOLERANCE
 
 
-def target_verdict(ratio):
-    """`within_target` as the documents print it."""
+def ratio_text(ratio):
+    """A ratio as the documents print it: two decimals, or three where two would round it
+    across the target's edge (0.796 would print as 0.80, which reads as within it)."""
+    text = "%.2f" % ratio
+    if within_target(float(text)) != within_target(ratio):
+        text = "%.3f" % ratio
+    return text
+
+
+def verdict_words(ratio):
+    """`within_target` in words."""
     return "within ±20 %" if within_target(ratio) else "**outside ±20 %**"
+
+
+def target_verdict(ratio):
+    """`within_target` as the documents print it beside a ratio printed to two decimals:
+    where that ratio reads the other way, with its third decimal."""
+    if ratio_text(ratio) != "%.2f" % ratio:
+        return "%s: %s unrounded" % (verdict_words(ratio), ratio_text(ratio))
+    return verdict_words(ratio)
 
 
 class TargetSummary:
@@ -162,9 +179,9 @@ class TargetSummary:
         for claim, case, paper, ours, ratio in sorted(self.rows,
                                                       key=lambda r: claims.index(r[0])):
             alternatives = self.alternatives.get((claim, case), [])
-            out.append("| %s | %s | %s | %s | %.2f | %s | %s |"
-                       % (claim, case, paper, ours, ratio, target_verdict(ratio),
-                          "; ".join("%s: %.2f" % a for a in alternatives)
+            out.append("| %s | %s | %s | %s | %s | %s | %s |"
+                       % (claim, case, paper, ours, ratio_text(ratio), verdict_words(ratio),
+                          "; ".join("%s: %s" % (a[0], ratio_text(a[1])) for a in alternatives)
                           if alternatives else "—"))
         return out
 

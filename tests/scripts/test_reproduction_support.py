@@ -18,7 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from reproduction_support import (  # noqa: E402
     ROOT, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
     network_names, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
-    scalars_and, shipped_networks, target_verdict, within_target, write_stored_runs)
+    ratio_text, scalars_and, shipped_networks, target_verdict, within_target,
+    write_stored_runs)
 
 
 class StoredRuns(unittest.TestCase):
@@ -100,6 +101,20 @@ class Target(unittest.TestCase):
         self.assertFalse(within_target(0.79) or within_target(1.21))
         self.assertEqual(target_verdict(1.1), "within ±20 %")
         self.assertEqual(target_verdict(0.5), "**outside ±20 %**")
+
+    def test_a_ratio_that_two_decimals_round_across_the_edge_keeps_its_third(self):
+        # 0.7956 to two decimals is 0.80, which would read as within the target.
+        self.assertEqual(ratio_text(0.7956), "0.796")
+        self.assertEqual(ratio_text(1.2049), "1.205")
+        self.assertEqual(ratio_text(0.8012), "0.80")
+        self.assertEqual(ratio_text(0.66), "0.66")
+        self.assertEqual(target_verdict(0.7956), "**outside ±20 %**: 0.796 unrounded")
+        self.assertEqual(target_verdict(0.8012), "within ±20 %")
+        summary = TargetSummary()
+        summary.add("claim", "case", "2.25×", "1.79×", 0.7956)
+        summary.alternative("claim", "case", "a reading", 1.2049)
+        table = "\n".join(summary.lines("the sections"))
+        self.assertIn("| 0.796 | **outside ±20 %** | a reading: 1.205 |", table)
 
 
 class ModelChanges(unittest.TestCase):
