@@ -21,13 +21,24 @@ TEST(ExpectedCeiling, ADegenerateNormalGivesTheCeilingOfItsMean) {
     EXPECT_NEAR(expected_ceiling(w, 64), std::ceil(1000.0 / 64), 1e-9);
 }
 
+// A random lattice r (MACs per nonzero), cycle width c and spread σ, from a
+// fraction of a step to 30 steps of the wider of the two: where the two sums
+// must agree term for term.
+struct SumCase {
+    double r, c, sd;
+};
+SumCase random_sum_case(std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const double r = std::floor(1 + 200 * unit(rng));
+    const double c = std::floor(1 + 300 * unit(rng));
+    return {r, c, (0.2 + 30 * unit(rng)) * std::max(r, c)};
+}
+
 TEST(ExpectedCeiling, TheLatticeSumIsTheThresholdSumReordered) {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     for (int i = 0; i < 300; ++i) {
-        const double r = std::floor(1 + 200 * unit(rng));
-        const double c = std::floor(1 + 300 * unit(rng));
-        const double sd = (0.2 + 30 * unit(rng)) * std::max(r, c);
+        const auto [r, c, sd] = random_sum_case(rng);
         const double mean = (unit(rng) < 0.2 ? 2 : 12) * sd * unit(rng) + 20 * r;
         const CeilingWork w{.mean = mean, .sd = sd, .integral = true, .lattice = r};
         const double thresholds = expected_ceiling_by_thresholds(w, c);
@@ -80,9 +91,7 @@ TEST(ExpectedMaxCeiling, TheLatticeSumIsTheThresholdSumReordered) {
     std::mt19937_64 rng(5);
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     for (int i = 0; i < 300; ++i) {
-        const double r = std::floor(1 + 200 * unit(rng));
-        const double c = std::floor(1 + 300 * unit(rng));
-        const double sd = (0.2 + 30 * unit(rng)) * std::max(r, c);
+        const auto [r, c, sd] = random_sum_case(rng);
         const double mean = 12 * sd * unit(rng) + 20 * r;
         const auto count = std::int64_t(1 + 200 * unit(rng));
         const double upper = unit(rng) < 0.3 ? mean + sd : 1e18;
