@@ -30,7 +30,8 @@ inline constexpr std::int64_t kMaxExpectedCeilingTerms = 2048;
 // as well: it runs for every sparse evaluation of an array of instances (a
 // line, a sub-system), inside the mapper's loop. Past it σ spans more than 7
 // cycles and 7 lattice points, and the maximum of up to 10^4 normals keeps
-// more than a third of σ (normal order statistics), so its fractions are
+// at least 0.3 σ (normal order statistics: 0.83 σ for 2, 0.32 σ for 10^4),
+// so over 2 cycles and 2 lattice points, and its fractions are
 // near uniform: the limit is within half a cycle, and closer the more σ
 // spans (tests/sparse/test_expected_ceiling.cpp).
 inline constexpr std::int64_t kMaxExpectedMaxCeilingTerms = 128;
