@@ -465,6 +465,25 @@ TEST(LoadImbalanceSchemes, FlexibleAllocationPoolsWithinEachInstance) {
         EXPECT_NEAR(clustered.run(ImbalanceMethod::closed_form).cycles, clustered_mc,
                     0.03 * clustered_mc);
     }
+
+    // Four filter tiles packed into each sub-system's PEs (K 4 over the waves,
+    // WaveShape::packed_waves): each sub-system's sum over the packed waves.
+    auto packed = split;
+    packed.problem = make_phase_problem(
+        "l", Phase::fw,
+        testing::space_of({{Dim::N, 800}, {Dim::K, 32}, {Dim::C, 64}, {Dim::R, 3}}));
+    packed.mapping.level(0).temporal = testing::loops({{Dim::N, 100}, {Dim::K, 4}});
+    packed.nest = analyze_nest(packed.problem, packed.mapping);
+    EXPECT_EQ(
+        wave_shape(packed.arch, packed.problem, packed.mapping, packed.densities).packed_waves, 4);
+    const double packed_mc = packed.run(ImbalanceMethod::monte_carlo, 4096).cycles;
+    EXPECT_NEAR(packed.run(ImbalanceMethod::closed_form).cycles, packed_mc, 0.01 * packed_mc);
+    // Per-filter clusters: the packed waves hold other filters, so other cluster draws.
+    packed.densities.spaces[DataSpace::weights] = {
+        0.3, ClusteredModel{ClusterDistribution::beta, 0.5, ClusterUnit::filter}};
+    const double packed_clustered_mc = packed.run(ImbalanceMethod::monte_carlo, 4096).cycles;
+    EXPECT_NEAR(packed.run(ImbalanceMethod::closed_form).cycles, packed_clustered_mc,
+                0.03 * packed_clustered_mc);
 }
 
 // Half-tile pairing moves, per wave, one half tile
