@@ -31,6 +31,24 @@ double lattice_terms(const CeilingWork& w) { return 2 * kTails * w.sd / w.lattic
 
 bool is_integer(double x) { return x == std::floor(x) && x < 9.0e15; }
 
+// ⌈m·r / c⌉ for the lattice point m·r, counted as the thresholds do (k·c <
+// m·r, to the same tolerance).
+double lattice_ceiling(double m, double r, double per_cycle) {
+    return std::max(0.0, std::ceil(m * r / per_cycle - 1e-9 * r / per_cycle));
+}
+
+// Which way the dispatchers below take: the shorter of the two sums while it
+// has at most `cap` terms, else the uniform-fraction limit.
+enum class CeilingWay { thresholds, lattice, limit };
+CeilingWay shortest_way(const CeilingWork& w, double per_cycle, double cap) {
+    const double by_thresholds = threshold_terms(w, per_cycle);
+    const double by_lattice =
+        w.integral ? lattice_terms(w) : std::numeric_limits<double>::infinity();
+    if (by_thresholds <= cap && by_thresholds <= by_lattice) return CeilingWay::thresholds;
+    if (by_lattice <= cap) return CeilingWay::lattice;
+    return CeilingWay::limit;
+}
+
 }  // namespace
 
 double expected_ceiling_by_thresholds(const CeilingWork& w, double per_cycle) {
@@ -51,9 +69,7 @@ double expected_ceiling_by_lattice(const CeilingWork& w, double per_cycle) {
     double cycles = 0;
     for (double m = lo; m <= hi; m += 1) {
         const double at_least_next = tail(w, (m + 0.5) * r);
-        // ⌈m·r/c⌉ counted as the thresholds do: k·c < m·r, to the same tolerance.
-        const double ceiling = std::max(0.0, std::ceil(m * r / per_cycle - 1e-9 * r / per_cycle));
-        cycles += (at_least - at_least_next) * ceiling;
+        cycles += (at_least - at_least_next) * lattice_ceiling(m, r, per_cycle);
         at_least = at_least_next;
     }
     return cycles;
@@ -92,8 +108,7 @@ double expected_max_ceiling_by_lattice(const CeilingWork& w, double per_cycle, s
     double cycles = 0;
     for (double m = lo; m <= hi; m += 1) {
         const double at_least_next = 1.0 - std::pow(1.0 - tail(w, (m + 0.5) * r), double(count));
-        const double ceiling = std::max(0.0, std::ceil(m * r / per_cycle - 1e-9 * r / per_cycle));
-        cycles += (at_least - at_least_next) * std::min(ceiling, top);
+        cycles += (at_least - at_least_next) * std::min(lattice_ceiling(m, r, per_cycle), top);
         at_least = at_least_next;
     }
     return cycles;
@@ -101,26 +116,28 @@ double expected_max_ceiling_by_lattice(const CeilingWork& w, double per_cycle, s
 
 double expected_max_ceiling(const CeilingWork& w, double per_cycle, std::int64_t count,
                             double expected_max, double upper) {
-    const double by_thresholds = threshold_terms(w, per_cycle);
-    const double by_lattice =
-        w.integral ? lattice_terms(w) : std::numeric_limits<double>::infinity();
-    const double cap = double(kMaxExpectedMaxCeilingTerms);
-    if (by_thresholds <= cap && by_thresholds <= by_lattice)
-        return expected_max_ceiling_by_thresholds(w, per_cycle, count, upper);
-    if (by_lattice <= cap) return expected_max_ceiling_by_lattice(w, per_cycle, count, upper);
+    switch (shortest_way(w, per_cycle, double(kMaxExpectedMaxCeilingTerms))) {
+        case CeilingWay::thresholds:
+            return expected_max_ceiling_by_thresholds(w, per_cycle, count, upper);
+        case CeilingWay::lattice:
+            return expected_max_ceiling_by_lattice(w, per_cycle, count, upper);
+        case CeilingWay::limit:
+            break;
+    }
     CeilingWork at_max = w;
     at_max.mean = expected_max;
     return expected_ceiling_limit(at_max, per_cycle);
 }
 
 double expected_ceiling(const CeilingWork& w, double per_cycle, double shares) {
-    const double by_thresholds = threshold_terms(w, per_cycle);
-    const double by_lattice =
-        w.integral ? lattice_terms(w) : std::numeric_limits<double>::infinity();
-    const double cap = double(kMaxExpectedCeilingTerms) / std::max(1.0, shares);
-    if (by_thresholds <= cap && by_thresholds <= by_lattice)
-        return expected_ceiling_by_thresholds(w, per_cycle);
-    if (by_lattice <= cap) return expected_ceiling_by_lattice(w, per_cycle);
+    switch (shortest_way(w, per_cycle, double(kMaxExpectedCeilingTerms) / std::max(1.0, shares))) {
+        case CeilingWay::thresholds:
+            return expected_ceiling_by_thresholds(w, per_cycle);
+        case CeilingWay::lattice:
+            return expected_ceiling_by_lattice(w, per_cycle);
+        case CeilingWay::limit:
+            break;
+    }
     return expected_ceiling_limit(w, per_cycle);
 }
 

@@ -103,18 +103,28 @@ PeWork two_operand_work(const WaveShape& w, const PhaseDensities& densities) {
     return pw;
 }
 
+// The largest of `members` values that share their cluster draw: the shared
+// part plus the largest of their own parts (normal), its mean and variance.
+struct SetMaximum {
+    double mean = 0;
+    double var = 0;
+};
+SetMaximum largest_in_set(const PeWork& pw, std::int64_t members) {
+    const NormalMaxMoments z = normal_max_moments(members);
+    const double own_sd = std::sqrt(std::max(0.0, pw.sd * pw.sd - pw.shared_var));
+    return {pw.mean + own_sd * z.m1, pw.shared_var + own_sd * own_sd * (z.m2 - z.m1 * z.m1)};
+}
+
 // E[slowest PE's work] over `distinct` PEs with different tiles, of which
 // groups of distinct/groups share their clusters.
 double expected_max_work(const PeWork& pw, std::int64_t distinct, std::int64_t groups) {
     if (distinct <= 1 || pw.sd <= 0) return pw.mean;
     if (groups < distinct && pw.shared_var > 0) {
-        // Each group: its shared part plus the largest of its PEs' own parts
-        // (normal); then the largest of the groups (Pearson, with the shared skew).
-        const NormalMaxMoments z = normal_max_moments(distinct / std::max<std::int64_t>(groups, 1));
-        const double own_sd = std::sqrt(std::max(0.0, pw.sd * pw.sd - pw.shared_var));
-        const double mean = pw.mean + own_sd * z.m1;
-        const double var = pw.shared_var + own_sd * own_sd * (z.m2 - z.m1 * z.m1);
-        return expected_maximum(groups, mean, std::sqrt(var), pw.shared_third / std::pow(var, 1.5));
+        // Each group's largest, then the largest of the groups (Pearson, with
+        // the shared skew).
+        const SetMaximum each = largest_in_set(pw, distinct / std::max<std::int64_t>(groups, 1));
+        return expected_maximum(groups, each.mean, std::sqrt(each.var),
+                                pw.shared_third / std::pow(each.var, 1.5));
     }
     return expected_maximum(distinct, pw.mean, pw.sd, pw.skew);
 }
@@ -201,10 +211,9 @@ double busiest_pool_cycles(const PeWork& pw, const Pools& pools, std::int64_t un
     std::int64_t independent = pools.count;
     if (pools.sets < pools.count && sum.shared_var > 0) {
         independent = std::max<std::int64_t>(1, pools.sets);
-        const NormalMaxMoments z = normal_max_moments(pools.count / independent);
-        const double own_var = std::max(0.0, sum.sd * sum.sd - sum.shared_var);
-        each.mean = sum.mean + std::sqrt(own_var) * z.m1;
-        each.sd = std::sqrt(sum.shared_var + own_var * (z.m2 - z.m1 * z.m1));
+        const SetMaximum largest = largest_in_set(sum, pools.count / independent);
+        each.mean = largest.mean;
+        each.sd = std::sqrt(largest.var);
     }
     return expected_max_ceiling(each, double(pools.tiles * units), independent, busiest,
                                 sum.upper) /
@@ -234,6 +243,23 @@ double line_indexing_cycles(const WaveShape& w, const PeWork& pw, bool single, i
          .packed = double(w.line_packed_waves),
          .packed_keep_sets = true},
         units);
+}
+
+// Flexible allocation in one instance (balancing_schemes.hpp): the waves it
+// packs (WaveShape::packed_waves) summed, independent, and spread evenly over
+// the PEs, the cycles shared out over them.
+double pooled_allocation_cycles(const WaveShape& w, const PeWork& pw, std::int64_t groups,
+                                std::int64_t units) {
+    const double packed = double(w.packed_waves);
+    PeWork group = pw;
+    group.mean *= packed;
+    group.sd *= std::sqrt(packed);
+    group.skew /= std::sqrt(packed);
+    group.upper *= packed;
+    group.shared_var *= packed;
+    group.shared_third *= packed;
+    return expected_even_share_cycles(group, w.distinct_x * w.distinct_y, groups, units, packed) /
+           packed;
 }
 
 // Flexible allocation across instances (balancing_schemes.hpp): each
@@ -359,21 +385,9 @@ LoadImbalance closed_form(const ArchModel& arch, const PhaseProblem& problem, co
             // once (below). Each instance of the level that feeds the PEs has
             // its own tree (Eager Pruning's sub-systems, §5.2): with several,
             // the busiest instance sets the pace.
-            if (w.local_distinct_x * w.local_distinct_y < distinct) {
-                wave_cycles = instance_allocation_cycles(w, pw, single, units);
-                wave_words = double(w.pes());
-                break;
-            }
-            const double packed = double(w.packed_waves);
-            PeWork group = pw;
-            group.mean *= packed;
-            group.sd *= std::sqrt(packed);
-            group.skew /= std::sqrt(packed);
-            group.upper *= packed;
-            group.shared_var *= packed;
-            group.shared_third *= packed;
-            wave_cycles =
-                expected_even_share_cycles(group, distinct, groups, units, packed) / packed;
+            wave_cycles = w.local_distinct_x * w.local_distinct_y < distinct
+                              ? instance_allocation_cycles(w, pw, single, units)
+                              : pooled_allocation_cycles(w, pw, groups, units);
             wave_words = double(w.pes());
             break;
         }
