@@ -39,7 +39,7 @@ from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
     children_cpu_seconds, git_commit, load_module, read_stored_runs,
     refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from,
-    target_verdict, TARGET_TOLERANCE, within_target, write_stored_runs)
+    ratio_text, target_verdict, TARGET_TOLERANCE, within_target, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -95,6 +95,29 @@ DDR4_WORDS = [(96, "DDR4-2400"), (64, "DDR4-1600")]
 DDR4_WHOLE_RUN = DDR4_WORDS[0]
 CX_UNITS_TEXT = ("8 units of 16 rows (up to 16 outputs each; two units per sub-system, on two "
                  "samples)")
+# How FF ran the samples and its kernel update, where §5.2 is silent (it gives the unrolling
+# of a convolution, "output feature maps and the outputs within each feature map are unrolled
+# vertically ... the input feature maps and the filters ... horizontally"): the spec lets a
+# row reduce over the samples in KU. The readings below hold FF to EP's dataflow instead
+# (§4.4: one sample at a time through the three phases, the samples only off chip), with
+# KU's unrolling read in two ways; constraints files over the same spec: (key, file, label).
+FF_ONE_SAMPLE = """levels:
+  Buffers: {factors: {N: 1}}
+  InputPool: {factors: {N: 1}}
+  WeightReg: {factors: {N: 1}}
+"""
+FF_READINGS = [
+    ("ff_one_sample_rows", "mapping_constraints: ff_one_sample_rows\n" + FF_ONE_SAMPLE +
+     "phases:\n  wu: {spatial: {x: [P, Q]}}\n",
+     "one sample at a time; in KU each row one entry of dw (K, C, R, S), its PEs that entry's "
+     "positions (P, Q): a fully connected layer has one position, so its row's other PEs "
+     "idle"),
+    ("ff_one_sample_maps", "mapping_constraints: ff_one_sample_maps\n" + FF_ONE_SAMPLE +
+     "phases:\n  wu: {spatial: {y: [K, R, S], x: [C, P, Q]}}\n",
+     "one sample at a time; in KU §5.2's words on KU's convolution: dw's output maps and "
+     "their positions (K; R, S) on the rows, the input maps and the filter dy's positions "
+     "(C; P, Q) across each row"),
+]
 # How the pruned weights fall over a layer's filters (§4.1: "the computation entailed for
 # one output differs significantly from another in a sparse network"; by how much is not
 # given): (name, generator options, what it assumes).
@@ -325,6 +348,19 @@ def run_network(args, net, iterations, batch, profiles, runs, log):
     for key, arch in (("flexflow_wu", args.flexflow), ("baseline_wu", args.baseline)):
         runs[(net, key)] = train_cost(args.trainloop, arch, net, batch, "dense", iterations,
                                       args.search, log, ["--phase", "wu"])
+    # FF held to EP's dataflow, each reading of its KU: the whole run and its KU alone.
+    for key, _, _ in FF_READINGS:
+        constraints = ["--constraints", ff_reading_file(args.work, key)]
+        runs[(net, key)] = train_cost(args.trainloop, args.flexflow, net, batch, "dense",
+                                      iterations, args.search, log, constraints)
+        runs[(net, key + "_wu")] = train_cost(args.trainloop, args.flexflow, net, batch, "dense",
+                                              iterations, args.search, log,
+                                              constraints + ["--phase", "wu"])
+
+
+def ff_reading_file(work, key):
+    """The constraints file of one of FF_READINGS in the work directory."""
+    return os.path.join(work, key + ".yaml")
 
 
 def run_lstm_variants(args, generator, runs, log):
@@ -918,6 +954,56 @@ def write_ff_kernel_update(w, networks, runs):
     return mean
 
 
+def write_ff_readings(w, networks, runs):
+    """§5.4 over FF with FF held to EP's dataflow, under each reading of its KU (FF_READINGS);
+    returns the mean speed-up per reading."""
+    w("FF held to EP's dataflow instead (§4.4: one sample at a time through the three phases, "
+      "the samples only off chip; a constraints file over the same spec, "
+      "`--constraints`), with the two ways §5.2's unrolling reads on KU's convolution, dw = "
+      "x ⊛ dy, where §5.2 describes a forward convolution only:")
+    w("")
+    for number, (_, _, label) in enumerate(FF_READINGS, 1):
+        w("%d. %s." % (number, label[0].upper() + label[1:]))
+    w("")
+    heads = ["reading %d" % n for n in range(1, len(FF_READINGS) + 1)]
+    w("| network | %s | %s | %s |" % (
+        " | ".join("dense training on FF, %s / as run" % h for h in heads),
+        " | ".join("KU over the run, %s: FF / CX" % h for h in heads),
+        " | ".join("speed-up over FF, %s" % h for h in heads)))
+    w("|---|%s" % ("---:|" * 3 * len(FF_READINGS)))
+    speedups = {key: [] for key, _, _ in FF_READINGS}
+    slower_ku = {key: [] for key, _, _ in FF_READINGS}
+    for net in networks:
+        ff = runs[(net, "flexflow")]["dense_total_cycles"]
+        cx_ku = runs[(net, "baseline_wu")]["dense_total_cycles"]
+        dense, ku, over = [], [], []
+        for key, _, _ in FF_READINGS:
+            held = runs[(net, key)]["dense_total_cycles"]
+            held_ku = runs[(net, key + "_wu")]["dense_total_cycles"]
+            speedups[key].append(held / runs[(net, "shipped")]["total_cycles"])
+            if held_ku > cx_ku:
+                slower_ku[key].append(LABEL.get(net, net))
+            dense.append("%.2f" % (held / ff))
+            ku.append("%.2f" % (held_ku / cx_ku))
+            over.append("%.2f×" % speedups[key][-1])
+        w("| %s | %s |" % (LABEL.get(net, net), " | ".join(dense + ku + over)))
+    means = {key: sum(values) / len(values) for key, values in speedups.items()}
+    w("")
+    w("Means: %s. %s" % ("; ".join(
+        "reading %d %.2f× (ratio %s, %s), FF's kernel update slower than CX's, as §5.3 says, "
+        "on %s" % (number, means[key], ratio_text(means[key] / PAPER_OVER_FF),
+                   target_verdict(means[key] / PAPER_OVER_FF),
+                   ", ".join(slower_ku[key]) if slower_ku[key] else "no network")
+        for number, (key, _, _) in enumerate(FF_READINGS, 1)),
+        "The figure moves from %.2f× to %.2f× with how FF unrolled its kernel update, which "
+        "§5.2 does not say; the paper's %.2f× lies %s." % (
+            min(means.values()), max(means.values()), PAPER_OVER_FF,
+            "between" if min(means.values()) < PAPER_OVER_FF < max(means.values())
+            else "outside that span")))
+    w("")
+    return means
+
+
 def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
     """§5.4's second figure: EP training on EP against dense training on FlexFlow, and with
     `speedup_means` (the mean speed-up over CX per reading of CX) the two figures' order."""
@@ -950,6 +1036,9 @@ def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
     ku_bound = write_ff_kernel_update(w, networks, runs)
     targets.alternative(CLAIM_OVER_FF, "mean", "FF's kernel update no faster than CX's (§5.3)",
                         ku_bound / PAPER_OVER_FF)
+    for number, (key, mean_held) in enumerate(write_ff_readings(w, networks, runs).items(), 1):
+        targets.alternative(CLAIM_OVER_FF, "mean", "FF one sample at a time, KU reading %d"
+                            % number, mean_held / PAPER_OVER_FF)
 
     def direction(value):
         return "right (EP faster)" if value > 1 else "**wrong** (FF faster)"
@@ -978,8 +1067,8 @@ def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
           "phases, and at most 32 outputs per cycle per sub-system through the collectors "
           "(the setup; the subsection on Figs. 19 and 20 shows what that costs EP's kernel "
           "update). Whether the paper's FF ran its kernel update one sample at a time, and "
-          "through which output port, §5.2 does not say; holding FF to EP's dataflow is an "
-          "assumption this document does not make.")
+          "through which output port, §5.2 does not say; FF held to EP's dataflow is the "
+          "alternative measured above, not the shipped reading.")
     w("")
     # Each reading of CX (the section above) with FF's run under the same DRAM.
     readings = [("CX's rows as the spec gives them", "one array", mean),
@@ -1081,6 +1170,9 @@ def run_everything(args, generator, networks, results_path):
     args.cx_units = os.path.join(args.work, "cx_eight_units.yaml")
     with open(args.cx_units, "w") as f:
         f.write(CX_UNITS)
+    for key, text, _ in FF_READINGS:
+        with open(ff_reading_file(args.work, key), "w") as f:
+            f.write(text)
     with open(os.path.join(args.work, "commands.txt"), "a" if args.resume else "w") as log:
         for net in networks:
             if net in done:
