@@ -348,6 +348,12 @@ def run_network(args, net, iterations, batch, profiles, runs, log):
     for key, arch in (("flexflow_wu", args.flexflow), ("baseline_wu", args.baseline)):
         runs[(net, key)] = train_cost(args.trainloop, arch, net, batch, "dense", iterations,
                                       args.search, log, ["--phase", "wu"])
+    # How far the search leaves the baselines: their dense training (one density state)
+    # searched until converged, against the fixed budget above.
+    for key, arch in (("baseline_converged", args.baseline),
+                      ("flexflow_converged", args.flexflow)):
+        runs[(net, key)] = train_cost(args.trainloop, arch, net, batch, "dense", iterations,
+                                      args.search.until_converged(), log)
     # FF held to EP's dataflow, each reading of its KU: the whole run and its KU alone.
     for key, _, _ in FF_READINGS:
         constraints = ["--constraints", ff_reading_file(args.work, key)]

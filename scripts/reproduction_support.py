@@ -252,8 +252,13 @@ class Search:
         self.strategy, self.budget, self.objective = strategy, budget, objective
 
     def options(self):
-        return ["--search", self.strategy, "--budget", str(self.budget), "--objective",
-                self.objective]
+        """`budget` None: until converged (trainloop's default, no --budget)."""
+        budget = [] if self.budget is None else ["--budget", str(self.budget)]
+        return ["--search", self.strategy] + budget + ["--objective", self.objective]
+
+    def until_converged(self):
+        """The same strategy and objective, searched until converged."""
+        return Search(self.strategy, None, self.objective)
 
     def command_suffix(self):
         """The report's command-line options that differ from the defaults."""
@@ -268,9 +273,10 @@ class Search:
         return [self.strategy, self.budget, self.objective]
 
     def __str__(self):
-        return "%s search, budget %d per distinct problem, objective %s, seed 1" % (
-            "annealing" if self.strategy == "anneal" else self.strategy, self.budget,
-            self.objective)
+        return "%s search, %s, objective %s, seed 1" % (
+            "annealing" if self.strategy == "anneal" else self.strategy,
+            "until converged" if self.budget is None else
+            "budget %d per distinct problem" % self.budget, self.objective)
 
 
 # For runs whose MAC counts alone are reported (they count effectual MACs from the
