@@ -16,7 +16,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    ROOT, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
+    ROOT, Search, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
     network_names, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
     ratio_text, scalars_and, shipped_networks, target_verdict, within_target,
     write_stored_runs)
@@ -281,6 +281,21 @@ class TargetSummaryTable(unittest.TestCase):
         with self.assertRaises(AssertionError):
             t.lines("below")
 
+
+
+class SearchOptions(unittest.TestCase):
+    def test_a_fixed_budget_is_passed_and_named(self):
+        search = Search("anneal", 20000, "latency")
+        self.assertEqual(search.options(), ["--search", "anneal", "--budget", "20000",
+                                            "--objective", "latency"])
+        self.assertIn("budget 20000 per distinct problem", str(search))
+
+    def test_until_converged_leaves_the_budget_to_trainloop(self):
+        search = Search("anneal", 20000, "latency").until_converged()
+        self.assertEqual(search.options(), ["--search", "anneal", "--objective", "latency"])
+        self.assertEqual(str(search), "annealing search, until converged, objective latency, "
+                                      "seed 1")
+        self.assertEqual(Search(*search.stored()).options(), search.options())
 
 
 class NetworkNames(unittest.TestCase):
