@@ -1373,8 +1373,10 @@ def main():
     w("| mapping | \"each layer ... mapped to the prototype architectures individually\"; for "
       "FlexFlow \"we sum up the fewest cycles to complete each layer\" | %s; the runs that "
       "only give an RC (assumption rows, LSTM shapes): %s (the RC does not depend on the "
-      "mapping); a dimension the array's rows or groups do not divide is taken in partial "
-      "steps (`--imperfect-factors`) | §5.2 |" % (args.search, MACS_ONLY))
+      "mapping); the baselines' dense training once more until converged, to show how far "
+      "the budget leaves them (§5.4's section); a dimension the array's rows or groups do not "
+      "divide is taken in partial steps (`--imperfect-factors`) | §5.2 |"
+      % (args.search, MACS_ONLY))
     w("| sub-systems | \"the resources are evenly partitioned into four sub-systems to "
       "calculate four groups of input feature maps\" | the spec's `constraints:` put the "
       "phase's input channels across the four sub-systems, side by side (C in FP and KU, the "
