@@ -111,7 +111,10 @@ FF_READINGS = [
      "phases:\n  wu: {spatial: {x: [P, Q]}}\n",
      "one sample at a time; in KU each row one entry of dw (K, C, R, S), its PEs that entry's "
      "positions (P, Q): a fully connected layer has one position, so its row's other PEs "
-     "idle"),
+     "idle; and the positions go across a row in whole factors only (trainloop pads N, K, C "
+     "and G, not the sliding-window P and Q: `engine/nest/padding.hpp`), so a 13 × 13 map "
+     "takes 13 steps on 13 of a row's 32 PEs where a count of ⌈positions / 32⌉ takes 6; FF's "
+     "KU cycles in this reading are an upper bound, and the speed-up over FF with them"),
     ("ff_one_sample_maps", "mapping_constraints: ff_one_sample_maps\n" + FF_ONE_SAMPLE +
      "phases:\n  wu: {spatial: {y: [K, R, S], x: [C, P, Q]}}\n",
      "one sample at a time; in KU §5.2's words on KU's convolution: dw's output maps and "
