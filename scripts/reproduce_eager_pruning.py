@@ -998,17 +998,18 @@ def write_ff_readings(w, networks, runs):
         w("| %s | %s |" % (LABEL.get(net, net), " | ".join(dense + ku + over)))
     means = {key: sum(values) / len(values) for key, values in speedups.items()}
     w("")
-    w("Means: %s. %s" % ("; ".join(
-        "reading %d %.2f× (ratio %s, %s), FF's kernel update slower than CX's, as §5.3 says, "
-        "on %s" % (number, means[key], ratio_text(means[key] / PAPER_OVER_FF),
-                   target_verdict(means[key] / PAPER_OVER_FF),
-                   ", ".join(slower_ku[key]) if slower_ku[key] else "no network")
-        for number, (key, _, _) in enumerate(FF_READINGS, 1)),
-        "The figure moves from %.2f× to %.2f× with how FF unrolled its kernel update, which "
-        "§5.2 does not say; the paper's %.2f× lies %s." % (
-            min(means.values()), max(means.values()), PAPER_OVER_FF,
-            "between" if min(means.values()) < PAPER_OVER_FF < max(means.values())
-            else "outside that span")))
+    parts = []
+    for number, (key, _, _) in enumerate(FF_READINGS, 1):
+        ratio = means[key] / PAPER_OVER_FF
+        parts.append("reading %d %.2f× (ratio %s, %s), FF's kernel update slower than CX's, as "
+                     "§5.3 says, on %s" % (number, means[key], ratio_text(ratio),
+                                           target_verdict(ratio),
+                                           ", ".join(slower_ku[key]) or "no network"))
+    low, high = min(means.values()), max(means.values())
+    w("Means: %s. The figure moves from %.2f× to %.2f× with how FF unrolled its kernel update, "
+      "which §5.2 does not say; the paper's %.2f× lies %s." % (
+          "; ".join(parts), low, high, PAPER_OVER_FF,
+          "between" if low < PAPER_OVER_FF < high else "outside that span"))
     w("")
     return means
 
