@@ -131,9 +131,12 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
                        e.nest.utilized_macs, arch.pe_array.num_macs());
     for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
         out += fmt::format(
-            "  padding    {} = {} runs as {} (imperfect factors): {} padded values do no work\n",
+            "  padding    {} = {} runs as {} (imperfect factors): {} padded values do no work{}\n",
             dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
-            group_thousands(extent - problem.space.bounds[d]));
+            group_thousands(extent - problem.space.bounds[d]),
+            kWindowDims.contains(d) ? "; the inputs its window reaches past the edge count as "
+                                      "moved (an upper bound)"
+                                    : "");
     }
     if (e.sparse) out += sparse_section(e, arch, model, problem, mapping);
     out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),

@@ -4,6 +4,7 @@
 // step. Text (a table, then totals and the search statistics) or JSON:
 //   {"network", "arch", "batch", "phases", "dataflow", "objective", "search",
 //    "budget", "until_converged", "seed", "bypass", "imperfect_factors",
+//    "imperfect_windows",
 //    "mapspace": {largest problem's size per axis},
 //    "layers": [{"name", "phases": {"fw": {"mapping": <mapping_to_json>,
 //                "cycles", "energy_pj", "macs", "pj_per_mac", "utilization",

@@ -30,6 +30,7 @@ struct MapOptions {
     std::uint64_t seed = 1;
     bool no_bypass = false;
     bool imperfect_factors = false;
+    bool imperfect_windows = false;
     std::string constraints;  // a constraints file; empty: the architecture's only
     std::string format = "text";
     std::vector<std::string> export_to;  // {"timeloop", DIR}

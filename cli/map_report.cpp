@@ -170,7 +170,8 @@ std::string map_to_text(const MapRun& run) {
                          : fmt::format("until converged, at most {}", group_thousands(o.budget)),
         o.seed,
         std::string(o.no_bypass ? ", no bypass" : "") +
-            (o.imperfect_factors ? ", imperfect factors" : ""),
+            (o.imperfect_factors ? ", imperfect factors" : "") +
+            (o.imperfect_windows ? " (windows too)" : ""),
         sparse ? fmt::format(", sparsity {}{}", o.sparsity.profile,
                              o.sparsity.iteration
                                  ? fmt::format(" at iteration {}", *o.sparsity.iteration)

@@ -108,6 +108,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                           {"phases", phase_names},
                           {"bypass", !o.no_bypass},
                           {"imperfect_factors", o.imperfect_factors},
+                          {"imperfect_windows", o.imperfect_windows},
                           {"constraints", constraints_summary(run.constraints)},
                           {"mapspace",
                            {{"layer", largest.problem.layer},

@@ -88,6 +88,13 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
         "outer steps, the second partial), as Timeloop's imperfect factorization does; "
         "docs/nest_analysis.md, \"Imperfect factors\"");
     command
+        ->add_flag("--imperfect-windows", o.imperfect_windows,
+                   "With --imperfect-factors, pad the sliding-window dimensions P, Q, R, S too "
+                   "(13 x 13 output positions on 32 PEs in 6 steps, as an array that counts "
+                   "ceil(positions / PEs) does); the inputs the padded window reaches past the "
+                   "plane's edge are counted as moved, so their traffic is an upper bound")
+        ->needs("--imperfect-factors");
+    command
         ->add_option("--constraints", o.constraints,
                      "Mapping constraints YAML (fixed spatial dimensions and factors, factor "
                      "bounds, loop orders, keep/bypass; docs/mapping_constraints.md). They add to "
@@ -103,6 +110,7 @@ inline RunSettings run_settings(const MapOptions& o) {
     settings.dataflow = parse_dataflow(o.dataflow);
     settings.bypass = !o.no_bypass;
     settings.imperfect_factors = o.imperfect_factors;
+    settings.imperfect_windows = o.imperfect_windows;
     if (!o.constraints.empty()) {
         settings.constraints_file =
             ConstraintsFileInput{o.constraints, read_file_text(o.constraints)};

@@ -32,7 +32,7 @@ RunInputs read_run_inputs(const MapOptions& o, const RunSettings& settings) {
     check_dataflow_against_constraints(
         {settings.dataflow, settings.bypass,
          merged_constraints(in.spec.arch, in.spec.constraints, settings.constraints_file),
-         settings.imperfect_factors});
+         settings.imperfect_factors, settings.imperfect_windows});
     in.network = std::make_unique<const Network>(load_network(o.workload));
     in.training = derive_training_problems(*in.network, o.batch);
     if (!o.sparsity.profile.empty()) {

@@ -57,7 +57,7 @@ double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words)
 }
 
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
-                                const MappingConstraints* constraints) {
+                                const MappingConstraints* constraints, DimSet paddable) {
     CostLowerBound bound;
     const std::int64_t macs = problem.macs();
     const std::int64_t units = arch.num_macs();
@@ -89,7 +89,7 @@ CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& probl
         (bound.offchip_words - compulsory) *
         std::min({outermost.read_pj, outermost.write_pj, outermost.update_pj});
     energy += std::max(extra_offchip_pj,
-                       mac_serving_lower_bound_pj(arch, problem, distinct, constraints));
+                       mac_serving_lower_bound_pj(arch, problem, distinct, constraints, paddable));
 
     // Cycles: the array's peak, and the outermost level's bandwidth (per
     // instance) for the words that must cross it.

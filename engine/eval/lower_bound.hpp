@@ -47,6 +47,7 @@
 
 #include "arch/arch_model.hpp"
 #include "constraints/mapping_constraints.hpp"
+#include "nest/padding.hpp"
 #include "problem/phase_problem.hpp"
 
 namespace trainloop {
@@ -63,9 +64,12 @@ struct CostLowerBound {
 // resolved for the problem's phase (constraints_for_phase): what every mapping
 // on it honours, so the MAC-serving term may assume them: the dimensions they
 // let across each axis, and that a level they make bypass a data space does
-// not serve it.
+// not serve it. `paddable`: the dimensions the mappings may pad
+// (nest/padding.hpp paddable_dims; the default holds with or without
+// imperfect factors unless the sliding-window dimensions are padded too).
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
-                                const MappingConstraints* constraints = nullptr);
+                                const MappingConstraints* constraints = nullptr,
+                                DimSet paddable = kPaddableDims);
 
 // The words the inner levels hold at once (every instance's capacity); -1
 // when one of them is unbounded.

@@ -95,14 +95,15 @@ double least_serving_sum(const std::array<double, 3>& a, const std::array<double
 
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct,
-                                  const MappingConstraints* constraints) {
+                                  const MappingConstraints* constraints, DimSet paddable) {
     const DimBounds& b = problem.space.bounds;
     const std::function<double(Dim)> extent = [&](Dim d) {
-        return double(kPaddableDims.contains(d) ? 2 * b[d] - 1 : b[d]);
+        return double(paddable.contains(d) ? 2 * b[d] - 1 : b[d]);
     };
     const double macs = double(problem.macs());
     const double units = double(arch.num_macs());
-    const double window = double(std::min(b[Dim::R], b[Dim::P]) * std::min(b[Dim::S], b[Dim::Q]));
+    const double window =
+        std::min(extent(Dim::R), extent(Dim::P)) * std::min(extent(Dim::S), extent(Dim::Q));
     PerDataSpace<double> cap{};
     cap[DataSpace::weights] = extent(Dim::N) * extent(Dim::P) * extent(Dim::Q);
     cap[DataSpace::outputs] = extent(Dim::C) * extent(Dim::R) * extent(Dim::S);

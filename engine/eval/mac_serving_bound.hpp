@@ -33,6 +33,7 @@
 
 #include "arch/arch_model.hpp"
 #include "constraints/mapping_constraints.hpp"
+#include "nest/padding.hpp"
 #include "problem/phase_problem.hpp"
 #include "vocabulary/per_space.hpp"
 
@@ -41,11 +42,13 @@ namespace trainloop {
 // `distinct`: each data space's distinct words (lower_bound.hpp).
 // `constraints` (may be null): the architecture's mapping constraints for the
 // problem's phase; an axis they give dimensions for multicasts only through
-// those, and a level they make bypass a data space does not keep it. At
-// least 0.
+// those, and a level they make bypass a data space does not keep it.
+// `paddable`: the dimensions a mapping may pad (nest/padding.hpp), whose
+// spread may reach twice their size less one. At least 0.
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct,
-                                  const MappingConstraints* constraints = nullptr);
+                                  const MappingConstraints* constraints = nullptr,
+                                  DimSet paddable = kPaddableDims);
 
 // The least Σ a_s / m_s over 1 ≤ m_s ≤ cap_s with Π m_s ≤ product (exposed
 // for its test).

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "nest/padding.hpp"
-
 namespace trainloop {
 
 std::string_view violation_kind_name(ViolationKind kind) {
@@ -34,10 +32,9 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
     }
     for (Dim d : kAllDims) {
         const std::int64_t product = totals[d];
-        // Imperfect factors pad a one-term dimension by less than its bound
+        // Imperfect factors pad a dimension by less than its bound
         // (nest/padding.hpp); more is taken for a mistake.
-        const bool padded =
-            product > space.bounds[d] && product < 2 * space.bounds[d] && kPaddableDims.contains(d);
+        const bool padded = product > space.bounds[d] && product < 2 * space.bounds[d];
         if (product != space.bounds[d] && !padded) {
             return MappingViolation{ViolationKind::factor_product,
                                     -1,
@@ -180,12 +177,6 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
                 "the factors of {} multiply to {}, but {} = {} in layer `{}`", dim_name(v.dim),
                 product_text(v.actual), dim_name(v.dim), v.limit, problem.layer);
             if (v.actual < v.limit) return mismatch;
-            if (!kPaddableDims.contains(v.dim)) {
-                return mismatch + fmt::format(
-                                      ": {} indexes a sliding window, so its factors must "
-                                      "multiply to exactly {} (only N, K, C and G may be padded)",
-                                      dim_name(v.dim), v.limit);
-            }
             return mismatch + fmt::format(
                                   ": imperfect factors may pad {} to at most {}, less than "
                                   "twice its size",

@@ -79,6 +79,11 @@ std::int64_t steps_with_real_work(const Mapping& mapping, Dim d, std::int64_t bo
 
 }  // namespace
 
+DimSet paddable_dims(bool imperfect_factors, bool imperfect_windows) {
+    if (!imperfect_factors) return {};
+    return imperfect_windows ? kPaddableDims | kWindowDims : kPaddableDims;
+}
+
 std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,
                                                          const Mapping& mapping) {
     std::vector<std::pair<Dim, std::int64_t>> out;
@@ -102,9 +107,12 @@ void remove_padding(const PhaseProblem& problem, const Mapping& mapping, NestAna
         const Projection& proj = problem.projection(s);
         bool indexed = false;
         for (Dim d : kAllDims) {
-            // One padded dimension at a time: B/E per dimension that indexes s.
+            // One padded dimension at a time: B/E per dimension that indexes s
+            // through a one-term axis. A window axis it shares with another
+            // dimension keeps the padded nest's counts (the header).
             if (padded[d] == bounds[d] || proj.axis_of[d] < 0) continue;
             indexed = true;
+            if (proj.axes[std::size_t(proj.axis_of[d])].num_terms != 1) continue;
             for (std::size_t i = 0; i < out.num_levels; ++i) {
                 SpaceAccesses& a = out.levels[i].spaces[s];
                 for (std::int64_t* count : {&a.partition, &a.written, &a.reads, &a.fills,

@@ -6,9 +6,14 @@
 // The model (docs/nest_analysis.md, "Imperfect factors"), in the spirit of
 // Timeloop's imperfect factorization (ruby mapspace) and ZigZag's uneven
 // mappings, stated for what the nest analysis can count in closed form:
-// - Only a dimension that every tensor indexes through a one-term axis
-//   (N, K, C, G; never a sliding-window P, Q, R, S) may be padded: then each
-//   padded index value is one whole slice of every tensor it indexes.
+// - A dimension that indexes every tensor it indexes through a one-term
+//   axis (N, K, C, G) may be padded: then each padded index value is one
+//   whole slice of every tensor it indexes. A sliding-window dimension (P, Q,
+//   R, S) may be padded too (the mapspace pads one only when asked:
+//   MapspaceConstraints::imperfect_windows): it is a one-term axis of one
+//   tensor (P, Q of the outputs; R, S of the weights), counted as above, and
+//   one term of the inputs' window axis p·stride + r·dilation, which the
+//   padded nest stretches past the input's edge; see the inputs below.
 // - Time is a remainder tile's (Timeloop's): a step of the temporal loops in
 //   which some PE does a real MAC takes its cycle (the PE columns holding
 //   K = 1000..1023 in the last step of a 32-column array idle, as in
@@ -21,13 +26,19 @@
 //   tensors the padding indexes). A machine that skips wholly padded tiles
 //   and keeps what it held can move fewer words: for it the counts are an
 //   upper bound.
-// - MACs are the problem's. A tensor a padded dimension indexes moves only
-//   its real words: in the padded nest every index value of that dimension
+// - MACs are the problem's. A tensor a padded dimension indexes through a
+//   one-term axis moves only its real words: in the padded nest every index
+//   value of that dimension
 //   is moved equally often (tiles step along a one-term axis in whole,
 //   aligned blocks), so the real counts are the padded counts times B/E,
 //   exactly (per instance to the nearest word: where the padded dimension is
 //   spread over the instances, the average can be a fraction). The tiles
 //   (capacity) are clipped to B.
+// - A tensor a padded dimension indexes through a window axis (the inputs,
+//   by a padded P, Q, R or S) is counted as the padded nest moves it: its
+//   tiles past the edge count words that do not exist, so its counts are an
+//   upper bound (a machine that streams ⌈positions / PEs⌉ steps, FlexFlow's
+//   counting, moves no more). Its tiles too are clipped to the real problem.
 // - A tensor a padded dimension does not index is counted as the padded nest
 //   moves it: exact where the padding lies in spatial loops the tensor is
 //   multicast across (a systolic row still streams its inputs past idle
@@ -45,11 +56,19 @@
 
 namespace trainloop {
 
-// The dimensions a mapping may pad: those that index every tensor they
-// index through a one-term axis, in every layer and phase. P, Q, R and S
-// always form the input's window axes p·stride + r·dilation
-// (problem/projection.hpp), so these four are all.
+// The dimensions whose padding is counted exactly: those that index every
+// tensor they index through a one-term axis, in every layer and phase. P, Q,
+// R and S always form the input's window axes p·stride + r·dilation
+// (problem/projection.hpp), so these four are all; `map --imperfect-factors`
+// pads these.
 inline constexpr DimSet kPaddableDims{Dim::N, Dim::K, Dim::C, Dim::G};
+// The sliding-window dimensions, padded only when asked (`map
+// --imperfect-windows`): the inputs' counts are then an upper bound.
+inline constexpr DimSet kWindowDims{Dim::P, Dim::Q, Dim::R, Dim::S};
+
+// The dimensions a mapspace may pad: none without imperfect factors; N, K,
+// C, G with them; and P, Q, R, S as well when windows may be padded.
+DimSet paddable_dims(bool imperfect_factors, bool imperfect_windows);
 
 // The dimensions `mapping` pads, with the extents it pads them to (the
 // product of their factors), in dimension order; empty when it pads none.

@@ -219,6 +219,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     Mapspace m;
     m.num_levels_ = arch.num_levels;
     m.imperfect_ = constraints.imperfect_factors;
+    m.paddable_ = constraints.paddable();
     m.bounds_ = space.bounds;
     m.build_spatial_choices(arch, space, constraints);
     m.build_keep_choices(arch, constraints);
@@ -296,8 +297,8 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
             // spatial product, which is at most the bound (nest/padding.hpp).
             for (Dim d : kAllDims) {
                 const bool divides = space.bounds[d] % c.total[d] == 0;
-                const bool pads = constraints.imperfect_factors && c.total[d] <= space.bounds[d] &&
-                                  kPaddableDims.contains(d);
+                const bool pads =
+                    c.total[d] <= space.bounds[d] && constraints.paddable().contains(d);
                 fits = fits && (divides || pads);
             }
             // Fixed spatial factors: the product over the levels on the axis.
@@ -629,7 +630,7 @@ std::optional<MapPoint> Mapspace::remainder_tile(const MapPoint& from, std::mt19
     // A temporal bound of 2 or less has no tile that leaves a remainder.
     std::vector<Dim> dims;
     for (Dim d : kAllDims) {
-        if (kPaddableDims.contains(d) && temporal_bound(from.spatial, d) > 2) dims.push_back(d);
+        if (paddable_.contains(d) && temporal_bound(from.spatial, d) > 2) dims.push_back(d);
     }
     if (dims.empty()) return std::nullopt;
     const Dim d = dims[rng() % dims.size()];

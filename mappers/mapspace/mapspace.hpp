@@ -33,6 +33,7 @@
 #include "constraints/mapping_constraints.hpp"
 #include "mapping/mapping.hpp"
 #include "mapspace/dataflow.hpp"
+#include "nest/padding.hpp"
 #include "problem/iteration_space.hpp"
 
 namespace trainloop {
@@ -50,11 +51,17 @@ struct MapspaceConstraints {
     // and temporal tiles of any size, the outermost level taking the
     // remainder (Mapspace::remainder_tile).
     bool imperfect_factors = false;
+    // With imperfect_factors, the sliding-window dimensions P, Q, R, S too
+    // (nest/padding.hpp: the inputs are then counted as an upper bound).
+    bool imperfect_windows = false;
 
     // What a problem of `phase` is mapped under (user's per-phase entries resolved).
     MapspaceConstraints for_phase(Phase phase) const {
-        return {dataflow, explore_bypass, constraints_for_phase(user, phase), imperfect_factors};
+        return {dataflow, explore_bypass, constraints_for_phase(user, phase), imperfect_factors,
+                imperfect_windows};
     }
+    // The dimensions the mapspace may pad (nest/padding.hpp paddable_dims).
+    DimSet paddable() const { return paddable_dims(imperfect_factors, imperfect_windows); }
     // The phase a mapspace depends on: none unless some entry is per phase
     // (then problems of one iteration space but different phases need their
     // own mapspaces).
@@ -125,6 +132,8 @@ class Mapspace {
                           const MapspaceConstraints& constraints);
 
     std::size_t num_levels() const { return num_levels_; }
+    // The dimensions its mappings may pad (MapspaceConstraints::paddable()).
+    DimSet paddable() const { return paddable_; }
     const std::vector<SpatialChoice>& spatial_choices() const { return spatial_; }
     const std::vector<DataSpaceSet>& keep_choices(std::size_t level) const { return keeps_[level]; }
     // The bound a dimension has left for the temporal loops under a spatial
@@ -223,6 +232,7 @@ class Mapspace {
 
     std::size_t num_levels_ = 0;
     bool imperfect_ = false;  // MapspaceConstraints::imperfect_factors
+    DimSet paddable_;         // MapspaceConstraints::paddable()
     DimBounds bounds_;
     std::vector<SpatialChoice> spatial_;
     std::array<std::vector<DataSpaceSet>, kMaxLevels> keeps_;

@@ -201,7 +201,9 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
         if (!planned.densities || planned.densities->all_dense()) {
             const MappingConstraints constraints =
                 constraints_for_phase(options.architecture_constraints, planned.problem.phase);
-            searched.bound = cost_lower_bound(arch, planned.problem, &constraints);
+            // Valid for every mapping of the mapspace, padded ones included.
+            const DimSet paddable = kPaddableDims | plan.mapspaces[planned.mapspace].paddable();
+            searched.bound = cost_lower_bound(arch, planned.problem, &constraints, paddable);
         }
         result.evaluations += searched.result.evaluations;
         const bool failed = !searched.result.best.has_value();

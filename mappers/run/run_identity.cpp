@@ -44,6 +44,7 @@ RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std:
     if (search.stop_when_converged) id.description += "  until_converged: true\n";
     // Written only when set, so the runs stored before the option keep their identity.
     if (settings.imperfect_factors) id.description += "  imperfect_factors: true\n";
+    if (settings.imperfect_windows) id.description += "  imperfect_windows: true\n";
     if (length) {
         id.description +=
             fmt::format("  iterations: {}\n  samples: {}\n", length->iterations, length->samples);

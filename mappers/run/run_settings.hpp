@@ -84,6 +84,8 @@ struct RunSettings {
     bool bypass = true;                // explore keep/bypass
     // Also spatial factors that pad their dimension (MapspaceConstraints).
     bool imperfect_factors = false;
+    // With it, the sliding-window dimensions too (MapspaceConstraints).
+    bool imperfect_windows = false;
     std::optional<ConstraintsFileInput> constraints_file;
     SearchSettings search;
     std::vector<Phase> phases;

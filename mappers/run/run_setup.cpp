@@ -39,7 +39,7 @@ RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int 
     setup.constraints =
         merged_constraints(subject.arch, subject.arch_constraints, settings.constraints_file);
     setup.mapspace = {settings.dataflow, settings.bypass, setup.constraints,
-                      settings.imperfect_factors};
+                      settings.imperfect_factors, settings.imperfect_windows};
     check_dataflow_against_constraints(setup.mapspace);
     if (settings.training_run) {
         if (subject.sparsity == nullptr) {

@@ -287,6 +287,14 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         }
         if (auto v = s.optional("bypass")) spec.bypass = v->as_bool();
         if (auto v = s.optional("imperfect_factors")) spec.imperfect_factors = v->as_bool();
+        if (auto v = s.optional("imperfect_windows")) {
+            spec.imperfect_windows = v->as_bool();
+            if (spec.imperfect_windows && !spec.imperfect_factors) {
+                v->fail("imperfect_windows without imperfect_factors",
+                        "`imperfect_factors: true` alongside it (windows are padded only with "
+                        "imperfect factors)");
+            }
+        }
         if (spec.budget == 0 && spec.strategy != SearchStrategy::exhaustive) {
             search->fail("budget 0 (no limit) never ends a random or anneal search",
                          "a positive `budget`, or `strategy: exhaustive`");

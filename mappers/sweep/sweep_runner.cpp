@@ -255,6 +255,7 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
     RunSettings base_settings;  // the objective is the point's
     base_settings.bypass = spec.bypass;
     base_settings.imperfect_factors = spec.imperfect_factors;
+    base_settings.imperfect_windows = spec.imperfect_windows;
     base_settings.constraints_file = loaded.constraints;
     base_settings.search.strategy = spec.strategy;
     base_settings.search.budget = spec.budget;

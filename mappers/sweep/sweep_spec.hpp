@@ -86,6 +86,7 @@ struct SweepSpec {
     std::uint64_t seed = 1;
     bool bypass = true;
     bool imperfect_factors = false;  // `imperfect_factors:` (MapspaceConstraints)
+    bool imperfect_windows = false;  // `imperfect_windows:` (MapspaceConstraints)
     // A mapping constraints file (resolved path) applied at every point on
     // top of the architecture's own `constraints:`; empty: none.
     std::string constraints;

@@ -124,12 +124,30 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
         "eval --mapping " +
         temp_file("perfect.json", perfect["layers"][0]["phases"]["fw"]["mapping"].dump()) + target);
     EXPECT_FALSE(exact.contains("padded_extents")) << exact.dump();
-    // Padding a sliding-window dimension is refused, saying why.
-    const auto window = run_trainloop("eval --arch " + kArch +
-                                      " --workload resnet18 --layer conv1 --phase fw --mapping "
-                                      "\"DRAM[N16 K64 C3 P113 Q112 R7 S7]\"");
-    EXPECT_EQ(window.exit_code, 2) << window.output;
-    EXPECT_NE(window.output.find("sliding window"), std::string::npos) << window.output;
+    // A sliding-window dimension may be padded too; the inputs are then an
+    // upper bound, which the evaluation says.
+    const std::string conv1 =
+        "eval --arch " + kArch + " --workload resnet18 --layer conv1 --phase fw --mapping ";
+    const auto window = run_trainloop(conv1 + "\"DRAM[N16 K64 C3 P113 Q112 R7 S7]\"",
+                                      trainloop::testing::Capture::stdout_only);
+    EXPECT_EQ(window.exit_code, 0) << window.output;
+    EXPECT_NE(window.output.find("P = 112 runs as 113 (imperfect factors): 1 padded values do "
+                                 "no work; the inputs its window reaches past the edge count as "
+                                 "moved (an upper bound)"),
+              std::string::npos)
+        << window.output;
+    const auto window_twice = run_trainloop(conv1 + "\"DRAM[N16 K64 C3 P224 Q112 R7 S7]\"");
+    EXPECT_EQ(window_twice.exit_code, 2) << window_twice.output;
+    EXPECT_NE(window_twice.output.find("imperfect factors may pad P to at most 223"),
+              std::string::npos)
+        << window_twice.output;
+    // The search pads a window dimension only when asked, and only with imperfect factors.
+    const auto alone = run_trainloop(map + " --imperfect-windows");
+    EXPECT_EQ(alone.exit_code, 2) << alone.output;
+    EXPECT_NE(alone.output.find("--imperfect-factors"), std::string::npos) << alone.output;
+    EXPECT_EQ(run_json(map + " --imperfect-factors --imperfect-windows")["imperfect_windows"],
+              true);
+    EXPECT_EQ(padded["imperfect_windows"], false);
     // Padding by the size or more is taken for a mistake, and says the limit.
     const auto twice = run_trainloop("eval --mapping \"DRAM[K2000 C512 N16]\"" + target);
     EXPECT_EQ(twice.exit_code, 2) << twice.output;

@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "eval/lower_bound.hpp"
 #include "eval/mapping_check.hpp"
 #include "nest/padding.hpp"
 #include "search/search.hpp"
@@ -94,6 +95,51 @@ TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
     EXPECT_EQ(perfect.best->cycles, 100 * 512);
     EXPECT_EQ(padded.best->cycles, 63 * 512);
     EXPECT_EQ(padded.best->mapping.total_factor(Dim::K), 1008);
+}
+
+// A row of 32 PEs over a 13 × 13 map's output positions (FlexFlow's rows,
+// Lu et al., HPCA 2017): whole factors of P and Q fill 13 PEs; padding the
+// window dimensions, only with imperfect_windows, fills 26 (P13 × Q2 over Q
+// padded to 14), in 7 steps of Q instead of 13.
+TEST(ImperfectMapspace, PadsTheWindowDimensionsOnlyWhenAsked) {
+    const IterationSpace conv =
+        space_of({{Dim::K, 8}, {Dim::C, 4}, {Dim::P, 13}, {Dim::Q, 13}, {Dim::R, 3}, {Dim::S, 3}});
+    const ArchModel arch = testing::three_level(1, 32, 1 << 20, 1 << 12);
+    const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv);
+    SearchOptions o;
+    o.objective = Objective::latency;
+    o.budget.max_evaluations = 20000;
+    o.threads = 1;
+    MapspaceConstraints constraints{parse_dataflow("PQ,K"), true};
+    constraints.imperfect_factors = true;
+    EXPECT_EQ(constraints.paddable(), kPaddableDims);
+    const SearchResult one_term = search(arch, fw, Mapspace::build(arch, conv, constraints), o);
+    constraints.imperfect_windows = true;
+    EXPECT_EQ(constraints.paddable(), kPaddableDims | kWindowDims);
+    const Mapspace windows = Mapspace::build(arch, conv, constraints);
+    EXPECT_EQ(windows.paddable(), kPaddableDims | kWindowDims);
+    const SearchResult padded = search(arch, fw, windows, o);
+    ASSERT_TRUE(one_term.best && padded.best);
+    const std::int64_t per_position = 8 * 4 * 3 * 3;  // K · C · R · S
+    EXPECT_EQ(one_term.best->cycles, 13 * per_position);
+    EXPECT_EQ(padded.best->cycles, 7 * per_position);
+    const Mapping& m = padded.best->mapping;
+    EXPECT_EQ(m.total_factor(Dim::P) * m.total_factor(Dim::Q), 13 * 14);
+    // The MACs stay the layer's; the padded mapping passes the structural check.
+    EXPECT_EQ(check_mapping_structure(arch, conv, m), std::nullopt);
+    EXPECT_EQ(evaluate(arch, fw, m).nest.macs, conv.macs());
+    // The lower bound for a mapspace that pads windows holds for its points.
+    const CostLowerBound bound = cost_lower_bound(arch, fw, nullptr, windows.paddable());
+    std::mt19937_64 rng(3);
+    int checked = 0;
+    for (int i = 0; i < 2000; ++i) {
+        const Evaluation e = evaluate(arch, fw, windows.to_mapping(windows.random_point(rng)));
+        if (!e.valid()) continue;
+        ++checked;
+        EXPECT_GE(e.energy_pj, bound.energy_pj * (1 - 1e-9));
+        EXPECT_GE(e.nest.compute_cycles, bound.cycles);
+    }
+    EXPECT_GT(checked, 100);
 }
 
 // The cycles a machine that skips padded iterations takes (Timeloop's

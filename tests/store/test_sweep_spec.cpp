@@ -62,6 +62,16 @@ TEST(SweepSpec, ImperfectFactorsAreASearchOption) {
     EXPECT_NE(error_of(kHead + "  - procrustes_baseline_16x16\nsearch: {imperfect_factors: 3}\n")
                   .find("imperfect_factors"),
               std::string::npos);
+    EXPECT_FALSE(s.imperfect_windows);
+    EXPECT_TRUE(parse(kHead + "  - procrustes_baseline_16x16\n"
+                              "search: {imperfect_factors: true, imperfect_windows: true}\n")
+                    .imperfect_windows);
+    // Windows are padded only with imperfect factors: alone, an error at the key.
+    const std::string alone =
+        error_of(kHead + "  - procrustes_baseline_16x16\nsearch: {imperfect_windows: true}\n");
+    EXPECT_NE(alone.find("imperfect_windows without imperfect_factors"), std::string::npos)
+        << alone;
+    EXPECT_NE(alone.find("search.imperfect_windows"), std::string::npos) << alone;
 }
 
 TEST(SweepSpec, OverridesApplyToTheTreeBeforeParsing) {
