@@ -73,6 +73,21 @@ class Resume(unittest.TestCase):
         self.assertEqual(len(self.calls_for("resnet32_cifar")), lenet_calls)
         self.assertIn(("resnet32_cifar", "shipped"), ep.load_results(self.results)["runs"])
 
+    def test_the_positions_reading_runs_every_array_with_imperfect_windows(self):
+        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        windows = [line.split() for line in self.calls_for("lenet")
+                   if "--imperfect-windows" in line]
+        # EP's and CX's runs, FF's dense run, CX's kernel update, and each FF reading twice.
+        self.assertEqual(len(windows), 4 + 2 * len(ep.FF_READINGS))
+        for words in windows:
+            self.assertIn("--imperfect-factors", words)
+        archs = {words[words.index("--arch") + 1] for words in windows}
+        self.assertEqual(archs, {"eager_pruning_2048", "eager_pruning_cx_baseline",
+                                 "eager_pruning_ff_baseline"})
+        runs = ep.load_results(self.results)["runs"]
+        for key in ("shipped", "baseline", "flexflow", "baseline_wu"):
+            self.assertIn(("lenet", key + ep.WINDOWS), runs)
+
     def test_resuming_with_another_search_is_refused(self):
         ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         with self.assertRaises(SystemExit) as exit:
