@@ -28,12 +28,11 @@
 //   upper bound.
 // - MACs are the problem's. A tensor a padded dimension indexes through a
 //   one-term axis moves only its real words: in the padded nest every index
-//   value of that dimension
-//   is moved equally often (tiles step along a one-term axis in whole,
-//   aligned blocks), so the real counts are the padded counts times B/E,
-//   exactly (per instance to the nearest word: where the padded dimension is
-//   spread over the instances, the average can be a fraction). The tiles
-//   (capacity) are clipped to B.
+//   value of that dimension is moved equally often (tiles step along a
+//   one-term axis in whole, aligned blocks), so the real counts are the
+//   padded counts times B/E, exactly (per instance to the nearest word:
+//   where the padded dimension is spread over the instances, the average can
+//   be a fraction). The tiles (capacity) are clipped to B.
 // - A tensor a padded dimension indexes through a window axis (the inputs,
 //   by a padded P, Q, R or S) is counted as the padded nest moves it: its
 //   tiles past the edge count words that do not exist, so its counts are an
