@@ -78,14 +78,22 @@ std::string convergence_line(const MapRun& run) {
 }
 
 std::string idle_axis_line(const MapRun& run) {
-    if (run.options.imperfect_factors) return "";
+    const MapOptions& o = run.options;
+    // The dimensions the run does not pad yet.
+    const DimSet unpadded = !o.imperfect_factors  ? kPaddableDims | kWindowDims
+                            : o.imperfect_windows ? DimSet{}
+                                                  : kWindowDims;
+    if (unpadded == DimSet{}) return "";
     std::size_t count = 0;
+    bool window = false;    // some hint is of P, Q, R or S
+    bool one_term = false;  // some hint is of N, K, C or G
     std::string example;
     for (const LayerResult& layer : run.result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const PhaseProblem& problem = run.plan.problems[lp.problem].problem;
-            const auto hint = idle_axis_hint(run.model, problem.space, lp.best->mapping);
+            const auto hint = idle_axis_hint(run.model, problem.space, lp.best->mapping, unpadded);
             if (!hint) continue;
+            (kWindowDims.contains(hint->dim) ? window : one_term) = true;
             if (count++ > 0) continue;
             example =
                 fmt::format("`{}` {}: {} = {} on {} of {} {}", layer.name, phase_name(lp.phase),
@@ -94,11 +102,16 @@ std::string idle_axis_line(const MapRun& run) {
         }
     }
     if (count == 0) return "";
+    const std::string options =
+        o.imperfect_factors ? "--imperfect-windows pads"
+        : !window           ? "--imperfect-factors pads"
+        : !one_term         ? "--imperfect-factors --imperfect-windows pad"
+                            : "--imperfect-factors pads (with --imperfect-windows for P, Q, R, S)";
     return fmt::format(
         "note: {} layer-phase{} part of an array axis idle because no divisor of a "
-        "dimension fills it (e.g. {}); --imperfect-factors pads such a dimension to use the "
-        "whole axis (docs/nest_analysis.md, \"Imperfect factors\")\n",
-        count, count == 1 ? " leaves" : "s leave", example);
+        "dimension fills it (e.g. {}); {} such a dimension to use the whole axis "
+        "(docs/nest_analysis.md, \"Imperfect factors\")\n",
+        count, count == 1 ? " leaves" : "s leave", example, options);
 }
 
 std::string map_to_text(const MapRun& run) {

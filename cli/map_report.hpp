@@ -45,7 +45,8 @@ std::string summary_line(const MapRun& run);
 // How many distinct problems' searches converged (SearchResult::converged).
 std::string convergence_line(const MapRun& run);
 // A note when layer-phases leave part of an array axis idle that imperfect
-// factors would fill (idle_axis_hint); empty when none do or they are on.
+// factors would fill (idle_axis_hint), naming the options that would; empty
+// when none do or the run pads every dimension it can.
 std::string idle_axis_line(const MapRun& run);
 
 std::string map_to_text(const MapRun& run);

@@ -230,7 +230,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
 }
 
 std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
-                                           const Mapping& mapping) {
+                                           const Mapping& mapping, DimSet paddable) {
     for (std::size_t i = 0; i < mapping.num_levels; ++i) {
         for (const bool x : {true, false}) {
             const LoopList& axis = x ? mapping.level(i).spatial_x : mapping.level(i).spatial_y;
@@ -238,7 +238,7 @@ std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const Iteratio
             const std::int64_t used = axis.product();
             for (const Loop& l : axis) {
                 const std::int64_t bound = space.bounds[l.dim];
-                if (!kPaddableDims.contains(l.dim) || bound % l.factor != 0) continue;
+                if (!paddable.contains(l.dim) || bound % l.factor != 0) continue;
                 // The room the other loops on the axis leave; the most a
                 // divisor can use of it, and what padding can.
                 const std::int64_t room = fanout / (used / l.factor);

@@ -75,7 +75,8 @@ struct MapspaceConstraints {
 // of its size, where the fewest-steps factor the mapspace adds with
 // imperfect_factors takes fewer steps than any divisor that fits
 // (ResNet-18's fc: K = 1000 on 10 of 16 columns, 100 steps, where 16 takes
-// 63). The first such spread, or nullopt.
+// 63). The first such spread of a dimension in `paddable` (the dimensions
+// the run does not pad yet), or nullopt.
 struct IdleAxisHint {
     Dim dim = Dim::N;
     bool x = true;               // the axis: columns (x) or rows (y)
@@ -84,7 +85,7 @@ struct IdleAxisHint {
     std::int64_t fanout = 1;     // the axis's instances at that level
 };
 std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
-                                           const Mapping& mapping);
+                                           const Mapping& mapping, DimSet paddable = kPaddableDims);
 
 // Throws SpecError (at the constraint, key `--dataflow`) when a named
 // dataflow puts other dimensions across an axis than `user` fixes there.

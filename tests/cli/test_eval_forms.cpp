@@ -156,6 +156,42 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
         << twice.output;
 }
 
+// AlexNet's conv1 has 55 × 55 output positions: across 16 columns no divisor
+// of 55 does better than 11 (5 steps); 14 padded to 56 takes 4. `map`'s note
+// names the options that would pad it, and with them the positions fill.
+TEST(EvalForms, TheIdleAxisNoteNamesTheOptionsThatWouldFillIt) {
+    const std::string network =
+        temp_file("conv55.yaml",
+                  "network: conv55\n"
+                  "inputs:\n"
+                  "  - {name: image, channels: 3, height: 227, width: 227}\n"
+                  "layers:\n"
+                  "  - {name: conv1, type: conv, inputs: [image], out_channels: 8, kernel: 11, "
+                  "stride: 4}\n");
+    const std::string map = "map --arch " + kArch + " --workload " + network +
+                            " --dataflow P,K --phase fw --objective latency --budget 3000 -q";
+    const auto plain = run_trainloop(map, trainloop::testing::Capture::stdout_only);
+    ASSERT_EQ(plain.exit_code, 0) << plain.output;
+    EXPECT_NE(plain.output.find("P = 55 on 11 of 16 columns"), std::string::npos) << plain.output;
+    EXPECT_NE(plain.output.find("--imperfect-factors --imperfect-windows pad such a dimension"),
+              std::string::npos)
+        << plain.output;
+    const auto one_term =
+        run_trainloop(map + " --imperfect-factors", trainloop::testing::Capture::stdout_only);
+    EXPECT_NE(one_term.output.find("; --imperfect-windows pads such a dimension"),
+              std::string::npos)
+        << one_term.output;
+    const auto both = run_trainloop(map + " --imperfect-factors --imperfect-windows",
+                                    trainloop::testing::Capture::stdout_only);
+    EXPECT_EQ(both.output.find("note: 1 layer-phase leaves part"), std::string::npos)
+        << both.output;
+    const nlohmann::json slow = run_json(map);
+    const nlohmann::json fast = run_json(map + " --imperfect-factors --imperfect-windows");
+    const nlohmann::json& padded = fast["layers"][0]["phases"]["fw"];
+    EXPECT_LT(padded["cycles"], slow["layers"][0]["phases"]["fw"]["cycles"]);
+    EXPECT_EQ(padded["macs"], slow["layers"][0]["phases"]["fw"]["macs"]);
+}
+
 TEST(EvalForms, ErrorsNameTheFormsPlace) {
     const std::string target = " --arch " + kArch + " --workload mlp_mnist --layer fc1 --phase fw";
     // A level the architecture does not have, in each form.
