@@ -90,8 +90,8 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command
         ->add_flag("--imperfect-windows", o.imperfect_windows,
                    "With --imperfect-factors, pad the sliding-window dimensions P, Q, R, S too "
-                   "(13 x 13 output positions on 32 PEs in 6 steps, as an array that counts "
-                   "ceil(positions / PEs) does); the inputs the padded window reaches past the "
+                   "(13 x 13 output positions on a row of 32 PEs as 13 x 14 in 7 steps rather than "
+                   "13 in whole factors); the inputs the padded window reaches past the "
                    "plane's edge are counted as moved, so their traffic is an upper bound")
         ->needs("--imperfect-factors");
     command

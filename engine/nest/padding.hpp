@@ -36,8 +36,8 @@
 // - A tensor a padded dimension indexes through a window axis (the inputs,
 //   by a padded P, Q, R or S) is counted as the padded nest moves it: its
 //   tiles past the edge count words that do not exist, so its counts are an
-//   upper bound (a machine that streams ⌈positions / PEs⌉ steps, FlexFlow's
-//   counting, moves no more). Its tiles too are clipped to the real problem.
+//   upper bound (a machine that skips the padded positions moves no more).
+//   Its tiles too are clipped to the real problem.
 // - A tensor a padded dimension does not index is counted as the padded nest
 //   moves it: exact where the padding lies in spatial loops the tensor is
 //   multicast across (a systolic row still streams its inputs past idle
