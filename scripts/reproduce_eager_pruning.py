@@ -1167,9 +1167,10 @@ def write_search_reach(w, args, networks, runs):
 def write_windows(w, args, networks, runs, targets):
     """§5.4's two means with every array taking the positions in partial steps (run_windows):
     the readings of FF's kernel update again, and what the option moves per array."""
-    def mean_over(ff_key, ep_key):
-        return sum(runs[(n, ff_key)]["dense_total_cycles"] / runs[(n, ep_key)]["total_cycles"]
-                   for n in networks) / len(networks)
+    def mean_over(baseline_key, ep_key):
+        """The mean speed-up of EP's run `ep_key` over the baseline's dense training."""
+        return sum(runs[(n, baseline_key)]["dense_total_cycles"] /
+                   runs[(n, ep_key)]["total_cycles"] for n in networks) / len(networks)
     w("Positions in partial steps: as run, every array takes the output and filter positions "
       "(P, Q, R, S) in whole factors, because trainloop pads them only when asked "
       "(`engine/nest/padding.hpp`). §5.2's FF counts \"the fewest cycles to complete each "
@@ -1185,7 +1186,7 @@ def write_windows(w, args, networks, runs, targets):
         " | ".join("over FF, %s" % h for h in heads),
         " | ".join("KU, FF / CX: %s" % h for h in heads)))
     w("|---|%s" % ("---:|" * (5 + 2 * len(FF_READINGS))))
-    slower = []  # (array, network) whose cycles the option raised
+    slower = []  # "array on network (ratio)" where the option raised the cycles
     for net in networks:
         ep = runs[(net, "shipped" + WINDOWS)]["total_cycles"]
         cx_ku = runs[(net, "baseline_wu" + WINDOWS)]["dense_total_cycles"]
@@ -1197,8 +1198,7 @@ def write_windows(w, args, networks, runs, targets):
         slower += ["%s on %s (%.3f)" % (array, LABEL.get(net, net), value)
                    for array, value in moved if value > 1]
         cells = ["%.3f" % value for _, value in moved]
-        cells += [
-                  "%.2f×" % (runs[(net, "baseline" + WINDOWS)]["dense_total_cycles"] / ep),
+        cells += ["%.2f×" % (runs[(net, "baseline" + WINDOWS)]["dense_total_cycles"] / ep),
                   "%.2f×" % (runs[(net, "flexflow" + WINDOWS)]["dense_total_cycles"] / ep)]
         cells += ["%.2f×" % (runs[(net, key + WINDOWS)]["dense_total_cycles"] / ep)
                   for key, _, _ in FF_READINGS]
