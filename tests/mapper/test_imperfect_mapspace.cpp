@@ -79,13 +79,19 @@ TEST(ImperfectMapspace, RandomPointsAndNeighboursAreValidAndDoTheProblemsMacs) {
     EXPECT_GT(padded, 100);
 }
 
-TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
-    const ArchModel arch = arch16();
-    const PhaseProblem fw = make_phase_problem("fc", Phase::fw, kFc);
+// The fewest cycles, 20,000 evaluations on one thread (deterministic).
+SearchOptions fewest_cycles_search() {
     SearchOptions o;
     o.objective = Objective::latency;
     o.budget.max_evaluations = 20000;
     o.threads = 1;
+    return o;
+}
+
+TEST(ImperfectMapspace, TheSearchUsesEveryColumnForFewerCycles) {
+    const ArchModel arch = arch16();
+    const PhaseProblem fw = make_phase_problem("fc", Phase::fw, kFc);
+    const SearchOptions o = fewest_cycles_search();
     MapspaceConstraints constraints{parse_dataflow("K,N"), true};
     const SearchResult perfect = search(arch, fw, Mapspace::build(arch, kFc, constraints), o);
     constraints.imperfect_factors = true;
@@ -106,10 +112,7 @@ TEST(ImperfectMapspace, PadsTheWindowDimensionsOnlyWhenAsked) {
         space_of({{Dim::K, 8}, {Dim::C, 4}, {Dim::P, 13}, {Dim::Q, 13}, {Dim::R, 3}, {Dim::S, 3}});
     const ArchModel arch = testing::three_level(1, 32, 1 << 20, 1 << 12);
     const PhaseProblem fw = make_phase_problem("conv", Phase::fw, conv);
-    SearchOptions o;
-    o.objective = Objective::latency;
-    o.budget.max_evaluations = 20000;
-    o.threads = 1;
+    const SearchOptions o = fewest_cycles_search();
     MapspaceConstraints constraints{parse_dataflow("PQ,K"), true};
     constraints.imperfect_factors = true;
     EXPECT_EQ(constraints.paddable(), kPaddableDims);
