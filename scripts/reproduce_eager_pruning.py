@@ -221,9 +221,10 @@ def run_json(command, log, what):
     return json.loads(done.stdout)
 
 
-# Both arrays take a dimension their rows or groups do not divide in partial steps, as
-# hardware does (a sub-system's 32 CX rows take 48 output channels in two waves, the second
-# half full): Timeloop's imperfect factors.
+# Every array takes a count of samples or channels its rows or groups do not divide in
+# partial steps, as hardware does (a sub-system's 32 CX rows take 48 output channels in two
+# waves, the second half full): Timeloop's imperfect factors. The positions (P, Q, R, S)
+# too only in run_windows' runs.
 ARRAY_OPTIONS = ["--imperfect-factors"]
 
 
@@ -1493,8 +1494,10 @@ def main():
       "FlexFlow \"we sum up the fewest cycles to complete each layer\" | %s; the runs that "
       "only give an RC (assumption rows, LSTM shapes): %s (the RC does not depend on the "
       "mapping); the baselines' dense training once more until converged, to show how far "
-      "the budget leaves them (§5.4's section); a dimension the array's rows or groups do not "
-      "divide is taken in partial steps (`--imperfect-factors`) | §5.2 |"
+      "the budget leaves them (§5.4's section); a count of samples or channels (N, K, C, G) "
+      "the array's rows or groups do not divide is taken in partial steps "
+      "(`--imperfect-factors`), the positions (P, Q, R, S) in whole factors, and in partial "
+      "steps as well in §5.4's paragraph on positions (`--imperfect-windows`) | §5.2 |"
       % (args.search, MACS_ONLY))
     w("| sub-systems | \"the resources are evenly partitioned into four sub-systems to "
       "calculate four groups of input feature maps\" | the spec's `constraints:` put the "
