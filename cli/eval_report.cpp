@@ -131,9 +131,10 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
                        e.nest.utilized_macs, arch.pe_array.num_macs());
     for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
         out += fmt::format(
-            "  padding    {} = {} runs as {} (imperfect factors): {} padded values do no work{}\n",
+            "  padding    {} = {} runs as {} (imperfect factors): {} padded value{} no work{}\n",
             dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
             group_thousands(extent - problem.space.bounds[d]),
+            extent - problem.space.bounds[d] == 1 ? " does" : "s do",
             kWindowDims.contains(d) ? "; the inputs its window reaches past the edge count as "
                                       "moved (an upper bound)"
                                     : "");

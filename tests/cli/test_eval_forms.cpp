@@ -131,7 +131,7 @@ TEST(EvalForms, PaddedMappingsEvaluateAgainInEveryForm) {
     const auto window = run_trainloop(conv1 + "\"DRAM[N16 K64 C3 P113 Q112 R7 S7]\"",
                                       trainloop::testing::Capture::stdout_only);
     EXPECT_EQ(window.exit_code, 0) << window.output;
-    EXPECT_NE(window.output.find("P = 112 runs as 113 (imperfect factors): 1 padded values do "
+    EXPECT_NE(window.output.find("P = 112 runs as 113 (imperfect factors): 1 padded value does "
                                  "no work; the inputs its window reaches past the edge count as "
                                  "moved (an upper bound)"),
               std::string::npos)
