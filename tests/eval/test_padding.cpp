@@ -182,6 +182,38 @@ TEST(PaddedNest, RealWordsOfTensorsThePaddingIndexesAreExactOthersBounded) {
     }
 }
 
+// The backward phases pad windows the same way: their operands among the
+// weights and inputs (bw reads the weights, wu the inputs) move no fewer
+// words than a machine that skips padded tiles, and the MACs and time are
+// the problem's and a remainder tile's.
+TEST(PaddedNest, TheBackwardPhasesPadWindowsToo) {
+    const ArchModel arch = testing::three_level(2, 2, 1 << 20, 1 << 16);
+    std::mt19937_64 rng(11);
+    for (const PaddedCase& c : padded_cases()) {
+        for (Phase phase : {Phase::bw, Phase::wu}) {
+            const PhaseProblem problem = make_phase_problem(c.name, phase, c.real);
+            const DataSpace operand = phase == Phase::bw ? DataSpace::weights : DataSpace::inputs;
+            for (int n = 0; n < 30; ++n) {
+                const Mapping m = testing::random_mapping(arch, c.padded, rng);
+                const Evaluation e = evaluate(arch, problem, m);
+                ASSERT_TRUE(e.valid()) << c.name;
+                EXPECT_EQ(e.nest.macs, c.real.macs()) << c.name;
+                EXPECT_GE(e.nest.compute_cycles * arch.num_macs(), c.real.macs()) << c.name;
+                for (std::size_t level = 1; level < 3; ++level) {
+                    const SpaceAccesses& a = e.nest.levels[level].space(operand);
+                    if (!a.kept) continue;
+                    const std::int64_t instances = e.nest.levels[level].utilized_instances;
+                    EXPECT_GE(double(a.fills * instances),
+                              double(brute_force_real_fills(c.real, m, operand, level,
+                                                            PaddedTiles::skip)) -
+                                  double(instances) / 2)
+                        << c.name << " " << phase_name(phase) << " level " << level;
+                }
+            }
+        }
+    }
+}
+
 TEST(PaddedNest, MacsAreTheProblemsTimeAndUtilizationThePaddedNests) {
     // K = 1000 across all 16 columns in 63 steps (1,008 = 16 · 63): the last
     // step leaves 8 columns idle.
