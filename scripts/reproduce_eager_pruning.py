@@ -268,6 +268,16 @@ def run_fig20(args, net, iterations, batch, spread_profiles, at_cr_profile, fig2
                                                       args.search, log, extra)
 
 
+def run_fig20_windows(args, net, iterations, batch, profile, fig20, log):
+    """Fig. 20's dense and uniformly pruned iteration on both architectures (CX as the spec
+    gives it) with the positions in partial steps (`--imperfect-windows`, as run_windows)."""
+    for arch in (args.arch, args.baseline):
+        for spread, sparsity in (("dense", None), ("shipped", profile)):
+            fig20[(net, arch + WINDOWS, spread)] = map_iteration(
+                args.trainloop, arch, net, batch, sparsity, iterations, args.search, log,
+                ["--imperfect-windows"])
+
+
 def run_fig20_ddr4(args, net, iterations, batch, profile, fig20, log):
     """Fig. 20's dense and uniformly pruned iteration on both architectures (CX as the spec
     gives it) with the DRAM limited to each DDR4 bandwidth."""
@@ -818,6 +828,48 @@ def write_phases_over_ideal(w, args, cnns, fig20, targets):
     w("")
 
 
+def fig19_20_reading(cnns, fig20, ep_key, cx_key, what, reading, targets):
+    """Fig. 20 (a), (b) and Fig. 19 from the iterations mapped under `ep_key` and `cx_key` (one
+    reading of the setup, `reading` in the targets table), as a clause starting with `what`."""
+    cgm = {(k, sp): geomean([over_ideal(fig20[(n, k, sp)]) for n in cnns])
+           for k in (ep_key, cx_key) for sp in ("shipped", "dense")}
+    fw = {sp: geomean([phase_over_ideal(fig20[(n, ep_key, sp)], "fw") for n in cnns])
+          for sp in ("shipped", "dense")}
+    ep, cx = cgm[(ep_key, "shipped")], cgm[(cx_key, "shipped")]
+    ratio = ep / FIG20_EP_CGM
+    targets.alternative(CLAIM_FIG20, "CGM", reading, ratio)
+    targets.alternative(CLAIM_FIG19_SPARSE, "CGM", reading, fw["shipped"] / FIG19_EP_SPARSE_CGM)
+    targets.alternative(CLAIM_FIG19_DENSE, "CGM", reading, fw["dense"] / FIG19_EP_DENSE_CGM)
+    return (
+        "%s, Fig. 20(b): EP %.2f (paper %.2f, ratio %.2f, %s), CX %.2f, direction %s; "
+        "Fig. 20(a), dense training: EP %.2f, CX %.2f, %s; Fig. 19, the forward pass: "
+        "sparse %.2f (paper %.2f, ratio %.2f, %s), dense %.2f (paper %.2f, ratio %.2f, "
+        "%s)" % (
+            what, ep, FIG20_EP_CGM, ratio,
+            target_verdict(ratio),
+            cx, "right (only EP above 1)" if ep > 1 >= cx else
+            "**wrong** (CX above 1 too)" if cx > 1 else "**wrong** (EP not above 1)",
+            cgm[(ep_key, "dense")], cgm[(cx_key, "dense")],
+            "EP faster, as the paper's \"our design gains the highest speedup on training\""
+            if cgm[(ep_key, "dense")] > cgm[(cx_key, "dense")] else
+            "**CX faster** (the paper: \"our design gains the highest speedup on training\")",
+            fw["shipped"], FIG19_EP_SPARSE_CGM, fw["shipped"] / FIG19_EP_SPARSE_CGM,
+            target_verdict(fw["shipped"] / FIG19_EP_SPARSE_CGM),
+            fw["dense"], FIG19_EP_DENSE_CGM, fw["dense"] / FIG19_EP_DENSE_CGM,
+            target_verdict(fw["dense"] / FIG19_EP_DENSE_CGM)))
+
+
+def write_fig20_windows(w, args, cnns, fig20, targets):
+    """Fig. 19 and Fig. 20 with the positions in partial steps on both arrays."""
+    w("With the positions in partial steps on both arrays (`--imperfect-windows`, §5.4's "
+      "paragraph on positions; the uniform spread, CX as the spec gives it): %s." %
+      fig19_20_reading(cnns, fig20, args.arch + WINDOWS, args.baseline + WINDOWS,
+                       "every mapping searched again",
+                       "positions in partial steps on both arrays (`--imperfect-windows`)",
+                       targets))
+    w("")
+
+
 def write_ddr4(w, args, cnns, fig20, targets):
     """Fig. 19 and Fig. 20 with the prototype's DRAM at DDR4 bandwidths."""
     w("### The prototype's DDR4: Fig. 19 and Fig. 20 with a finite off-chip bandwidth")
@@ -863,37 +915,10 @@ def write_ddr4(w, args, cnns, fig20, targets):
             "%.2f" % geomean([phase_over_ideal(fig20[(n, key, "shipped")], ph) for n in cnns])
             for ph in ("fw", "bw", "wu"))))
     w("")
-    notes = []
-    for words, rate in DDR4_WORDS:
-        ep_key, cx_key = ddr4_key(args.arch, words), ddr4_key(args.baseline, words)
-        cgm = {(k, sp): geomean([over_ideal(fig20[(n, k, sp)]) for n in cnns])
-               for k in (ep_key, cx_key) for sp in ("shipped", "dense")}
-        fw = {sp: geomean([phase_over_ideal(fig20[(n, ep_key, sp)], "fw") for n in cnns])
-              for sp in ("shipped", "dense")}
-        ep, cx = cgm[(ep_key, "shipped")], cgm[(cx_key, "shipped")]
-        ratio = ep / FIG20_EP_CGM
-        reading = "the prototype's DDR4 at %s" % rate
-        targets.alternative(CLAIM_FIG20, "CGM", reading, ratio)
-        targets.alternative(CLAIM_FIG19_SPARSE, "CGM", reading,
-                            fw["shipped"] / FIG19_EP_SPARSE_CGM)
-        targets.alternative(CLAIM_FIG19_DENSE, "CGM", reading, fw["dense"] / FIG19_EP_DENSE_CGM)
-        notes.append(
-            "at %s, Fig. 20(b): EP %.2f (paper %.2f, ratio %.2f, %s), CX %.2f, direction %s; "
-            "Fig. 20(a), dense training: EP %.2f, CX %.2f, %s; Fig. 19, the forward pass: "
-            "sparse %.2f (paper %.2f, ratio %.2f, %s), dense %.2f (paper %.2f, ratio %.2f, "
-            "%s)" % (
-                rate, ep, FIG20_EP_CGM, ratio,
-                target_verdict(ratio),
-                cx, "right (only EP above 1)" if ep > 1 >= cx else
-                "**wrong** (CX above 1 too)" if cx > 1 else "**wrong** (EP not above 1)",
-                cgm[(ep_key, "dense")], cgm[(cx_key, "dense")],
-                "EP faster, as the paper's \"our design gains the highest speedup on training\""
-                if cgm[(ep_key, "dense")] > cgm[(cx_key, "dense")] else
-                "**CX faster** (the paper: \"our design gains the highest speedup on training\")",
-                fw["shipped"], FIG19_EP_SPARSE_CGM, fw["shipped"] / FIG19_EP_SPARSE_CGM,
-                target_verdict(fw["shipped"] / FIG19_EP_SPARSE_CGM),
-                fw["dense"], FIG19_EP_DENSE_CGM, fw["dense"] / FIG19_EP_DENSE_CGM,
-                target_verdict(fw["dense"] / FIG19_EP_DENSE_CGM)))
+    notes = [fig19_20_reading(cnns, fig20, ddr4_key(args.arch, words),
+                              ddr4_key(args.baseline, words), "at " + rate,
+                              "the prototype's DDR4 at %s" % rate, targets)
+             for words, rate in DDR4_WORDS]
     w("With the board's DDR4: " + "; ".join(notes) + ".")
     w("")
     slowest = DDR4_WORDS[-1][0]
@@ -1340,6 +1365,8 @@ def run_everything(args, generator, networks, results_path):
                               profiles[reading_profile(["--at-once"])], fig20, log)
                     run_fig20_ddr4(args, net, iterations, batch, profiles["shipped"], fig20,
                                    log)
+                    run_fig20_windows(args, net, iterations, batch, profiles["shipped"],
+                                      fig20, log)
             except RunFailed as e:
                 failed[net] = str(e)
                 print("%s: %s" % (net, e), file=sys.stderr)
@@ -1680,6 +1707,7 @@ def main():
         means = write_fig20(w, args, cnns, fig20, targets)
         write_phases_over_ideal(w, args, cnns, fig20, targets)
         write_ddr4(w, args, cnns, fig20, targets)
+        write_fig20_windows(w, args, cnns, fig20, targets)
         write_fig20_run_average(w, cnns, runs, targets)
         for arch in (args.arch, args.baseline):
             key = ddr4_key(arch, DDR4_WHOLE_RUN[0])
