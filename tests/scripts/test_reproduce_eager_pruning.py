@@ -77,16 +77,23 @@ class Resume(unittest.TestCase):
         ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         windows = [line.split() for line in self.calls_for("lenet")
                    if "--imperfect-windows" in line]
-        # EP's and CX's runs, FF's dense run, CX's kernel update, and each FF reading twice.
-        self.assertEqual(len(windows), 4 + 2 * len(ep.FF_READINGS))
         for words in windows:
             self.assertIn("--imperfect-factors", words)
-        archs = {words[words.index("--arch") + 1] for words in windows}
+        whole_runs = [words for words in windows if words[0] == "train-cost"]
+        # EP's and CX's runs, FF's dense run, CX's kernel update, and each FF reading twice.
+        self.assertEqual(len(whole_runs), 4 + 2 * len(ep.FF_READINGS))
+        archs = {words[words.index("--arch") + 1] for words in whole_runs}
         self.assertEqual(archs, {"eager_pruning_2048", "eager_pruning_cx_baseline",
                                  "eager_pruning_ff_baseline"})
-        runs = ep.load_results(self.results)["runs"]
+        # Fig. 20's iteration, dense and pruned, on EP's array and CX's.
+        iterations = [words for words in windows if words[0] == "map"]
+        self.assertEqual(len(iterations), 4)
+        stored = ep.load_results(self.results)
         for key in ("shipped", "baseline", "flexflow", "baseline_wu"):
-            self.assertIn(("lenet", key + ep.WINDOWS), runs)
+            self.assertIn(("lenet", key + ep.WINDOWS), stored["runs"])
+        for arch in ("eager_pruning_2048", "eager_pruning_cx_baseline"):
+            for spread in ("dense", "shipped"):
+                self.assertIn(("lenet", arch + ep.WINDOWS, spread), stored["fig20"])
 
     def test_resuming_with_another_search_is_refused(self):
         ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
