@@ -80,10 +80,9 @@ std::string convergence_line(const MapRun& run) {
 std::string idle_axis_line(const MapRun& run) {
     const MapOptions& o = run.options;
     // The dimensions the run does not pad yet.
-    const DimSet unpadded = !o.imperfect_factors  ? kPaddableDims | kWindowDims
-                            : o.imperfect_windows ? DimSet{}
-                                                  : kWindowDims;
-    if (unpadded == DimSet{}) return "";
+    const DimSet unpadded = (kPaddableDims | kWindowDims) &
+                            paddable_dims(o.imperfect_factors, o.imperfect_windows).complement();
+    if (unpadded.empty()) return "";
     std::size_t count = 0;
     bool window = false;    // some hint is of P, Q, R or S
     bool one_term = false;  // some hint is of N, K, C or G

@@ -218,7 +218,6 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     check_dataflow_against_constraints(constraints);
     Mapspace m;
     m.num_levels_ = arch.num_levels;
-    m.imperfect_ = constraints.imperfect_factors;
     m.paddable_ = constraints.paddable();
     m.bounds_ = space.bounds;
     m.build_spatial_choices(arch, space, constraints);
@@ -297,8 +296,7 @@ void Mapspace::build_spatial_choices(const ArchModel& arch, const IterationSpace
             // spatial product, which is at most the bound (nest/padding.hpp).
             for (Dim d : kAllDims) {
                 const bool divides = space.bounds[d] % c.total[d] == 0;
-                const bool pads =
-                    c.total[d] <= space.bounds[d] && constraints.paddable().contains(d);
+                const bool pads = c.total[d] <= space.bounds[d] && paddable_.contains(d);
                 fits = fits && (divides || pads);
             }
             // Fixed spatial factors: the product over the levels on the axis.
@@ -531,7 +529,7 @@ MapPoint Mapspace::neighbor(const MapPoint& from, std::mt19937_64& rng, SpatialM
     MapPoint p = from;
     // The remainder-tile move exists only with imperfect factors, so without
     // them the moves (and every result) are what they were.
-    switch (rng() % (imperfect_ ? 6 : 5)) {
+    switch (rng() % (paddable_.empty() ? 5 : 6)) {
         case 0: {  // move one prime factor of a dimension to another level
             const Dim d = kAllDims[rng() % kNumDims];
             std::vector<std::size_t> holders;
@@ -626,7 +624,7 @@ std::optional<MapPoint> Mapspace::exchange_factors(const MapPoint& from,
 }
 
 std::optional<MapPoint> Mapspace::remainder_tile(const MapPoint& from, std::mt19937_64& rng) const {
-    if (!imperfect_ || num_levels_ < 2) return std::nullopt;
+    if (paddable_.empty() || num_levels_ < 2) return std::nullopt;
     // A temporal bound of 2 or less has no tile that leaves a remainder.
     std::vector<Dim> dims;
     for (Dim d : kAllDims) {

@@ -232,8 +232,8 @@ class Mapspace {
                                              std::int64_t bound) const;
 
     std::size_t num_levels_ = 0;
-    bool imperfect_ = false;  // MapspaceConstraints::imperfect_factors
-    DimSet paddable_;         // MapspaceConstraints::paddable()
+    // MapspaceConstraints::paddable(): empty without imperfect factors.
+    DimSet paddable_;
     DimBounds bounds_;
     std::vector<SpatialChoice> spatial_;
     std::array<std::vector<DataSpaceSet>, kMaxLevels> keeps_;
