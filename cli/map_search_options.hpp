@@ -50,9 +50,11 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
         ->check(CLI::IsMember(strategy_names()));
     command
         ->add_option("--budget", o.budget,
-                     "Evaluations per distinct layer-phase problem, spent exactly (0: no limit; "
-                     "exhaustive: the whole mapspace). Absent: random and anneal search in rounds "
-                     "of fresh chains, each three times the one before, until two rounds agree "
+                     "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
+                     "whole mapspace): random spends exactly these, anneal at most (each chain "
+                     "ends with a hill climb that stops at a local optimum). Absent: random and "
+                     "anneal search in rounds of fresh chains, each three times the one before, "
+                     "until two rounds agree "
                      "within 0.5 % (converged), at most 400000 evaluations, about half a second "
                      "per problem on one core")
         ->default_str("until converged")

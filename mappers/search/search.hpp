@@ -57,9 +57,10 @@ std::vector<std::string> strategy_names();
 // before it agree within 0.5 % (converged) or max_evaluations is reached;
 // then a closing climb over pairs of moves from the rounds' three best
 // distinct local optima (at most an eighth of the budget, 50,000, shared). A mapspace no larger
-// than the first round is searched exhaustively instead. Without it the search spends exactly
-// max_evaluations in one round (random: exactly; anneal: the largest
-// multiple of its 8 chains).
+// than the first round is searched exhaustively instead. Without it the search spends
+// max_evaluations in one round: random exactly; anneal at most the largest multiple of its 8
+// chains, each annealing four fifths of its share and ending with a hill climb over single
+// moves within the rest, which stops early at a local optimum.
 struct SearchBudget {
     std::int64_t max_evaluations = 20'000;
     double max_seconds = 0;     // 0: no limit

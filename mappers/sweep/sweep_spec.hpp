@@ -79,7 +79,7 @@ struct SweepSpec {
     CartesianZeros cartesian_zeros = CartesianZeros::expected;
     SearchStrategy strategy = SearchStrategy::anneal;
     // Absent `budget:` the search stops when it converges, at most
-    // kConvergingBudget evaluations; a `budget:` is spent exactly.
+    // kConvergingBudget evaluations; a `budget:` as `map --budget` (SearchBudget).
     std::int64_t budget = kConvergingBudget;
     bool stop_when_converged = true;
     std::int64_t patience = 0;

@@ -91,7 +91,10 @@ TEST(SearchQuality, TheDefaultSearchRunsRoundsUntilTwoAgree) {
     SearchOptions fixed;
     fixed.threads = 2;
     const SearchResult old_default = search(arch, problem, mapspace, fixed);
-    EXPECT_EQ(old_default.evaluations, 20'000);
+    // Its chains anneal four fifths of the budget; their closing climbs stop
+    // at a local optimum, within the rest.
+    EXPECT_GE(old_default.evaluations, 16'000);
+    EXPECT_LE(old_default.evaluations, 20'000);
     EXPECT_EQ(old_default.rounds, 0);
     EXPECT_LE(first->best->edp(), old_default.best->edp());
 

@@ -44,7 +44,7 @@ TEST(SweepSpec, ReadsAxesAndDefaults) {
 }
 
 // No `budget:`: the search stops when it converges (as `map` with no
-// --budget), at most kConvergingBudget; a `budget:` is spent exactly.
+// --budget), at most kConvergingBudget; a `budget:` as `map --budget`.
 TEST(SweepSpec, WithoutABudgetTheSearchRunsUntilConverged) {
     const SweepSpec converging = parse(kHead + "  - procrustes_baseline_16x16\n");
     EXPECT_TRUE(converging.stop_when_converged);
