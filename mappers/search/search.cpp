@@ -322,8 +322,8 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
         // kPolishShare of its share: annealing stops near a local optimum and
         // the climb reaches it (a fixed 20,000-evaluation budget on Eager
         // Pruning's three arrays and eight networks, dense training, seeds 1–3:
-        // 1.006 instead of 1.016 of the converged search's cycles on average,
-        // the worst 1.05 instead of 1.39; bench/RESULTS.md, "Closing climb").
+        // 1.005 instead of 1.017 of the converged search's cycles on average,
+        // the worst 1.050 instead of 1.387; bench/RESULTS.md, "Closing climb").
         const std::int64_t annealing = share - std::int64_t(kPolishShare * double(share));
         // Start from a random valid point (within the whole share: without
         // one there is nothing to anneal or climb from).
