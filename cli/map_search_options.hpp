@@ -51,8 +51,8 @@ inline void add_mapping_search_options(CLI::App* command, MapOptions& o) {
     command
         ->add_option("--budget", o.budget,
                      "Evaluations per distinct layer-phase problem (0: no limit; exhaustive: the "
-                     "whole mapspace): random spends exactly these, anneal at most (each chain "
-                     "ends with a hill climb that stops at a local optimum). Absent: random and "
+                     "whole mapspace); anneal's chains then each end with a hill climb, at most a "
+                     "quarter more (it stops at a local optimum). Absent: random and "
                      "anneal search in rounds of fresh chains, each three times the one before, "
                      "until two rounds agree "
                      "within 0.5 % (converged), at most 400000 evaluations, about half a second "

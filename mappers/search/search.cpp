@@ -171,6 +171,10 @@ struct Round {
 // The share of a unit's evaluations its closing hill climb may use (its
 // sampling or annealing gets the rest; the climb usually needs far fewer).
 constexpr double kPolishShare = 0.2;
+// What a fixed budget's chain may spend on its closing climb beyond its share
+// (the climb stops earlier at a local optimum: on ResNet-18 with K,N it
+// spends about a tenth of the budget).
+constexpr double kFixedClimbShare = 0.25;
 
 std::int64_t unit_share(const Round& round, std::size_t index_in_round) {
     const auto n = std::int64_t(round.units);
@@ -318,18 +322,18 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
         // Not unit_share(): a fixed budget's chains each take budget ÷ chains.
         const std::int64_t share =
             std::max<std::int64_t>(1, round.evaluations / std::int64_t(round.units));
-        // Every chain ends with a hill climb from its best, within the last
-        // kPolishShare of its share: annealing stops near a local optimum and
-        // the climb reaches it (a fixed 20,000-evaluation budget on Eager
-        // Pruning's three arrays and eight networks, dense training, seeds 1–3:
-        // 1.005 instead of 1.017 of the converged search's cycles on average,
-        // the worst 1.050 instead of 1.387; bench/RESULTS.md, "Closing climb").
-        const std::int64_t annealing = share - std::int64_t(kPolishShare * double(share));
-        // Start from a random valid point (within the whole share: without
-        // one there is nothing to anneal or climb from).
+        // A converging round's chains keep the last kPolishShare of their share
+        // for the closing climb. A fixed budget's anneal their whole share, as
+        // they did before they climbed, so the climb can only improve on what the
+        // annealing found; it may spend up to kFixedClimbShare of the share more.
+        const std::int64_t annealing =
+            round.polish ? share - std::int64_t(kPolishShare * double(share)) : share;
+        const std::int64_t climb_limit =
+            round.polish ? share : share + std::int64_t(kFixedClimbShare * double(share));
+        // Start from a random valid point.
         MapPoint current;
         double current_value = std::numeric_limits<double>::infinity();
-        while (r.evaluations < share && !std::isfinite(current_value) && !ctx.stop) {
+        while (r.evaluations < annealing && !std::isfinite(current_value) && !ctx.stop) {
             current = ctx.space.random_point(rng);
             current_value = consider(ctx, r, ctx.space.to_mapping(current));
         }
@@ -371,7 +375,10 @@ void anneal_round(Context& ctx, tbb::task_arena& arena, std::vector<UnitResult>&
                 break;
             if ((r.evaluations & 255) == 255 && ctx.out_of_time()) ctx.stop = true;
         }
-        close_unit(ctx, r, best_point, share);
+        // Every chain ends with a hill climb from its best: annealing stops near
+        // a local optimum and the climb reaches it (bench/RESULTS.md, "Closing
+        // climb").
+        close_unit(ctx, r, best_point, climb_limit);
     });
 }
 

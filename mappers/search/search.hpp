@@ -58,9 +58,9 @@ std::vector<std::string> strategy_names();
 // then a closing climb over pairs of moves from the rounds' three best
 // distinct local optima (at most an eighth of the budget, 50,000, shared). A mapspace no larger
 // than the first round is searched exhaustively instead. Without it the search spends
-// max_evaluations in one round: random exactly; anneal at most the largest multiple of its 8
-// chains, each annealing four fifths of its share and ending with a hill climb over single
-// moves within the rest, which stops early at a local optimum.
+// max_evaluations in one round (random: exactly; anneal: the largest multiple of its 8
+// chains), and each annealing chain then ends with a hill climb over single moves from its
+// best, which stops at a local optimum or after a quarter of the chain's share more.
 struct SearchBudget {
     std::int64_t max_evaluations = 20'000;
     double max_seconds = 0;     // 0: no limit

@@ -226,7 +226,10 @@ TEST(RunSetup, MapSearchesUntilConvergedUnlessGivenABudget) {
     const nlohmann::json f = nlohmann::json::parse(fixed.output);
     EXPECT_EQ(f["until_converged"], false);
     for (const auto& layer : f["layers"]) {
-        EXPECT_EQ(layer["phases"]["fw"]["evaluations"], 400) << layer.dump();
+        // 400 annealing, then each chain's closing climb: at most a quarter more.
+        const auto evaluations = layer["phases"]["fw"]["evaluations"].get<std::int64_t>();
+        EXPECT_GE(evaluations, 400) << layer.dump();
+        EXPECT_LE(evaluations, 500) << layer.dump();
     }
 }
 
