@@ -7,7 +7,8 @@ budget) for each seed, once with each binary, and once with the default
 search (until converged, seed 1) of the first binary as the reference. Prints
 each fixed-budget run's step cycles over the reference's, per binary and
 seed, and a summary: the mean and worst ratio, how many runs are within 1 %,
-and on how many the first binary does better or worse than the second.
+on how many the first binary does better or worse than the second, and the
+evaluations the first spent over the second's.
 Results are cached in --out (one JSON per run), so an interrupted measurement
 resumes.
 
@@ -26,8 +27,8 @@ NETWORKS = {"alexnet": 256, "googlenet": 32, "nin": 64, "resnet50": 32, "lenet":
 ARCHS = ["eager_pruning_2048", "eager_pruning_cx_baseline", "eager_pruning_ff_baseline"]
 
 
-def step_cycles(trainloop, out_file, network, arch, extra):
-    """One dense iteration's cycles, from the cache in out_file when there."""
+def step_run(trainloop, out_file, network, arch, extra):
+    """One dense iteration's train-cost JSON, from the cache in out_file when there."""
     if not out_file.exists():
         command = [trainloop, "train-cost", "--arch", arch, "--workload", network,
                    "--batch", str(NETWORKS[network]), "--sparsity", "dense", "--iterations", "1",
@@ -35,7 +36,7 @@ def step_cycles(trainloop, out_file, network, arch, extra):
                    "--format", "json", *extra]
         run = subprocess.run(command, check=True, capture_output=True, text=True)
         out_file.write_text(run.stdout)
-    return json.loads(out_file.read_text())["total_cycles"]
+    return json.loads(out_file.read_text())
 
 
 def main():
@@ -48,20 +49,22 @@ def main():
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     ratios = {"after": [], "before": []}
+    evaluations = {"after": 0, "before": 0}
     print("| network | array | seed | before | after |")
     print("|---|---|---:|---:|---:|")
     for network in NETWORKS:
         for arch in ARCHS:
-            reference = step_cycles(args.trainloop, args.out / f"{network}-{arch}-converged.json",
-                                    network, arch, ["--seed", "1"])
+            reference = step_run(args.trainloop, args.out / f"{network}-{arch}-converged.json",
+                                 network, arch, ["--seed", "1"])["total_cycles"]
             for seed in args.seeds:
                 fixed = ["--budget", str(args.budget), "--seed", str(seed)]
                 row = {}
                 for label, binary in (("before", args.before), ("after", args.trainloop)):
-                    cycles = step_cycles(binary, args.out / f"{network}-{arch}-{label}-{seed}.json",
-                                         network, arch, fixed)
-                    row[label] = cycles / reference
+                    run = step_run(binary, args.out / f"{network}-{arch}-{label}-{seed}.json",
+                                   network, arch, fixed)
+                    row[label] = run["total_cycles"] / reference
                     ratios[label].append(row[label])
+                    evaluations[label] += run["evaluations"]
                 print(f"| {network} | {arch} | {seed} | {row['before']:.3f} | {row['after']:.3f} |",
                       flush=True)
     for label in ("before", "after"):
@@ -69,7 +72,8 @@ def main():
         print(f"{label}: mean {statistics.mean(values):.4f}, worst {max(values):.3f}, "
               f"{sum(v <= 1.01 for v in values)} of {len(values)} within 1 %")
     pairs = list(zip(ratios["before"], ratios["after"]))
-    print(f"after better on {sum(a < b for b, a in pairs)}, worse on {sum(a > b for b, a in pairs)}")
+    print(f"after better on {sum(a < b for b, a in pairs)}, worse on {sum(a > b for b, a in pairs)}; "
+          f"evaluations after / before: {evaluations['after'] / evaluations['before']:.3f}")
 
 
 if __name__ == "__main__":
