@@ -298,8 +298,8 @@ TEST(EagerPruningArchitectures, BothArraysMapADepthwiseLayer) {
 // The reproduction's fixed budget (20,000 evaluations per problem) reaches
 // the converged search's mapping of dense LSTM training on CX at seed 1
 // because its annealing chains end with a hill climb (mappers/search/
-// search.cpp): without it the kernel update's best was 1.39x the converged
-// step's cycles (7,516,160 against 5,419,008).
+// search.cpp): without it the step took 1.39x the converged cycles
+// (7,516,160 against 5,419,008), its kernel update far from its best mapping.
 TEST(EagerPruningArchitectures, AFixedBudgetEndsWhereTheConvergedSearchDoes) {
     const auto step_cycles = [](const std::string& search) {
         const CommandResult r = trainloop::testing::run_trainloop(
