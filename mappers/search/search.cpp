@@ -172,8 +172,8 @@ struct Round {
 // sampling or annealing gets the rest; the climb usually needs far fewer).
 constexpr double kPolishShare = 0.2;
 // What a fixed budget's chain may spend on its closing climb beyond its share
-// (the climb stops earlier at a local optimum: on ResNet-18 with K,N it
-// spends about a tenth of the budget).
+// (the climb stops earlier at a local optimum: on ResNet-18 with the `any`
+// dataflow it spends about a tenth of the budget).
 constexpr double kFixedClimbShare = 0.25;
 
 std::int64_t unit_share(const Round& round, std::size_t index_in_round) {
