@@ -1158,7 +1158,8 @@ def write_over_flexflow(w, args, networks, runs, speedup_means, targets):
       "over FF against 1.91× over CX). Against each reading of CX: %s. %s" % (
           "; ".join(parts),
           "Both figures within ±20 %% and in the paper's order: %s." % " or ".join(both)
-          if both else "No reading gives both figures within ±20 % in the paper's order."))
+          if both else "None of these readings gives both figures within ±20 % in the paper's "
+          "order (with the positions in partial steps: the paragraph on positions below)."))
 
 
 def write_search_reach(w, args, networks, runs):
@@ -1242,10 +1243,14 @@ def write_windows(w, args, networks, runs, targets):
                  for number, (key, _, _) in enumerate(FF_READINGS, 1)]
     label = "positions in partial steps on every array (`--imperfect-windows`)"
     targets.alternative(CLAIM_OVER_CX, "mean", label, over_cx / PAPER_OVER_CX)
-    parts, away, toward, spans = [], [], [], []
+    parts, away, toward, spans, both = [], [], [], [], []
     for text, key, short in variants:
         before = mean_over(key, "shipped") / PAPER_OVER_FF
         after = mean_over(key + WINDOWS, "shipped" + WINDOWS) / PAPER_OVER_FF
+        if after * PAPER_OVER_FF > over_cx and within_target(after) and \
+                within_target(over_cx / PAPER_OVER_CX):
+            both.append("%s (%.2f× over CX, %.2f× over FF)" % (
+                text, over_cx, after * PAPER_OVER_FF))
         targets.alternative(CLAIM_OVER_FF, "mean", "%s, %s" % (label, text), after)
         parts.append("%s %.2f× (ratio %s, %s; as run %.2f×)" % (
             text, after * PAPER_OVER_FF, ratio_text(after), verdict_words(after),
@@ -1268,6 +1273,10 @@ def write_windows(w, args, networks, runs, targets):
          ", ".join(toward) or "none", min(spans), max(spans), PAPER_OVER_FF,
          "between" if min(spans) < PAPER_OVER_FF < max(spans) else
          "above them all" if PAPER_OVER_FF > max(spans) else "below them all"))
+    w("")
+    w("The paper's two figures make FF the slower baseline. With the option, both figures "
+      "within ±20 %% and in the paper's order: %s." % " or ".join(both) if both else
+      "With the option no reading of FF gives both figures within ±20 % in the paper's order.")
     w("")
 
 
