@@ -39,6 +39,7 @@ import datetime
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,7 +50,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
-    children_cpu_seconds, git_commit, load_module, read_stored_runs, require_trainloop,
+    children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs, require_trainloop,
     ratio_text, scalars_and, search_from, shipped_networks, TargetSummary, target_verdict,
     TARGET_TOLERANCE,
     within_target, write_spec_variant, write_stored_runs)
@@ -181,10 +182,13 @@ class Runner:
     the document can be rendered again from them; or, given `stored` runs, returns those
     instead of running anything (--report-only)."""
 
-    def __init__(self, trainloop, search, log, work, stored=None):
+    def __init__(self, trainloop, search, log, work, stored=None, replay=None):
         self.trainloop, self.search, self.log, self.work = trainloop, search, log, work
         self.stored = stored
         self.recorded = {}
+        # --replay: the stored runs whose key this pattern finds are run again and compared.
+        self.replay = replay
+        self.replayed, self.changed = 0, []  # [(key, first difference)]
 
     def key(self, command):
         """The command without the binary, its paths relative to WORK and the checkout: the
@@ -249,6 +253,8 @@ class Runner:
                 print("error: the stored runs lack `trainloop %s`; run the script without "
                       "--report-only" % key, file=sys.stderr)
                 sys.exit(2)
+            if self.replay and self.replay.search(key):
+                self.replay_one(key, command)
             return self.stored[key]
         self.log.write(" ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c
                                 for c in command) + "\n")
@@ -259,6 +265,18 @@ class Runner:
         result = json.loads(done.stdout)
         self.recorded[key] = scalars_and(result, ("totals",))
         return result
+
+    def replay_one(self, key, command):
+        """Runs the stored run `key` again with this binary and notes where it differs."""
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            difference = "exit %d: %s" % (done.returncode, (done.stdout + done.stderr).strip())
+        else:
+            difference = first_difference(self.stored[key],
+                                          scalars_and(json.loads(done.stdout), ("totals",)))
+        self.replayed += 1
+        if difference:
+            self.changed.append((key, difference))
 
 
 def write_scnn_per_convolution(w, networks, cp_cycles):
@@ -683,7 +701,22 @@ def main():
                     help="render the document from the runs an earlier run stored in "
                          "WORK/results.json, running nothing (tests/golden/resprop holds the "
                          "document's)")
+    ap.add_argument("--replay", metavar="REGEX",
+                    help="with --report-only: run the stored runs whose command (as "
+                         "commands.txt gives it, without the binary) REGEX finds again with "
+                         "--trainloop and compare them with what is stored; exit 1 naming each "
+                         "that differs (the document then no longer shows what trainloop "
+                         "gives: rerun the script)")
     args = ap.parse_args()
+    replay = None
+    if args.replay:
+        if not args.report_only:
+            ap.error("--replay needs --report-only")
+        try:
+            replay = re.compile(args.replay)
+        except re.error as e:
+            ap.error("--replay: not a regular expression: %s" % e)
+        require_trainloop(args.trainloop)
     if not args.report_only:
         network_names(ap, "--networks", [args.networks], shipped_networks())
     stored_path = os.path.join(args.work, "results.json")
@@ -739,7 +772,8 @@ def main():
     dram_specs = {bw: arch_with_dram_bandwidth(args.arch, bw[0], work, shared=bw[1])
                   for bw in DRAM_BANDWIDTHS}
     with open(os.devnull if stored else os.path.join(work, "commands.txt"), "w") as log:
-        r = Runner(args.trainloop, search, log, work, stored["runs"] if stored else None)
+        r = Runner(args.trainloop, search, log, work, stored["runs"] if stored else None,
+                   replay)
         for net in TABLE_6_1:
             for rule in ("negative-only", "outside-output"):
                 for pes in (SCNN_PES, "1x1"):
@@ -813,6 +847,19 @@ def main():
             own_pre[net] = {ph: r.train_cost(args.arch, net, 1, "dense", run_iterations, ph,
                                              evaluator="cartesian")
                             for ph in ("bw", "wu")}
+    if replay:
+        if not r.replayed:
+            print("error: --replay %s finds no stored run" % args.replay, file=sys.stderr)
+            sys.exit(2)
+        for key, difference in r.changed:
+            print("changed: trainloop %s\n  %s" % (key, difference), file=sys.stderr)
+        print("replayed %d stored runs with %s: %s" % (
+            r.replayed, args.trainloop, "%d differ; the document no longer shows what "
+            "trainloop gives: rerun scripts/reproduce.sh resprop and copy its results.json "
+            "to tests/golden/resprop" % len(r.changed) if r.changed else "all as stored"),
+            file=sys.stderr)
+        if r.changed:
+            sys.exit(1)
     if stored:
         run = stored
     else:

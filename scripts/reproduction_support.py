@@ -233,6 +233,37 @@ def scalars_and(result, keep=()):
     return kept
 
 
+# How far a replayed figure may move before it counts as changed: the same binary gives the
+# same figures, but a sum over threads may add in another order on another machine.
+REPLAY_RELATIVE_TOLERANCE = 1e-9
+
+
+def first_difference(stored, replayed, where=""):
+    """Where a stored run and the same command run again differ, as "field: stored →
+    replayed", or None. Paths are compared by file name (the runs wrote their profiles and
+    spec variants to another work directory); numbers to REPLAY_RELATIVE_TOLERANCE."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in sorted(set(stored) | set(replayed)):
+            if key not in stored or key not in replayed:
+                return "%s%s: only in the %s run" % (where, key, "stored" if key in stored
+                                                     else "replayed")
+            found = first_difference(stored[key], replayed[key], "%s%s." % (where, key))
+            if found:
+                return found
+        return None
+    field = where.rstrip(".")
+    if isinstance(stored, bool) or isinstance(replayed, bool) or \
+            not isinstance(stored, (int, float)) or not isinstance(replayed, (int, float)):
+        if isinstance(stored, str) and isinstance(replayed, str) and os.sep in stored:
+            same = os.path.basename(stored) == os.path.basename(replayed)
+        else:
+            same = stored == replayed and type(stored) is type(replayed)  # True is not 1
+        return None if same else "%s: %r → %r" % (field, stored, replayed)
+    if abs(replayed - stored) <= REPLAY_RELATIVE_TOLERANCE * max(abs(stored), abs(replayed)):
+        return None
+    return "%s: %r → %r" % (field, stored, replayed)
+
+
 def load_module(name, path):
     """A Python file (a profile generator) imported as module `name`."""
     spec = importlib.util.spec_from_file_location(name, path)

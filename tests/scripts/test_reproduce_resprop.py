@@ -6,6 +6,7 @@ exactly."""
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,49 @@ class StoredRuns(unittest.TestCase):
             runner.run(["/opt/bin/trainloop", "cartesian", "--workload", "vgg16"])
         self.assertEqual(exit_.exception.code, 2)
         self.assertIn("lack `trainloop cartesian --workload vgg16`", err.getvalue())
+
+
+class Replay(unittest.TestCase):
+    """--replay: stored runs run again with a binary and compared with what is stored."""
+
+    def runner(self, stored, prints):
+        """A Runner whose binary is a stand-in that prints `prints` as its JSON."""
+        scratch = tempfile.TemporaryDirectory()
+        self.addCleanup(scratch.cleanup)
+        binary = os.path.join(scratch.name, "trainloop")
+        with open(binary, "w") as f:
+            f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % json.dumps(prints))
+        os.chmod(binary, 0o755)
+        return resprop.Runner(binary, resprop.MACS_ONLY, io.StringIO(), "/tmp/work", stored,
+                              re.compile("^cartesian "))
+
+    def test_a_run_that_gives_what_is_stored_passes(self):
+        run = {"cycles": 5, "totals": {"wu": {"cycles": 5}}}
+        runner = self.runner({"cartesian --workload lenet": run}, dict(run, mappings=[1]))
+        self.assertEqual(runner.run([runner.trainloop, "cartesian", "--workload", "lenet"]),
+                         run)
+        self.assertEqual((runner.replayed, runner.changed), (1, []))
+
+    def test_a_run_that_moved_is_named_with_what_moved(self):
+        stored = {"cartesian --workload lenet": {"cycles": 5},
+                  "train-cost --workload lenet": {"cycles": 5}}
+        runner = self.runner(stored, {"cycles": 6})
+        runner.run([runner.trainloop, "cartesian", "--workload", "lenet"])
+        runner.run([runner.trainloop, "train-cost", "--workload", "lenet"])  # not replayed
+        self.assertEqual(runner.replayed, 1)
+        self.assertEqual(runner.changed, [("cartesian --workload lenet", "cycles: 5 → 6")])
+
+    def test_replay_needs_report_only_and_a_pattern_that_finds_a_run(self):
+        script = os.path.join(ROOT, "scripts", "reproduce_resprop.py")
+        with tempfile.TemporaryDirectory() as scratch:
+            alone = subprocess.run([sys.executable, script, "--replay", "x", "--work", scratch],
+                                   capture_output=True, text=True)
+            self.assertEqual(alone.returncode, 2)
+            self.assertIn("--replay needs --report-only", alone.stderr)
+            bad = subprocess.run([sys.executable, script, "--report-only", "--replay", "(",
+                                  "--work", scratch], capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 2)
+            self.assertIn("--replay: not a regular expression", bad.stderr)
 
 
 class ReportOnlyErrors(unittest.TestCase):

@@ -16,7 +16,8 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
 from reproduction_support import (  # noqa: E402
-    ROOT, Search, TargetSummary, arch_with_dram_bandwidth, check_names, model_files_changed,
+    ROOT, Search, TargetSummary, arch_with_dram_bandwidth, check_names, first_difference,
+    model_files_changed,
     network_names, read_stored_runs, refuse_resume_if_model_changed, require_trainloop,
     ratio_text, scalars_and, shipped_networks, target_verdict, within_target,
     write_stored_runs)
@@ -93,6 +94,40 @@ class ScalarsAnd(unittest.TestCase):
                           "note": None, "totals": {"wu": {"used_products": 3}}})
         self.assertEqual(scalars_and(result), {"total_cycles": 5, "arch": "gscn_4x64",
                                                "converged": True, "note": None})
+
+
+class FirstDifference(unittest.TestCase):
+    """A stored run against the same command run again (the reproductions' --replay)."""
+
+    stored = {"total_cycles": 120, "arch": "build/run_a/gscn_copy.yaml", "note": None,
+              "converged": True, "totals": {"wu": {"cycles": 7.5, "used": 3}}}
+
+    def replayed(self, **changes):
+        run = json.loads(json.dumps(self.stored))
+        run.update(changes)
+        return run
+
+    def test_the_same_run_elsewhere_is_the_same(self):
+        # The work directory differs; the file a path names does not.
+        self.assertIsNone(first_difference(self.stored, self.replayed(
+            arch="/tmp/replay/gscn_copy.yaml")))
+
+    def test_a_number_that_moved_is_named_with_both_values(self):
+        moved = self.replayed(totals={"wu": {"cycles": 7.75, "used": 3}})
+        self.assertEqual(first_difference(self.stored, moved), "totals.wu.cycles: 7.5 → 7.75")
+
+    def test_a_sum_in_another_order_is_not_a_change(self):
+        self.assertIsNone(first_difference({"x": 0.1 + 0.2 + 0.3}, {"x": 0.3 + 0.2 + 0.1}))
+        self.assertIsNotNone(first_difference({"x": 1.0}, {"x": 1.0 + 1e-6}))
+
+    def test_another_file_a_missing_field_and_a_flag_are_changes(self):
+        self.assertEqual(first_difference(self.stored, self.replayed(arch="/x/other.yaml")),
+                         "arch: 'build/run_a/gscn_copy.yaml' → '/x/other.yaml'")
+        fewer = self.replayed()
+        del fewer["note"]
+        self.assertEqual(first_difference(self.stored, fewer), "note: only in the stored run")
+        self.assertEqual(first_difference(self.stored, self.replayed(converged=1)),
+                         "converged: True → 1")
 
 
 class Target(unittest.TestCase):
