@@ -30,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import yaml
@@ -37,7 +38,7 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
-    children_cpu_seconds, git_commit, load_module, read_stored_runs,
+    check_names, children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs,
     refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from,
     ratio_text, target_verdict, TARGET_TOLERANCE, verdict_words, within_target,
     write_stored_runs)
@@ -1324,6 +1325,61 @@ def write_both_claims(w, args, fig20_means, speedup_means):
     w("")
 
 
+def write_run_inputs(args):
+    """Writes what the runs read into args.work: the profiles (returned: by variant, and by
+    filter spread), CX's eight-unit constraints (args.cx_units) and FF's readings."""
+    profiles = {v: write_profile(args.work, v, opts) for v, opts, _ in VARIANTS}
+    for _, options, _, _, _ in RC_READINGS + RC_BOUNDS:
+        key = reading_profile(options)
+        if key not in profiles:
+            profiles[key] = write_profile(args.work, key, options)
+    spread_profiles = {v: (profiles["shipped"] if v == "shipped" else
+                           write_profile(args.work, v, opts))
+                       for v, opts, _ in FILTER_SPREADS}
+    args.cx_units = os.path.join(args.work, "cx_eight_units.yaml")
+    with open(args.cx_units, "w") as f:
+        f.write(CX_UNITS)
+    for key, text, _ in FF_READINGS:
+        with open(ff_reading_file(args.work, key), "w") as f:
+            f.write(text)
+    return profiles, spread_profiles
+
+
+def run_all_of(args, generator, net, profiles, spread_profiles, runs, fig20, log):
+    """Every run of network `net` (the LSTM's shape variants aside): its whole runs into
+    `runs` and, for a CNN, Fig. 20's iterations into `fig20`."""
+    iterations, batch = generator.TABLE_5[net][0], generator.TABLE_5[net][1]
+    run_network(args, net, iterations, batch, profiles, runs, log)
+    if net != "lstm_timit":  # Fig. 20 shows the CNNs
+        run_fig20(args, net, iterations, batch, spread_profiles,
+                  profiles[reading_profile(["--at-once"])], fig20, log)
+        run_fig20_ddr4(args, net, iterations, batch, profiles["shipped"], fig20, log)
+        run_fig20_windows(args, net, iterations, batch, profiles["shipped"], fig20, log)
+
+
+def replay_network(args, generator, net, stored):
+    """Runs every run of `net` again with args.trainloop, in a scratch directory, and returns
+    how many it compared and, for each that differs from `stored`, "key: first difference"
+    (reproduction_support.first_difference)."""
+    runs, fig20 = {}, {}
+    with tempfile.TemporaryDirectory() as scratch:
+        args.work = scratch
+        profiles, spread_profiles = write_run_inputs(args)
+        with open(os.devnull, "w") as log:
+            run_all_of(args, generator, net, profiles, spread_profiles, runs, fig20, log)
+    changed, compared = [], 0
+    for name, replayed in (("runs", runs), ("fig20", fig20)):
+        for key, run in replayed.items():
+            compared += 1
+            if key not in stored[name]:
+                changed.append("%s: not stored" % "|".join(key))
+                continue
+            difference = first_difference(stored[name][key], slim(run))
+            if difference:
+                changed.append("%s: %s" % ("|".join(key), difference))
+    return compared, changed
+
+
 def run_everything(args, generator, networks, results_path):
     """Every run the document reads; returns them with the networks that ran, the failures,
     and the wall and CPU seconds. Saves them to `results_path` after each network, so an
@@ -1348,34 +1404,13 @@ def run_everything(args, generator, networks, results_path):
         stored["date"] = datetime.date.today().isoformat()
         save_results(results_path, stored)
 
-    profiles = {v: write_profile(args.work, v, opts) for v, opts, _ in VARIANTS}
-    for _, options, _, _, _ in RC_READINGS + RC_BOUNDS:
-        key = reading_profile(options)
-        if key not in profiles:
-            profiles[key] = write_profile(args.work, key, options)
-    spread_profiles = {v: (profiles["shipped"] if v == "shipped" else
-                           write_profile(args.work, v, opts))
-                       for v, opts, _ in FILTER_SPREADS}
-    args.cx_units = os.path.join(args.work, "cx_eight_units.yaml")
-    with open(args.cx_units, "w") as f:
-        f.write(CX_UNITS)
-    for key, text, _ in FF_READINGS:
-        with open(ff_reading_file(args.work, key), "w") as f:
-            f.write(text)
+    profiles, spread_profiles = write_run_inputs(args)
     with open(os.path.join(args.work, "commands.txt"), "a" if args.resume else "w") as log:
         for net in networks:
             if net in done:
                 continue
-            iterations, batch = generator.TABLE_5[net][0], generator.TABLE_5[net][1]
             try:
-                run_network(args, net, iterations, batch, profiles, runs, log)
-                if net != "lstm_timit":  # Fig. 20 shows the CNNs
-                    run_fig20(args, net, iterations, batch, spread_profiles,
-                              profiles[reading_profile(["--at-once"])], fig20, log)
-                    run_fig20_ddr4(args, net, iterations, batch, profiles["shipped"], fig20,
-                                   log)
-                    run_fig20_windows(args, net, iterations, batch, profiles["shipped"],
-                                      fig20, log)
+                run_all_of(args, generator, net, profiles, spread_profiles, runs, fig20, log)
             except RunFailed as e:
                 failed[net] = str(e)
                 print("%s: %s" % (net, e), file=sys.stderr)
@@ -1454,7 +1489,14 @@ def main():
                     "the two specs, the networks, the profile generator) changed since")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "reproductions",
                                                   "eager_pruning.md"))
+    ap.add_argument("--replay", metavar="NETWORK",
+                    help="with --report-only: run every run of NETWORK again with --trainloop "
+                    "(in a scratch directory) and compare it with the stored runs; exit 1 "
+                    "naming each that differs (the document then no longer shows what "
+                    "trainloop gives: rerun the script)")
     args = ap.parse_args()
+    if args.replay and not args.report_only:
+        ap.error("--replay needs --report-only")
     generator = load_generator()
     available = [n for n in generator.ORDER
                  if os.path.exists(os.path.join(ROOT, "workloads", n + ".yaml"))]
@@ -1474,6 +1516,19 @@ def main():
     runs, fig20 = stored["runs"], stored["fig20"]
     wall, cpu_seconds = stored["wall"], stored["cpu_seconds"]
     args.search = Search(*stored["search"])  # the search the stored runs used
+    if args.replay:
+        check_names(ap, "--replay", [args.replay], networks)
+        require_trainloop(args.trainloop)
+        compared, changed = replay_network(args, generator, args.replay, stored)
+        for line in changed:
+            print("changed: %s" % line, file=sys.stderr)
+        print("replayed %d runs of %s with %s: %s" % (
+            compared, args.replay, args.trainloop, "%d differ; the document no longer shows "
+            "what trainloop gives: rerun scripts/reproduce.sh eager_pruning and copy its "
+            "results.json to tests/golden/eager_pruning" % len(changed) if changed
+            else "all as stored"), file=sys.stderr)
+        if changed:
+            sys.exit(1)
 
     out = []
     w = out.append

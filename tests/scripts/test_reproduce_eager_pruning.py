@@ -20,7 +20,8 @@ FAKE_TRAINLOOP = """#!/usr/bin/env python3
 import json, os, sys
 with open(os.environ["FAKE_TRAINLOOP_LOG"], "a") as log:
     log.write(" ".join(sys.argv[1:]) + "\\n")
-print(json.dumps({"macs_removed_fraction": 0.25, "totals": {}}))
+print(json.dumps({"macs_removed_fraction": float(os.environ.get("FAKE_RC", "0.25")),
+                  "totals": {}}))
 """
 
 
@@ -94,6 +95,21 @@ class Resume(unittest.TestCase):
         for arch in ("eager_pruning_2048", "eager_pruning_cx_baseline"):
             for spread in ("dense", "shipped"):
                 self.assertIn(("lenet", arch + ep.WINDOWS, spread), stored["fig20"])
+
+    def test_a_replay_runs_a_network_again_and_names_each_run_that_moved(self):
+        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        stored = ep.load_results(self.results)
+        stored_runs = len(stored["runs"]) + len(stored["fig20"])
+        calls = len(self.calls_for("lenet"))
+        compared, changed = ep.replay_network(self.args(resume=False), self.generator, "lenet",
+                                              stored)
+        self.assertEqual((compared, changed), (stored_runs, []))
+        self.assertEqual(len(self.calls_for("lenet")), 2 * calls, "every run ran again")
+        with mock.patch.dict(os.environ, {"FAKE_RC": "0.5"}):
+            compared, changed = ep.replay_network(self.args(resume=False), self.generator,
+                                                  "lenet", stored)
+        self.assertEqual(len(changed), compared)
+        self.assertIn("lenet|shipped: macs_removed_fraction: 0.25 → 0.5", changed)
 
     def test_resuming_with_another_search_is_refused(self):
         ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
