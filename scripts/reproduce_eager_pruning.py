@@ -38,10 +38,10 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
-    check_names, children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs,
-    refuse_resume_if_model_changed, scalars_and, TargetSummary, require_trainloop, search_from,
-    ratio_text, target_verdict, TARGET_TOLERANCE, verdict_words, within_target,
-    write_stored_runs)
+    check_names, children_cpu_seconds, first_difference, git_commit, load_module,
+    read_stored_runs, refuse_resume_if_model_changed, scalars_and, TargetSummary,
+    require_trainloop, search_from, ratio_text, target_verdict, TARGET_TOLERANCE, verdict_words,
+    within_target, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -1363,6 +1363,7 @@ def replay_network(args, generator, net, stored):
     (reproduction_support.first_difference)."""
     runs, fig20 = {}, {}
     with tempfile.TemporaryDirectory() as scratch:
+        args = argparse.Namespace(**vars(args))  # the caller's args keep their work directory
         args.work = scratch
         profiles, spread_profiles = write_run_inputs(args)
         with open(os.devnull, "w") as log:

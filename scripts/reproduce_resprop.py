@@ -50,10 +50,9 @@ import yaml
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
-    children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs, require_trainloop,
-    ratio_text, scalars_and, search_from, shipped_networks, TargetSummary, target_verdict,
-    TARGET_TOLERANCE,
-    within_target, write_spec_variant, write_stored_runs)
+    children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs,
+    require_trainloop, ratio_text, scalars_and, search_from, shipped_networks, TargetSummary,
+    target_verdict, TARGET_TOLERANCE, within_target, write_spec_variant, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "resprop_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "workloads", "tools"))
 import count_networks  # noqa: E402

@@ -251,6 +251,14 @@ def first_difference(stored, replayed, where=""):
             if found:
                 return found
         return None
+    if isinstance(stored, list) and isinstance(replayed, list):
+        if len(stored) != len(replayed):
+            return "%s: %d entries → %d" % (where.rstrip("."), len(stored), len(replayed))
+        for index, (a, b) in enumerate(zip(stored, replayed)):
+            found = first_difference(a, b, "%s%d." % (where, index))
+            if found:
+                return found
+        return None
     field = where.rstrip(".")
     if isinstance(stored, bool) or isinstance(replayed, bool) or \
             not isinstance(stored, (int, float)) or not isinstance(replayed, (int, float)):

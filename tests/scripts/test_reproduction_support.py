@@ -119,6 +119,15 @@ class FirstDifference(unittest.TestCase):
     def test_a_sum_in_another_order_is_not_a_change(self):
         self.assertIsNone(first_difference({"x": 0.1 + 0.2 + 0.3}, {"x": 0.3 + 0.2 + 0.1}))
         self.assertIsNotNone(first_difference({"x": 1.0}, {"x": 1.0 + 1e-6}))
+        self.assertIsNone(first_difference({"x": [{"m": 0.1 + 0.2 + 0.3}]},
+                                           {"x": [{"m": 0.3 + 0.2 + 0.1}]}))
+
+    def test_lists_are_compared_entry_by_entry(self):
+        self.assertEqual(first_difference({"layers": [{"m": 1}, {"m": 2}]},
+                                          {"layers": [{"m": 1}, {"m": 3}]}),
+                         "layers.1.m: 2 → 3")
+        self.assertEqual(first_difference({"layers": [1, 2]}, {"layers": [1]}),
+                         "layers: 2 entries → 1")
 
     def test_another_file_a_missing_field_and_a_flag_are_changes(self):
         self.assertEqual(first_difference(self.stored, self.replayed(arch="/x/other.yaml")),
