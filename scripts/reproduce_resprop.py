@@ -1655,8 +1655,8 @@ def main():
           "18" if order_sized else "34",
           ", as in the thesis" if order_sized == order_thesis else
           "; the thesis's ResNet-%s gains more" % ("18" if order_thesis else "34"),
-          "The rest of the gap is not attributed for %s: the thesis gives neither the SCNN "
-          "array of §8 nor a breakdown of its cycles." % and_list(
+          "The rest of the gap is not attributed for %s: §8 does not restate the arrays "
+          "it compared, and the thesis breaks none of its cycles down." % and_list(
               [LABEL[n] for n in unattributed]) if unattributed else
           "The rest of the gap is Table 7.8's (above)."))
     w("")
