@@ -134,8 +134,9 @@ TEST(CartesianCli, TilesTakeTheirShareOfTheMinibatch) {
 TEST(CartesianCli, TheThesisGscnOverScnnLiesBetweenEqualArraysAndItsOwnSizes) {
     // §8: GSCN is 6× faster than SCNN on ResNet-18's back-propagation with
     // ReSprop. With both on 64 PEs trainloop gives less; with GSCN's 4 tiles
-    // of 64 (Table 7.9) against SCNN's 64 PEs (§6.3.1), more
-    // (docs/reproductions/resprop.md, "the size of the SCNN array").
+    // of 64 (Table 7.9) against SCNN's 64 PEs (§6.3.1), the sizes the
+    // reproduction compares, more (docs/reproductions/resprop.md, "§8 at the
+    // thesis's sizes").
     const std::string net = "--workload resnet18 --batch 64 --sparsity resprop";
     const auto backprop = [](const nlohmann::json& j) {
         return j["totals"]["bw"]["slowest_pe_cycles"].get<double>() +
