@@ -1520,7 +1520,10 @@ def main():
     if args.replay:
         check_names(ap, "--replay", [args.replay], networks)
         require_trainloop(args.trainloop)
-        compared, changed = replay_network(args, generator, args.replay, stored)
+        try:
+            compared, changed = replay_network(args, generator, args.replay, stored)
+        except RunFailed as e:  # a run the stored runs hold no longer runs at all
+            compared, changed = 1, ["a run failed: %s" % e]
         for line in changed:
             print("changed: %s" % line, file=sys.stderr)
         print("replayed %d runs of %s with %s: %s" % (

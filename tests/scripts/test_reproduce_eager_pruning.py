@@ -111,6 +111,20 @@ class Resume(unittest.TestCase):
         self.assertEqual(len(changed), compared)
         self.assertIn("lenet|shipped: macs_removed_fraction: 0.25 → 0.5", changed)
 
+    def test_a_replay_whose_run_fails_exits_1_naming_it(self):
+        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        failing = os.path.join(self.directory.name, "failing")
+        with open(failing, "w") as f:
+            f.write("#!/bin/sh\necho '{\"error\": {\"message\": \"no such layer\"}}'\nexit 2\n")
+        os.chmod(failing, 0o755)
+        done = subprocess.run(
+            [sys.executable, os.path.join(ep.ROOT, "scripts", "reproduce_eager_pruning.py"),
+             "--report-only", "--work", self.work, "--out", os.path.join(self.work, "x.md"),
+             "--trainloop", failing, "--replay", "lenet"], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("changed: a run failed:", done.stderr)
+        self.assertIn("no such layer", done.stderr)
+
     def test_resuming_with_another_search_is_refused(self):
         ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         with self.assertRaises(SystemExit) as exit:
