@@ -76,6 +76,14 @@ class Replay(unittest.TestCase):
         self.assertEqual(runner.replayed, 1)
         self.assertEqual(runner.changed, [("cartesian --workload lenet", "cycles: 5 → 6")])
 
+    def test_a_run_that_fails_now_is_named_with_its_message(self):
+        runner = self.runner({"cartesian --workload lenet": {"cycles": 5}}, {})
+        with open(runner.trainloop, "w") as f:
+            f.write("#!/bin/sh\necho 'error: no conv layer' >&2\nexit 2\n")
+        runner.run([runner.trainloop, "cartesian", "--workload", "lenet"])
+        self.assertEqual(runner.changed, [("cartesian --workload lenet",
+                                           "exit 2: error: no conv layer")])
+
     def test_replay_needs_report_only_and_a_pattern_that_finds_a_run(self):
         script = os.path.join(ROOT, "scripts", "reproduce_resprop.py")
         with tempfile.TemporaryDirectory() as scratch:
