@@ -315,6 +315,13 @@ def model_ratio(cp_cycles, net, gscn="gscn_tiles", scnn="scnn_64", name="steady"
             backprop_cycles(cp_cycles[(net, scnn, name)]))
 
 
+def model_gain(cp_cycles, net, name="steady"):
+    """ReSprop's gain on GSCN at the thesis's size (profile `name`): standard training's bw +
+    wu cycles over ReSprop's, the Cartesian-product evaluator."""
+    return (backprop_cycles(cp_cycles[(net, "gscn_tiles", "dense")]) /
+            backprop_cycles(cp_cycles[(net, "gscn_tiles", name)]))
+
+
 def thesis_sizes_agree(cp_cycles, net):
     """Whether model_ratio at the thesis's sizes is within the target of the thesis's."""
     return net in GSCN_OVER_SCNN and within_target(model_ratio(cp_cycles, net) /
@@ -367,9 +374,7 @@ def write_scnn_reading_check(w, networks, cp_cycles):
     w("")
     parts = []
     for net in agree:
-        gain = (backprop_cycles(cp_cycles[(net, "gscn_tiles", "dense")]) /
-                backprop_cycles(cp_cycles[(net, "gscn_tiles", "steady")]))
-        thesis_gain = thesis_gain_of(net)
+        gain, thesis_gain = model_gain(cp_cycles, net), thesis_gain_of(net)
         sized = model_ratio(cp_cycles, net)
         parts.append(
             "%s: trainloop's %.2f× is %.2f of the thesis's %g×, the product of ReSprop's gain "
@@ -415,8 +420,7 @@ def write_gap_candidates_at_sizes(w, nets, agree, cp_cycles):
         return model_ratio(cp_cycles, net, name=name)
 
     def gain(net, name):
-        return (backprop_cycles(cp_cycles[(net, "gscn_tiles", "dense")]) /
-                backprop_cycles(cp_cycles[(net, "gscn_tiles", name)]))
+        return model_gain(cp_cycles, net, name)
     w("Table 7.8's candidates against the same figures, at the thesis's sizes. §8 there is "
       "ReSprop's gain on GSCN over the ratio above, and the thesis gives both (its gain: "
       "GSCN over the GPU / GSCN+Baseline, from §8's GPU figure); a candidate for Table 7.8's "
