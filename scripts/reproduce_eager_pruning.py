@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
     check_names, children_cpu_seconds, first_difference, git_commit, load_module,
-    read_stored_runs, refuse_resume_if_model_changed, scalars_and, TargetSummary,
+    read_stored_runs, refuse_resume_if_model_changed, report_replay, scalars_and, TargetSummary,
     require_trainloop, search_from, ratio_text, target_verdict, TARGET_TOLERANCE, verdict_words,
     within_target, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
@@ -1524,15 +1524,8 @@ def main():
             compared, changed = replay_network(args, generator, args.replay, stored)
         except RunFailed as e:  # a run the stored runs hold no longer runs at all
             compared, changed = 1, ["a run failed: %s" % e]
-        for line in changed:
-            print("changed: %s" % line, file=sys.stderr)
-        print("replayed %d runs of %s with %s: %s" % (
-            compared, args.replay, args.trainloop, "%d differ; the document no longer shows "
-            "what trainloop gives: rerun scripts/reproduce.sh eager_pruning and copy its "
-            "results.json to tests/golden/eager_pruning" % len(changed) if changed
-            else "all as stored"), file=sys.stderr)
-        if changed:
-            sys.exit(1)
+        report_replay(compared, changed, "runs of %s" % args.replay, args.trainloop,
+                      "eager_pruning")
 
     out = []
     w = out.append

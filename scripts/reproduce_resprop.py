@@ -51,8 +51,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reproduction_support import (  # noqa: E402
     ROOT, MACS_ONLY, Search, add_search_options, arch_with_dram_bandwidth, network_names,
     children_cpu_seconds, first_difference, git_commit, load_module, read_stored_runs,
-    require_trainloop, ratio_text, scalars_and, search_from, shipped_networks, TargetSummary,
-    target_verdict, TARGET_TOLERANCE, within_target, write_spec_variant, write_stored_runs)
+    report_replay, require_trainloop, ratio_text, scalars_and, search_from, shipped_networks,
+    TargetSummary, target_verdict, TARGET_TOLERANCE, within_target, write_spec_variant,
+    write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "resprop_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "workloads", "tools"))
 import count_networks  # noqa: E402
@@ -956,15 +957,8 @@ def main():
         if not r.replayed:
             print("error: --replay %s finds no stored run" % args.replay, file=sys.stderr)
             sys.exit(2)
-        for key, difference in r.changed:
-            print("changed: trainloop %s\n  %s" % (key, difference), file=sys.stderr)
-        print("replayed %d stored runs with %s: %s" % (
-            r.replayed, args.trainloop, "%d differ; the document no longer shows what "
-            "trainloop gives: rerun scripts/reproduce.sh resprop and copy its results.json "
-            "to tests/golden/resprop" % len(r.changed) if r.changed else "all as stored"),
-            file=sys.stderr)
-        if r.changed:
-            sys.exit(1)
+        report_replay(r.replayed, ["trainloop %s\n  %s" % change for change in r.changed],
+                      "stored runs", args.trainloop, "resprop")
     if stored:
         run = stored
     else:

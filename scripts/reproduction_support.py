@@ -272,6 +272,20 @@ def first_difference(stored, replayed, where=""):
     return "%s: %r → %r" % (field, stored, replayed)
 
 
+def report_replay(compared, changed, what, trainloop, paper):
+    """Prints a replay's outcome (`changed`: one line per run that differs) and exits 1 if any
+    differs: the document of `paper` (scripts/reproduce.sh's name) then no longer shows what
+    trainloop gives."""
+    for line in changed:
+        print("changed: %s" % line, file=sys.stderr)
+    print("replayed %d %s with %s: %s" % (
+        compared, what, trainloop, "%d differ; the document no longer shows what trainloop "
+        "gives: rerun scripts/reproduce.sh %s and copy its results.json to tests/golden/%s"
+        % (len(changed), paper, paper) if changed else "all as stored"), file=sys.stderr)
+    if changed:
+        sys.exit(1)
+
+
 def load_module(name, path):
     """A Python file (a profile generator) imported as module `name`."""
     spec = importlib.util.spec_from_file_location(name, path)

@@ -95,6 +95,11 @@ class Replay(unittest.TestCase):
                                   "--work", scratch], capture_output=True, text=True)
             self.assertEqual(bad.returncode, 2)
             self.assertIn("--replay: not a regular expression", bad.stderr)
+        none = subprocess.run([sys.executable, script, "--report-only", "--replay", "^nothing ",
+                               "--work", os.path.join(ROOT, "tests", "golden", "resprop"),
+                               "--out", os.devnull], capture_output=True, text=True)
+        self.assertEqual(none.returncode, 2, none.stderr)
+        self.assertIn("--replay ^nothing  finds no stored run", none.stderr)
 
 
 class ReportOnlyErrors(unittest.TestCase):
