@@ -1243,8 +1243,9 @@ def main():
           "ReSprop's sparse operands more there than standard training's dense ones cannot be "
           "read from it. The remaining candidate is memory stalls, which do not shrink with the "
           "products; the thesis describes no memory system for GSCN beyond Table 7.9's buffers, "
-          "and the last table of this section shows how far a DRAM bandwidth moves the ratio, "
-          "DNNsim's own included; but DNNsim's cycle count for SCNN, the one the thesis "
+          "which it sized to be \"sufficient for all forward and backward pass convolutions\" "
+          "(§7.5.4), and the last table of this section shows how far a DRAM bandwidth moves "
+          "the ratio, DNNsim's own included; but DNNsim's cycle count for SCNN, the one the thesis "
           "extends, has no memory in it (that table's text), and if the thesis's figures are "
           "that count, memory stalls are not the cause either. "
           "The candidates trainloop can vary do not close the "
@@ -1308,7 +1309,9 @@ def main():
         w("| %s | %.2f× | %s | %s |" % (LABEL[net], gscn[net], " | ".join(cells), paper))
     w("")
     w("Assumption: GSCN's DRAM bandwidth. The thesis gives none (Table 7.9 lists only each "
-      "PE's buffers), and `arch_specs/%s.yaml` leaves the DRAM unlimited. DNNsim, the "
+      "PE's buffers, sized to be \"sufficient for all forward and backward pass "
+      "convolutions\", §7.5.4: it expects no operand to be read from DRAM twice), and "
+      "`arch_specs/%s.yaml` leaves the DRAM unlimited. DNNsim, the "
       "simulator the thesis extends (§7.5.4), has two tasks for SCNN (github.com/isakedo/"
       "DNNsim): `Cycles`, which counts the PEs' cycles with no memory at all, in every version; "
       "and, in the versions of 8 November to 14 December 2019 only (from commit 8105a32; "
@@ -1317,8 +1320,8 @@ def main():
       "256 bits, 16 16-bit words per cycle that reads and writes share (before, one channel, "
       "half of it; `main.cpp`, `DRAMSim2/system.ini`). The thesis (June 2020) does not say "
       "which it ran. Each column limits GSCN's DRAM to the 16-bit words per cycle shown, each "
-      "way (at SCNN's 1 GHz, 64 words are 128 GB/s), or, in the last column, DNNsim's: 16 words per cycle on one bus "
-      "for reads and writes together (`shared_bandwidth`); both trainings are mapped again on "
+      "way (at SCNN's 1 GHz, 64 words are 128 GB/s), or, in the last column, DNNsim's: 16 "
+      "words per cycle on one bus for reads and writes together (`shared_bandwidth`); both trainings are mapped again on "
       "it:" % args.arch)
     w("")
     w("| network | unlimited (as shipped) | %s | paper |"
