@@ -42,8 +42,11 @@ struct CartesianOptions {
     std::string layer;
     std::string pes = "8x8";
     std::int64_t tiles = 1;
+    std::int64_t groups = 1;
     std::string vectors = "4x4";
     std::int64_t banks = 32;
+    std::string bank_stalls = "unbuffered";
+    bool fc = false;
     double input_density = 1.0;
     double filter_density = 1.0;
     std::string unused_rule = "outside-output";
@@ -145,9 +148,12 @@ void run_cartesian(const CartesianOptions& o) {
     std::tie(config.tiles_h, config.tiles_w) =
         read_pair(o.pes, "--pes", "a PE grid", kMaxCartesianCount);
     config.sample_tiles = o.tiles;
+    config.filter_groups = o.groups;
     std::tie(config.filter_vector, config.input_vector) =
         read_pair(o.vectors, "--vectors", "a vector shape FxI", kMaxCartesianVector);
     config.accumulator_banks = o.banks;
+    config.bank_stalls =
+        o.bank_stalls == "none" ? CartesianBankStalls::none : CartesianBankStalls::unbuffered;
     config.input_density = o.input_density;
     config.filter_density = o.filter_density;
     config.rule =
@@ -188,7 +194,9 @@ void run_cartesian(const CartesianOptions& o) {
         const AnalyzedLayer& al = *lt.layer;
         if (!o.layer.empty() && al.layer.name != o.layer) continue;
         layer_found = true;
-        if (al.layer.type != LayerType::conv) {
+        const bool fc_as_conv =
+            o.fc && std::holds_alternative<LinearAttributes>(al.layer.attributes);
+        if (al.layer.type != LayerType::conv && !fc_as_conv) {
             skipped.push_back(al.layer.name);
             continue;
         }
@@ -257,6 +265,11 @@ void run_cartesian(const CartesianOptions& o) {
             {"layers", nlohmann::json::array()},
             {"totals", nlohmann::json::object()},
             {"skipped", skipped}};
+        // Given where they differ from the defaults (a run without them reads as before).
+        if (config.filter_groups != 1) out["config"]["filter_groups"] = config.filter_groups;
+        if (config.bank_stalls != CartesianBankStalls::unbuffered)
+            out["config"]["bank_stalls"] = cartesian_bank_stalls_name(config.bank_stalls);
+        if (o.fc) out["config"]["fc"] = true;
         if (arch_model) out["arch"] = o.arch;
         for (const Row& r : rows) {
             nlohmann::json j = cost_json(r.cost);
@@ -279,8 +292,11 @@ void run_cartesian(const CartesianOptions& o) {
         "{} tiling{}, {}, {} zeros, unused = {}\n"
         "expected bank-conflict stall: {:.4f} cycles per Cartesian product\n\n",
         network.name(), o.batch,
-        config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "", pes,
-        config.filter_vector, config.input_vector, config.accumulator_banks, tiling,
+        fmt::format(
+            "{}{}", config.sample_tiles > 1 ? fmt::format("{} tiles of ", config.sample_tiles) : "",
+            config.filter_groups > 1 ? fmt::format("{} filter groups of ", config.filter_groups)
+                                     : ""),
+        pes, config.filter_vector, config.input_vector, config.accumulator_banks, tiling,
         config.predictor ? " with GSCN's predictor" : "",
         o.sparsity.profile.empty()
             ? fmt::format("densities input {} filter {}", config.input_density,
@@ -339,7 +355,8 @@ void add_cartesian_command(CLI::App& app) {
         cmd->add_option("--arch,-a", o->arch,
                         "Take the array from this architecture's `cartesian_product:` section "
                         "(a shipped name such as gscn_4x64, or a file) instead of --pes, "
-                        "--tiles, --vectors, --banks, --tiling and --predictor, and price each "
+                        "--tiles, --groups, --vectors, --banks, --tiling and --predictor, and "
+                        "price each "
                         "layer-phase with its components as train-cost --evaluator cartesian "
                         "does (cycles, energy, off-chip words)");
     cmd->add_option("--batch,-b", o->batch, "Minibatch size")
@@ -359,12 +376,29 @@ void add_cartesian_command(CLI::App& app) {
                     "ReSprop thesis Table 7.9; SCNN: 1)")
         ->default_val(o->tiles)
         ->transform(integer_in(1, kMaxCartesianCount));
+    cmd->add_option("--groups", o->groups,
+                    "Copies of the --pes grid that run the same samples, each with its own "
+                    "ceil(filters / groups) of the filters; the tiling applies within a group "
+                    "(the SCNN of Eager Pruning, ISCA 2019, §5.2: 32 groups of 4 PEs sharing "
+                    "weights; SCNN and GSCN: 1)")
+        ->default_val(o->groups)
+        ->transform(integer_in(1, kMaxCartesianCount));
     cmd->add_option("--vectors", o->vectors,
                     "FxI: filter and input vector widths, F × I multipliers per PE")
         ->default_val(o->vectors);
     cmd->add_option("--banks", o->banks, "Accumulator banks per PE")
         ->default_val(o->banks)
         ->transform(integer_in(1, kMaxCartesianCount));
+    cmd->add_option("--bank-stalls", o->bank_stalls,
+                    "unbuffered: a cycle lasts as long as its fullest accumulator bank (an upper "
+                    "bound: SCNN's crossbar queues); none: the queues absorb every conflict "
+                    "(SCNN, ISCA 2017, §IV: 2 x F x I banks suffice), a lower bound")
+        ->default_val(o->bank_stalls)
+        ->check(CLI::IsMember(kCartesianBankStallsNames));
+    cmd->add_flag("--fc", o->fc,
+                  "Also the fully connected layers, each as a 1 x 1 convolution of a 1 x 1 plane "
+                  "whose channels are the flattened input, as train-cost --evaluator cartesian "
+                  "takes them (an assumption: SCNN and GSCN describe convolutions only)");
     CLI::Option* input_density =
         cmd->add_option("--input-density", o->input_density,
                         "Density of the tiled operand (fw, wu: activations; bw: output "
@@ -406,8 +440,8 @@ void add_cartesian_command(CLI::App& app) {
     cmd->add_option("--format,-f", o->format, "Output format")
         ->default_val(o->format)
         ->check(CLI::IsMember({"text", "json"}));
-    for (const char* array_option :
-         {"--pes", "--tiles", "--vectors", "--banks", "--tiling", "--predictor"})
+    for (const char* array_option : {"--pes", "--tiles", "--groups", "--vectors", "--banks",
+                                     "--bank-stalls", "--tiling", "--predictor"})
         arch->excludes(cmd->get_option(array_option));
     cmd->footer(
         "\nExamples:\n"

@@ -22,15 +22,20 @@ std::string zeros_name(const TrainCostRun& run) {
 
 // The Cartesian-product array a `--evaluator cartesian` run evaluated.
 nlohmann::json cartesian_json(const CartesianArray& a, const std::string& zeros) {
-    return {{"pe_rows", a.tiles_h},
-            {"pe_columns", a.tiles_w},
-            {"filter_vector", a.filter_vector},
-            {"input_vector", a.input_vector},
-            {"accumulator_banks", a.accumulator_banks},
-            {"tiling", cartesian_tiling_name(a.tiling)},
-            {"predictor", a.predictor},
-            {"sample_tiles", a.sample_tiles},
-            {"zeros", zeros}};
+    nlohmann::json out = {{"pe_rows", a.tiles_h},
+                          {"pe_columns", a.tiles_w},
+                          {"filter_vector", a.filter_vector},
+                          {"input_vector", a.input_vector},
+                          {"accumulator_banks", a.accumulator_banks},
+                          {"tiling", cartesian_tiling_name(a.tiling)},
+                          {"predictor", a.predictor},
+                          {"sample_tiles", a.sample_tiles},
+                          {"zeros", zeros}};
+    // Given where they differ from the defaults (a run without them reads as before).
+    if (a.filter_groups != 1) out["filter_groups"] = a.filter_groups;
+    if (a.bank_stalls != CartesianBankStalls::unbuffered)
+        out["bank_stalls"] = cartesian_bank_stalls_name(a.bank_stalls);
+    return out;
 }
 
 }  // namespace
@@ -84,8 +89,10 @@ std::string train_cost_to_text(const TrainCostRun& run) {
             "Cartesian-product array: {}{}×{} PEs, F×I = {}×{}, {} tiling{}, {} zeros (no "
             "search)\n",
             c.problems, c.sparse_states,
-            a.sample_tiles > 1 ? fmt::format("{} tiles of ", a.sample_tiles) : "", a.tiles_h,
-            a.tiles_w, a.filter_vector, a.input_vector, cartesian_tiling_name(a.tiling),
+            fmt::format(
+                "{}{}", a.sample_tiles > 1 ? fmt::format("{} tiles of ", a.sample_tiles) : "",
+                a.filter_groups > 1 ? fmt::format("{} filter groups of ", a.filter_groups) : ""),
+            a.tiles_h, a.tiles_w, a.filter_vector, a.input_vector, cartesian_tiling_name(a.tiling),
             a.predictor ? " with GSCN's predictor" : "", zeros_name(run));
         return out;
     }

@@ -675,7 +675,7 @@ SparseFeatures read_sparse(const SpecNode& node, const std::vector<StorageLevel>
 CartesianArray read_cartesian_array(const SpecNode& node, const PeArray& pe_array) {
     MapReader reader(node);
     reader.allow({"pe_rows", "pe_columns", "filter_vector", "input_vector", "accumulator_banks",
-                  "tiling", "predictor", "sample_tiles"});
+                  "tiling", "predictor", "sample_tiles", "filter_groups", "bank_stalls"});
     reader.finish();
     CartesianArray array;
     // The evaluator's limits (arch/cartesian_array.hpp), so a section read is one it takes.
@@ -692,6 +692,7 @@ CartesianArray read_cartesian_array(const SpecNode& node, const PeArray& pe_arra
     count("input_vector", array.input_vector, kMaxCartesianVector);
     count("accumulator_banks", array.accumulator_banks, kMaxCartesianCount);
     count("sample_tiles", array.sample_tiles, kMaxCartesianCount);
+    count("filter_groups", array.filter_groups, kMaxCartesianCount);
     if (array.filter_vector * array.input_vector > kMaxCartesianProducts) {
         node.fail(fmt::format("F × I = {} × {} is {} products per cycle", array.filter_vector,
                               array.input_vector, array.filter_vector * array.input_vector),
@@ -700,11 +701,14 @@ CartesianArray read_cartesian_array(const SpecNode& node, const PeArray& pe_arra
     if (const auto tiling = reader.optional("tiling"))
         array.tiling = read_enum<CartesianTiling>(*tiling, kCartesianTilingNames);
     if (const auto predictor = reader.optional("predictor")) array.predictor = predictor->as_bool();
+    if (const auto stalls = reader.optional("bank_stalls"))
+        array.bank_stalls = read_enum<CartesianBankStalls>(*stalls, kCartesianBankStallsNames);
     if (array.multipliers() != pe_array.num_macs()) {
-        node.fail(fmt::format("{} sample tiles × {} × {} PEs × {} × {} multipliers is {} "
-                              "multipliers, but the PE array has {} MACs",
-                              array.sample_tiles, array.tiles_h, array.tiles_w, array.filter_vector,
-                              array.input_vector, array.multipliers(), pe_array.num_macs()),
+        node.fail(fmt::format("{} sample tiles × {} filter groups × {} × {} PEs × {} × {} "
+                              "multipliers is {} multipliers, but the PE array has {} MACs",
+                              array.sample_tiles, array.filter_groups, array.tiles_h, array.tiles_w,
+                              array.filter_vector, array.input_vector, array.multipliers(),
+                              pe_array.num_macs()),
                   "the PE array's MACs (pe_array: rows × columns × macs_per_pe)");
     }
     return array;

@@ -180,14 +180,20 @@ std::string architecture_to_yaml(const Architecture& arch, const std::string& co
     }
     out += sparse_text(arch.sparse);
     if (const auto& c = arch.cartesian) {
-        const Fields f = {{"pe_rows", fmt::format("{}", c->tiles_h)},
-                          {"pe_columns", fmt::format("{}", c->tiles_w)},
-                          {"filter_vector", fmt::format("{}", c->filter_vector)},
-                          {"input_vector", fmt::format("{}", c->input_vector)},
-                          {"accumulator_banks", fmt::format("{}", c->accumulator_banks)},
-                          {"tiling", std::string(cartesian_tiling_name(c->tiling))},
-                          {"predictor", c->predictor ? "true" : "false"},
-                          {"sample_tiles", fmt::format("{}", c->sample_tiles)}};
+        Fields f = {{"pe_rows", fmt::format("{}", c->tiles_h)},
+                    {"pe_columns", fmt::format("{}", c->tiles_w)},
+                    {"filter_vector", fmt::format("{}", c->filter_vector)},
+                    {"input_vector", fmt::format("{}", c->input_vector)},
+                    {"accumulator_banks", fmt::format("{}", c->accumulator_banks)},
+                    {"tiling", std::string(cartesian_tiling_name(c->tiling))},
+                    {"predictor", c->predictor ? "true" : "false"},
+                    {"sample_tiles", fmt::format("{}", c->sample_tiles)}};
+        // Written where they differ from the defaults, so that an architecture without
+        // them reads back as the text it was before they existed.
+        if (c->filter_groups != 1)
+            f.emplace_back("filter_groups", fmt::format("{}", c->filter_groups));
+        if (c->bank_stalls != CartesianBankStalls::unbuffered)
+            f.emplace_back("bank_stalls", std::string(cartesian_bank_stalls_name(c->bank_stalls)));
         out += fmt::format("cartesian_product: {}\n", flow_map(f));
     }
     return out;

@@ -338,6 +338,7 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
          {count(c.tiles_h, kMaxCartesianCount, "the PE grid's height"),
           count(c.tiles_w, kMaxCartesianCount, "the PE grid's width"),
           count(c.sample_tiles, kMaxCartesianCount, "the number of sample tiles"),
+          count(c.filter_groups, kMaxCartesianCount, "the number of filter groups"),
           count(c.filter_vector, kMaxCartesianVector, "the filter vector width F"),
           count(c.input_vector, kMaxCartesianVector, "the input vector width I"),
           count(c.accumulator_banks, kMaxCartesianCount, "the number of accumulator banks")}) {
@@ -354,6 +355,7 @@ std::string cartesian_config_problem(const CartesianConfig& c) {
 }
 
 double conflict_stall_per_cycle(const CartesianConfig& config) {
+    if (config.bank_stalls == CartesianBankStalls::none) return 0.0;  // SCNN §IV: queued
     return expected_max_occupancy(config.filter_vector * config.input_vector,
                                   config.accumulator_banks) -
            1.0;
@@ -364,19 +366,26 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     const double density = config.input_density * config.filter_density;
     const double reps = static_cast<double>(conv.repetitions);
     std::vector<PeWork> work;
-    if (config.tiling == CartesianTiling::planar) {  // SCNN §IV: a tile each, every filter
-        for (std::int64_t th = 0; th < config.tiles_h; ++th)
-            for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
-                const auto [h0, h1] = tile_range(conv.h.a_extent, config.tiles_h, th);
-                const auto [w0, w1] = tile_range(conv.w.a_extent, config.tiles_w, tw);
-                work.push_back({h0, h1, w0, w1, conv.filters});
-            }
-    } else {  // thesis §6.4, Alg. 4: the whole plane each, Ks = ⌈filters / PEs⌉ filters
-        const std::int64_t pes = config.tiles_h * config.tiles_w;
-        const std::int64_t share = ceil_div(conv.filters, pes);
-        for (std::int64_t pe = 0; pe < pes; ++pe)
-            work.push_back({0, conv.h.a_extent, 0, conv.w.a_extent,
-                            std::clamp<std::int64_t>(conv.filters - pe * share, 0, share)});
+    // EP §5.2: each filter group runs ⌈filters / groups⌉ of the filters (the last fewer
+    // or none) on the same samples; within a group, the tiling below.
+    const std::int64_t group_share = ceil_div(conv.filters, config.filter_groups);
+    for (std::int64_t g = 0; g < config.filter_groups; ++g) {
+        const std::int64_t filters =
+            std::clamp<std::int64_t>(conv.filters - g * group_share, 0, group_share);
+        if (config.tiling == CartesianTiling::planar) {  // SCNN §IV: a tile each, every filter
+            for (std::int64_t th = 0; th < config.tiles_h; ++th)
+                for (std::int64_t tw = 0; tw < config.tiles_w; ++tw) {
+                    const auto [h0, h1] = tile_range(conv.h.a_extent, config.tiles_h, th);
+                    const auto [w0, w1] = tile_range(conv.w.a_extent, config.tiles_w, tw);
+                    work.push_back({h0, h1, w0, w1, filters});
+                }
+        } else {  // thesis §6.4, Alg. 4: the whole plane each, Ks = ⌈filters / PEs⌉ filters
+            const std::int64_t pes = config.tiles_h * config.tiles_w;
+            const std::int64_t share = ceil_div(filters, pes);
+            for (std::int64_t pe = 0; pe < pes; ++pe)
+                work.push_back({0, conv.h.a_extent, 0, conv.w.a_extent,
+                                std::clamp<std::int64_t>(filters - pe * share, 0, share)});
+        }
     }
     PeScratch scratch;
     // The slowest PE's product cycles per (sample, channel) step, without the

@@ -48,10 +48,15 @@
 //    tiles that share the filters and each take different samples of the
 //    minibatch, so the slowest PE runs ⌈N/T⌉ of the N samples. Totals over
 //    all PEs (products, product cycles) do not change with T.
-//  - Bank conflicts. Each cycle's F × I products are hashed uniformly to A
-//    banks, a bank accepts one product per cycle, and a cycle lasts as many
-//    cycles as its fullest bank (no buffering between cycles: an upper
-//    bound on SCNN, whose crossbar queues). eval/bank_conflicts.hpp.
+//  - Bank conflicts (CartesianBankStalls). unbuffered: each cycle's F × I
+//    products are hashed uniformly to A banks, a bank accepts one product per
+//    cycle, and a cycle lasts as many cycles as its fullest bank (no
+//    buffering between cycles: an upper bound on SCNN, whose crossbar
+//    queues; eval/bank_conflicts.hpp). none: the queues absorb them all
+//    (SCNN §IV: A = 2 × F × I banks suffice), a lower bound.
+//  - Filter groups (CartesianArray::filter_groups, Eager Pruning §5.2's
+//    SCNN). G copies of the grid take the same samples, group g the filters
+//    [g·⌈K/G⌉, (g+1)·⌈K/G⌉); the tiling applies within a group to its share.
 //  - Unused Cartesian products (Table 6.1's metric): cycles in which all
 //    F × I products are unused, counted exactly for dense operands: input
 //    vectors are I consecutive positions of the tile, row-major (the
@@ -208,8 +213,9 @@ struct CartesianCost {
 };
 
 // Expected extra cycles per Cartesian product from accumulator-bank conflicts: the
-// F × I products hashed to the banks, a cycle as long as its fullest bank. A property
-// of the configuration alone, the same for every layer.
+// F × I products hashed to the banks, a cycle as long as its fullest bank (0 when the
+// configuration's bank_stalls is none). A property of the configuration alone, the
+// same for every layer.
 // Precondition: cartesian_config_problem(config) is empty.
 double conflict_stall_per_cycle(const CartesianConfig& config);
 

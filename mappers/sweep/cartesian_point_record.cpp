@@ -52,7 +52,8 @@ LayerPhaseRecord layer_phase_record(const Architecture& arch, const NetworkTrain
                                     const CartesianProblemCost& p, const std::string& mapping,
                                     bool reused) {
     const CartesianArray& array = *arch.cartesian;
-    const double pes = double(array.sample_tiles * array.tiles_h * array.tiles_w);
+    const double pes =
+        double(array.sample_tiles * array.filter_groups * array.tiles_h * array.tiles_w);
     // The mean PE's cycles: every PE's Cartesian products, stalls alike.
     const double mean_pe_cycles =
         (1.0 + p.counts.conflict_stall_per_cycle) * p.counts.product_cycles / pes;
@@ -88,10 +89,13 @@ LayerPhaseRecord layer_phase_record(const Architecture& arch, const NetworkTrain
 
 std::string cartesian_array_text(const CartesianArray& a, CartesianZeros zeros) {
     return fmt::format(
-        "cartesian_product {}x{} PEs x {} sample tile{}, F {} x I {}, {} banks, {} tiling{}{}",
-        a.tiles_h, a.tiles_w, a.sample_tiles, a.sample_tiles == 1 ? "" : "s", a.filter_vector,
-        a.input_vector, a.accumulator_banks, cartesian_tiling_name(a.tiling),
-        a.predictor ? ", predictor" : "", zeros == CartesianZeros::random ? ", random zeros" : "");
+        "cartesian_product {}x{} PEs x {} sample tile{}{}, F {} x I {}, {} banks{}, {} tiling{}{}",
+        a.tiles_h, a.tiles_w, a.sample_tiles, a.sample_tiles == 1 ? "" : "s",
+        a.filter_groups > 1 ? fmt::format(" x {} filter groups", a.filter_groups) : "",
+        a.filter_vector, a.input_vector, a.accumulator_banks,
+        a.bank_stalls == CartesianBankStalls::none ? " (no bank stalls)" : "",
+        cartesian_tiling_name(a.tiling), a.predictor ? ", predictor" : "",
+        zeros == CartesianZeros::random ? ", random zeros" : "");
 }
 
 void fill_cartesian_run_results(PointRecord& record, const Architecture& arch,

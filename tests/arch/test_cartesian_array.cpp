@@ -64,6 +64,37 @@ TEST(CartesianArraySection, IsReadAndWrittenBack) {
     EXPECT_EQ(again.cartesian->sample_tiles, c.sample_tiles);
 }
 
+TEST(CartesianArraySection, FilterGroupsAndBankStallsAreReadAndWrittenBack) {
+    // Eager Pruning §5.2's SCNN: groups of PEs, each with its share of the filters;
+    // SCNN §IV: queued banks. 2 groups of 2 × 1 PEs of 2 × 2 multipliers: 16.
+    const Architecture arch =
+        parse_inline(kTinyArch + kSection.substr(0, kSection.find("  pe_columns")) +
+                     "  pe_columns: 1\n  filter_groups: 2\n  bank_stalls: none\n" +
+                     kSection.substr(kSection.find("  filter_vector")));
+    ASSERT_TRUE(arch.cartesian.has_value());
+    EXPECT_EQ(arch.cartesian->filter_groups, 2);
+    EXPECT_EQ(arch.cartesian->bank_stalls, CartesianBankStalls::none);
+    EXPECT_EQ(arch.cartesian->multipliers(), 16);
+    const std::string text = architecture_to_yaml(arch, "components/default_45nm.yaml");
+    const Architecture again = parse_inline(text);
+    EXPECT_EQ(again.cartesian->filter_groups, 2);
+    EXPECT_EQ(again.cartesian->bank_stalls, CartesianBankStalls::none);
+    // The defaults are not written: an array without them reads back as before.
+    const std::string plain =
+        architecture_to_yaml(parse_inline(kTinyArch + kSection), "components/default_45nm.yaml");
+    EXPECT_EQ(plain.find("filter_groups"), std::string::npos);
+    EXPECT_EQ(plain.find("bank_stalls"), std::string::npos);
+}
+
+TEST(CartesianArraySection, AnUnknownBankStallModelIsLocated) {
+    const SpecError e =
+        section_error({{"predictor: true", "predictor: true\n  bank_stalls: queued"}});
+    expect_located(e, kInlineFile, 35, "cartesian_product.bank_stalls", "queued");
+    const SpecError groups = section_error({{"pe_rows: 2", "pe_rows: 2\n  filter_groups: 2"}});
+    expect_located(groups, kInlineFile, 28, "cartesian_product",
+                   "1 sample tiles × 2 filter groups × 2 × 2 PEs × 2 × 2 multipliers is 32");
+}
+
 TEST(CartesianArraySection, MultipliersOtherThanThePeArraysMacsAreRefused) {
     const SpecError e = section_error({{"input_vector: 2", "input_vector: 4"}});
     expect_located(e, kInlineFile, 28, "cartesian_product",

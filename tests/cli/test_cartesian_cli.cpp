@@ -131,6 +131,36 @@ TEST(CartesianCli, TilesTakeTheirShareOfTheMinibatch) {
     EXPECT_NE(text.output.find("4 tiles of 8x8 PEs"), std::string::npos) << text.output;
 }
 
+TEST(CartesianCli, FilterGroupsQueuedBanksAndFullyConnectedLayers) {
+    // Eager Pruning §5.2's SCNN: 32 groups of 2 × 2 PEs, each group its own share of
+    // the filters; SCNN §IV's queued banks; fc layers as 1 × 1 convolutions.
+    const std::string base = "--workload alexnet --batch 4 --phase fw --pes 2x2";
+    const nlohmann::json one = run_json(base);
+    const nlohmann::json grouped = run_json(base + " --groups 32 --bank-stalls none");
+    EXPECT_FALSE(one["config"].contains("filter_groups")) << "the default is not written";
+    EXPECT_EQ(grouped["config"]["filter_groups"], 32);
+    EXPECT_EQ(grouped["config"]["bank_stalls"], "none");
+    EXPECT_EQ(grouped["conflict_stall_per_cycle"].get<double>(), 0.0);
+    EXPECT_EQ(grouped["totals"]["fw"]["used_products"], one["totals"]["fw"]["used_products"]);
+    // conv2's 256 filters (128 per half: groups of 2) over 32 groups: 4 each.
+    const auto slowest = [](const nlohmann::json& j, const char* layer) {
+        for (const auto& row : j["layers"])
+            if (row["layer"] == layer) return row["slowest_pe_cycles"].get<double>();
+        return 0.0;
+    };
+    const nlohmann::json queued = run_json(base + " --bank-stalls none");
+    EXPECT_NEAR(slowest(grouped, "conv2") / slowest(queued, "conv2"), 4.0 / 128.0, 1e-12);
+    EXPECT_EQ(grouped["skipped"], nlohmann::json::array({"fc6", "fc7", "fc8"}));
+    const nlohmann::json with_fc = run_json(base + " --groups 32 --bank-stalls none --fc");
+    EXPECT_TRUE(with_fc["skipped"].empty());
+    EXPECT_EQ(with_fc["config"]["fc"], true);
+    EXPECT_GT(with_fc["totals"]["fw"]["used_products"].get<double>(),
+              grouped["totals"]["fw"]["used_products"].get<double>());
+    const CommandResult text =
+        run_trainloop("cartesian " + base + " --groups 32", Capture::stdout_only);
+    EXPECT_NE(text.output.find("32 filter groups of 2x2 PEs"), std::string::npos) << text.output;
+}
+
 TEST(CartesianCli, TheThesisGscnOverScnnLiesBetweenEqualArraysAndItsOwnSizes) {
     // §8: GSCN is 6× faster than SCNN on ResNet-18's back-propagation with
     // ReSprop. With both on 64 PEs trainloop gives less; with GSCN's 4 tiles
@@ -249,6 +279,9 @@ TEST(CartesianCli, BadInputIsALocatedErrorWithExitTwo) {
           std::pair{"--workload resnet18 --vectors 64x64", "F × I"},
           std::pair{"--workload resnet18 --banks 0", "--banks"},
           std::pair{"--workload resnet18 --tiles 0", "--tiles"},
+          std::pair{"--workload resnet18 --groups 0", "--groups"},
+          std::pair{"--workload resnet18 --bank-stalls queued", "--bank-stalls"},
+          std::pair{"--workload resnet18 --arch gscn_4x64 --groups 2", "--groups"},
           std::pair{"--workload resnet18 --input-density 1.5", "--input-density"},
           std::pair{"--workload resnet18 --filter-density nan", "--filter-density"},
           std::pair{"--workload resnet18 --unused-rule sometimes", "--unused-rule"},

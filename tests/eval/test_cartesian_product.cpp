@@ -5,12 +5,14 @@
 // x[h]·dy[p] -> dw[r]), and every input vector × filter vector of the
 // stream is checked against them. Also the bank-conflict model and the
 // configuration checks.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -502,6 +504,67 @@ TEST(CartesianProduct, SampleTilesShareTheMinibatch) {
     }
 }
 
+TEST(CartesianProduct, FilterGroupsEachRunTheirShareOfTheFilters) {
+    // Eager Pruning §5.2's SCNN: groups of PEs take the same samples and their own
+    // ⌈K/G⌉ filters, so the slowest PE is one of a layer with that many filters, and
+    // what all PEs issue is what one group issues for all K.
+    for (const Phase phase : {Phase::fw, Phase::bw, Phase::wu}) {
+        for (const CartesianTiling tiling :
+             {CartesianTiling::planar, CartesianTiling::split_filters}) {
+            SmallConv cv;
+            cv.c = 4;
+            cv.k = 8;
+            const CartesianConv conv =
+                cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 2, phase);
+            CartesianConfig one{2, 1, 2, 2, 8};
+            one.tiling = tiling;
+            const CartesianCost single = evaluate_cartesian(conv, one);
+            for (const std::int64_t groups : {2, 3, 4, 16}) {
+                const std::int64_t share = (conv.filters + groups - 1) / groups;
+                CartesianConv group_share = conv;
+                group_share.filters = share;
+                CartesianConfig grouped = one;
+                grouped.filter_groups = groups;
+                const CartesianCost c = evaluate_cartesian(conv, grouped);
+                const std::string what =
+                    fmt::format("{} with {} groups, {} tiling", phase_name(phase), groups,
+                                cartesian_tiling_name(tiling));
+                EXPECT_DOUBLE_EQ(c.slowest_pe_cycles,
+                                 evaluate_cartesian(group_share, one).slowest_pe_cycles)
+                    << what;
+                EXPECT_NEAR(c.used_products, single.used_products, 1e-9 * single.used_products)
+                    << what;
+                EXPECT_NEAR(c.issued_products, single.issued_products,
+                            1e-9 * single.issued_products)
+                    << what;
+                // Groups past the last filter idle (4 filters in 3 groups: 2, 2 and none).
+                const std::int64_t busy_groups = (conv.filters + share - 1) / share;
+                if (tiling == CartesianTiling::planar) {
+                    EXPECT_EQ(c.busy_pes, single.busy_pes * busy_groups) << what;
+                }
+            }
+        }
+    }
+}
+
+TEST(CartesianProduct, QueuedBanksStallNever) {
+    // SCNN §IV's reading (CartesianBankStalls::none): the crossbar's queues absorb every
+    // accumulator-bank conflict, so the slowest PE takes its product cycles.
+    SmallConv cv;
+    const CartesianConv conv = cartesian_conv_of(cv.layer(), cv.input(), cv.output(), 2, Phase::fw);
+    CartesianConfig unbuffered{2, 2, 4, 4, 32};
+    CartesianConfig queued = unbuffered;
+    queued.bank_stalls = CartesianBankStalls::none;
+    EXPECT_GT(conflict_stall_per_cycle(unbuffered), 0.0);
+    EXPECT_EQ(conflict_stall_per_cycle(queued), 0.0);
+    const CartesianCost a = evaluate_cartesian(conv, unbuffered);
+    const CartesianCost b = evaluate_cartesian(conv, queued);
+    EXPECT_DOUBLE_EQ(b.slowest_pe_cycles, b.slowest_pe_product_cycles);
+    EXPECT_DOUBLE_EQ(a.slowest_pe_product_cycles, b.slowest_pe_product_cycles);
+    EXPECT_DOUBLE_EQ(a.slowest_pe_cycles,
+                     (1.0 + conflict_stall_per_cycle(unbuffered)) * b.slowest_pe_cycles);
+}
+
 // Random zeros (the header's "Random zeros"): a simulation that draws every element of
 // x and w and counts each PE's nonzeros in its own share, against the evaluator.
 double simulated_slowest_step(const SmallConv& cv, const CartesianConfig& config, int trials,
@@ -672,6 +735,9 @@ TEST(CartesianProduct, ConfigProblemsAreNamed) {
     c = CartesianConfig{};
     c.sample_tiles = 0;
     EXPECT_NE(cartesian_config_problem(c).find("sample tiles"), std::string::npos);
+    c = CartesianConfig{};
+    c.filter_groups = 0;
+    EXPECT_NE(cartesian_config_problem(c).find("filter groups"), std::string::npos);
 }
 
 TEST(BankConflicts, SmallCasesByHand) {
