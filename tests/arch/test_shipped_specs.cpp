@@ -148,6 +148,25 @@ TEST(ShippedArchitectures, GscnHasTheTable79NumbersAndSkipsBothOperands) {
     EXPECT_FALSE(dense.cartesian.has_value()) << "the dense counterpart is a plain array";
 }
 
+// Eager Pruning §5.2's SCNN: "128 tiles, each unrolling 4 non-zero inputs and 4
+// non-zero filter weights ... divided into 32 groups and those within each group
+// share the weights", at least 2,048 DSPs, 200 MHz; §5.2 counts it in Cartesian
+// products, without bank conflicts.
+TEST(ShippedArchitectures, EagerPruningsScnnIsThirtyTwoGroupsOfFourTiles) {
+    const Architecture arch = load_architecture(kSpecs / "eager_pruning_scnn_baseline.yaml");
+    EXPECT_DOUBLE_EQ(arch.clock_ghz, 0.2);
+    ASSERT_TRUE(arch.cartesian.has_value());
+    const CartesianArray& c = *arch.cartesian;
+    EXPECT_EQ(c.filter_groups, 32);
+    EXPECT_EQ(c.filter_groups * c.sample_tiles * c.tiles_h * c.tiles_w, 128) << "tiles";
+    EXPECT_EQ(c.filter_vector, 4);
+    EXPECT_EQ(c.input_vector, 4);
+    EXPECT_EQ(c.multipliers(), 2048);
+    EXPECT_EQ(c.tiling, CartesianTiling::planar);
+    EXPECT_FALSE(c.predictor);
+    EXPECT_EQ(c.bank_stalls, CartesianBankStalls::none);
+}
+
 // Chen et al. 2024 §V-A: the proposed design and its three baselines have
 // "the same number of CUs as well as the same size of SRAM, DRAM, and DRAM
 // bandwidth"; they differ in format (rp_dual, CSR, bitmap, CSR), SRAM
