@@ -73,25 +73,29 @@ CartesianNetworkEnergy cartesian_network_energy(const CartesianCost& cost,
     const std::size_t inner = arch.num_levels - 1;
     const double pes = double(a.tiles_h * a.tiles_w);
     const double tiles = double(std::clamp<std::int64_t>(run.samples, 1, a.sample_tiles));
+    const double groups = double(a.filter_groups);
     const bool split = a.tiling == CartesianTiling::split_filters;
-    // A weight serves every sample tile; the other operands belong to one sample.
+    // A weight serves every sample tile; the other operands belong to one sample. Along
+    // y, the sample tiles of each filter group: A reaches every group, B and the
+    // outputs one.
     const double b_tiles = broadcast == DataSpace::weights ? tiles : 1.0;
+    const double used_y = tiles * groups;
 
     if (inner > 0) {
         const std::size_t parent = inner - 1;
         add_transfer(arch,
                      {parent, tiled, DeliveryKind::multicast, offchip.tiled_words,
-                      span_of(pes, split ? pes : 1.0), span_of(tiles, 1.0)},
+                      span_of(pes, split ? pes : 1.0), span_of(used_y, groups)},
                      out);
         add_transfer(arch,
                      {parent, broadcast, DeliveryKind::multicast, offchip.broadcast_words,
-                      span_of(pes, split ? 1.0 : pes), span_of(tiles, b_tiles)},
+                      span_of(pes, split ? 1.0 : pes), span_of(used_y, b_tiles)},
                      out);
         // The weight gradient's partial sums: one per sample tile in use.
         const double out_tiles = run.phase == Phase::wu ? tiles : 1.0;
         add_transfer(arch,
                      {parent, output, DeliveryKind::reduction, offchip.output_words,
-                      span_of(pes, 1.0), span_of(tiles, out_tiles)},
+                      span_of(pes, 1.0), span_of(used_y, out_tiles)},
                      out);
     }
     const double f = double(a.filter_vector);

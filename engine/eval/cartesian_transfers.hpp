@@ -5,8 +5,10 @@
 // a mapping's spatial loops.
 //
 // The array as the networks see it: the PEs of a tile (tiles_h × tiles_w)
-// along x, the sample tiles along y; below the PE buffers, a PE's F × I
-// multipliers along x. Three kinds of words cross a network:
+// along x, the sample tiles of every filter group along y; below the PE
+// buffers, a PE's F × I multipliers along x. A word of A reaches its PE in
+// every filter group (they split the filters, not the plane); a filter of B
+// and an output belong to one group. Three kinds of words cross a network:
 //  - Off-chip words into the PEs, from the level above the PE buffers. A word
 //    reaches every PE that multiplies it: under split_filters the tiled
 //    operand A goes to every PE of its sample's tile (thesis §6.4: "the whole

@@ -107,6 +107,33 @@ TEST(CartesianTransfers, EachWordCrossesTheNetworkThatCarriesItToEveryPeThatUses
     EXPECT_DOUBLE_EQ(e[network("pe_load")], (10 + 20 * 64 * 4 + 30) * hop);
 }
 
+// eager_pruning_scnn_baseline.yaml: 32 filter groups of 2 × 2 planar PEs; the groups
+// share the inputs (a y multicast), a group's PEs its weights (an x multicast).
+TEST(CartesianTransfers, AnInputReachesItsPeInEveryFilterGroupAFilterOneGroup) {
+    const Architecture spec =
+        load_architecture(TRAINLOOP_SOURCE_DIR "/arch_specs/eager_pruning_scnn_baseline.yaml");
+    const ArchModel arch = build_arch_model(spec);
+    const auto index = [&spec](const std::string& name) {
+        for (std::size_t n = 0; n < spec.networks.size(); ++n)
+            if (spec.networks[n].name == name) return n;
+        ADD_FAILURE() << "no network " << name;
+        return std::size_t{0};
+    };
+    CartesianRun run;
+    run.phase = Phase::fw;
+    run.array = *spec.cartesian;
+    run.samples = 4;
+    run.cycles = 100;
+    CartesianCost cost;
+    const CartesianOffchip offchip{10, 20, 30};
+    const CartesianNetworkEnergy e = cartesian_network_energy(cost, offchip, run, arch);
+    const double in_hop = arch.networks[index("input_multicast")].hop_pj;
+    const double w_hop = arch.networks[index("weight_multicast")].hop_pj;
+    ASSERT_GT(in_hop, 0);
+    EXPECT_DOUBLE_EQ(e[index("input_multicast")], 10 * 32 * in_hop);
+    EXPECT_DOUBLE_EQ(e[index("weight_multicast")], 20 * 4 * w_hop);
+}
+
 TEST(CartesianEnergy, EveryInstanceLeaksForTheLayerPhasesCycles) {
     Architecture spec = load_architecture(TRAINLOOP_SOURCE_DIR "/arch_specs/gscn_4x64.yaml");
     ArchModel arch = build_arch_model(spec);
