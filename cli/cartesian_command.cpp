@@ -195,7 +195,7 @@ void run_cartesian(const CartesianOptions& o) {
         if (!o.layer.empty() && al.layer.name != o.layer) continue;
         layer_found = true;
         const bool fc_as_conv =
-            o.fc && std::holds_alternative<LinearAttributes>(al.layer.attributes);
+            o.fc && std::holds_alternative<LinearAttributes>(al.layer.attributes);  // fc, matmul
         if (al.layer.type != LayerType::conv && !fc_as_conv) {
             skipped.push_back(al.layer.name);
             continue;
@@ -397,8 +397,9 @@ void add_cartesian_command(CLI::App& app) {
         ->check(CLI::IsMember(kCartesianBankStallsNames));
     cmd->add_flag("--fc", o->fc,
                   "Also the fully connected layers, each as a 1 x 1 convolution of a 1 x 1 plane "
-                  "whose channels are the flattened input, as train-cost --evaluator cartesian "
-                  "takes them (an assumption: SCNN and GSCN describe convolutions only)");
+                  "whose channels are the flattened input, and the matmul layers, each as a 1 x "
+                  "1 convolution of its own plane, as train-cost --evaluator cartesian takes "
+                  "them (an assumption: SCNN and GSCN describe convolutions only)");
     CLI::Option* input_density =
         cmd->add_option("--input-density", o->input_density,
                         "Density of the tiled operand (fw, wu: activations; bw: output "

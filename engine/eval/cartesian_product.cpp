@@ -271,13 +271,16 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
     if (const auto* linear = std::get_if<LinearAttributes>(&layer.attributes)) {
         // Assumed (SCNN §III and the thesis's ch. 6 describe the dataflow for convolutions
         // only): a fully connected layer is a 1 × 1 convolution of a 1 × 1 plane whose
-        // channels are the flattened input.
+        // channels are the flattened input; a matmul, which applies its matrix at every
+        // position, a 1 × 1 convolution of its own plane.
         ConvAttributes as_conv;
         as_conv.out_channels = linear->out_features;
         as_conv.kernel = {1, 1};
         as_conv.groups = linear->groups;
         Layer one_by_one = layer;
         one_by_one.attributes = as_conv;
+        if (layer.type == LayerType::matmul)
+            return cartesian_conv_of(one_by_one, input, output, batch, phase);
         const TensorShape flat_input{input.channels * input.height * input.width, 1, 1};
         const TensorShape flat_output{linear->out_features, 1, 1};
         return cartesian_conv_of(one_by_one, flat_input, flat_output, batch, phase);
@@ -285,8 +288,9 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
     const auto* conv = std::get_if<ConvAttributes>(&layer.attributes);
     if (conv == nullptr)
         throw std::invalid_argument(
-            fmt::format("layer '{}' is neither a conv nor an fc layer: the Cartesian-product "
-                        "evaluator models convolutions (and fully connected layers as 1 × 1 "
+            fmt::format("layer '{}' is neither a conv, an fc nor a matmul layer: the "
+                        "Cartesian-product evaluator models convolutions (and fully connected "
+                        "and matmul layers as 1 × 1 "
                         "convolutions) only",
                         layer.name));
     const std::int64_t groups = conv->groups;

@@ -146,9 +146,10 @@ CartesianOperands cartesian_operands(Phase phase);
 // no work) becomes the smallest positive density.
 double cartesian_density(double density);
 
-// A conv layer-phase, or an fc one as a 1 × 1 convolution of a 1 × 1 plane
-// whose channels are the flattened input. Throws std::invalid_argument for
-// any other layer.
+// A conv layer-phase, an fc one as a 1 × 1 convolution of a 1 × 1 plane whose
+// channels are the flattened input, or a matmul one as a 1 × 1 convolution of its
+// own plane (it applies its matrix at every position). Throws
+// std::invalid_argument for any other layer.
 CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
                                 const TensorShape& output, std::int64_t batch, Phase phase);
 

@@ -88,7 +88,7 @@ std::vector<CartesianProblemCost> cartesian_problem_costs(const TrainingRunPlan&
             conv = cartesian_conv_of(layer.layer, layer.input_shapes.at(0), layer.output_shape,
                                      batch, lp.phase);
         } catch (const std::invalid_argument& e) {
-            throw SpecError({}, "--evaluator", e.what(), "conv and fc layers",
+            throw SpecError({}, "--evaluator", e.what(), "conv, fc and matmul layers",
                             "--evaluator loop-nest");
         }
         const auto [tiled, broadcast] = cartesian_operands(lp.phase);

@@ -691,6 +691,24 @@ TEST(CartesianProduct, AFullyConnectedLayerIsAOneByOneConvolution) {
     EXPECT_EQ(fw.filters, 10);
 }
 
+TEST(CartesianProduct, AMatmulIsAOneByOneConvolutionAtEveryPosition) {
+    // A matmul applies its matrix at every position (an LSTM's input gates at every time
+    // step): its used products are its N · positions · C · K MACs. In fw and bw every
+    // product is used (a 1 × 1 kernel); in wu x's plane meets dy's, as large, and only
+    // the pairs at the same position land in the 1 × 1 weight gradient.
+    const Layer mm{"gates", LayerType::matmul, {"in"}, LinearAttributes{8, 1}, {}, {}};
+    const TensorShape input{5, 20, 1};  // 5 features at 20 steps
+    const std::int64_t batch = 3;
+    const double macs = double(batch * 20 * 5 * 8);
+    for (Phase phase : {Phase::fw, Phase::bw, Phase::wu}) {
+        const CartesianConv conv = cartesian_conv_of(mm, input, {8, 20, 1}, batch, phase);
+        const CartesianCost c = evaluate_cartesian(conv, CartesianConfig{1, 1, 4, 4, 32});
+        EXPECT_DOUBLE_EQ(c.used_products, macs) << phase_name(phase);
+        EXPECT_DOUBLE_EQ(c.issued_products, phase == Phase::wu ? 20 * macs : macs)
+            << phase_name(phase);
+    }
+}
+
 TEST(CartesianProduct, OtherLayersAreRejected) {
     const Layer matmul{"mm", LayerType::matmul, {"a", "b"}, std::monostate{}, {}, {}};
     EXPECT_THROW(cartesian_conv_of(matmul, {4, 1, 1}, {10, 1, 1}, 1, Phase::fw),
