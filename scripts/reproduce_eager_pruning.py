@@ -41,7 +41,7 @@ from reproduction_support import (  # noqa: E402
     check_names, children_cpu_seconds, first_difference, git_commit, load_module,
     read_stored_runs, refuse_resume_if_model_changed, report_replay, scalars_and, TargetSummary,
     require_trainloop, search_from, ratio_text, target_verdict, TARGET_TOLERANCE, verdict_words,
-    within_target, write_stored_runs)
+    within_target, write_spec_variant, write_stored_runs)
 GENERATOR = os.path.join(ROOT, "workloads", "tools", "eager_pruning_profile.py")
 LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet",
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
@@ -72,6 +72,27 @@ FIG20_EP_CGM = 1.19
 # Fig. 19, §5.3: "SCNN (0.88x and 1.72x on dense and sparse inference) and our design
 # (0.84x and 1.86x)", each normalized to the ideal dense case as Fig. 20; inference is FP.
 FIG19_EP_DENSE_CGM, FIG19_EP_SPARSE_CGM = 0.84, 1.86
+# EP's SCNN baseline (§5.2; arch_specs/eager_pruning_scnn_baseline.yaml), run as its own
+# Cartesian-product dataflow (`trainloop cartesian --arch`). §5.2: "we multiply the
+# performance of SCNN by 2 to estimate the real speedups", the input zeros EP's model of SCNN
+# left out: applied to every SCNN figure, as the paper does.
+SCNN_ARCH = "eager_pruning_scnn_baseline"
+SCNN_INPUT_ZEROS_FACTOR = 2
+# §5.3: "SCNN (0.88x and 1.72x on dense and sparse inference)"; "the training speedup of SCNN
+# and SD is dominated by KU, which is nearly 0 (0.05x and 0.03x) in Figure 21" (GoogLeNet
+# trained with EP); §5.4: "If a hybrid architecture of SCNN and CX is applied to train by
+# pipelining each phase, EP still wins by 1.51x."
+PAPER_SCNN_DENSE_CGM, PAPER_SCNN_SPARSE_CGM = 0.88, 1.72
+PAPER_SCNN_KU_GOOGLENET = 0.05
+PAPER_OVER_HYBRID = 1.51
+# EP's SCNN as its spec gives it and each reading where §5.2 is silent: (key, the fully
+# connected layers taken as 1 × 1 convolutions, the bank-stall model, what it assumes).
+SCNN_READINGS = [
+    ("scnn", True, "none", "as shipped: every MAC layer, fully connected ones as 1 × 1 "
+     "convolutions; bank conflicts absorbed (SCNN §IV)"),
+    ("scnn_conv_only", False, "none", "conv layers only (SCNN describes convolutions)"),
+    ("scnn_unbuffered", True, "unbuffered", "bank conflicts unbuffered (the upper bound)"),
+]
 # How CX's 128 rows take outputs, where §5.2 is open to two readings: "The 16 × 16 PE
 # array in the original CX design is duplicated by 8, resulting in 128 rows of PEs. 16 PEs
 # in a row serve one output." As one array (the spec's constraints: every row of a
@@ -199,6 +220,10 @@ CLAIM_OVER_FF = "§5.4: mean whole-run speed-up over FF"
 CLAIM_FIG20 = "Fig. 20(b): EP's sparse training over the ideal dense (CGM)"
 CLAIM_FIG19_SPARSE = "Fig. 19(b): EP's sparse inference over the ideal dense (CGM)"
 CLAIM_FIG19_DENSE = "Fig. 19(a): EP's dense inference over the ideal dense (CGM)"
+CLAIM_FIG19_SCNN_DENSE = "Fig. 19(a): SCNN's dense inference over the ideal dense (CGM)"
+CLAIM_FIG19_SCNN_SPARSE = "Fig. 19(b): SCNN's sparse inference over the ideal dense (CGM)"
+CLAIM_FIG21_SCNN_KU = "Fig. 21: SCNN's kernel update over the ideal dense (EP training)"
+CLAIM_OVER_HYBRID = "§5.4: mean whole-run speed-up over SCNN (FP, BP) pipelined with CX (KU)"
 
 
 def write_profile(work, variant, options):
@@ -290,6 +315,38 @@ def run_fig20_ddr4(args, net, iterations, batch, profile, fig20, log):
                                                        iterations, args.search, log)
             fig20[(net, key, "shipped")] = map_iteration(args.trainloop, spec, net, batch,
                                                          profile, iterations, args.search, log)
+
+
+def scnn_spec(work, bank_stalls):
+    """EP's SCNN baseline spec, with `bank_stalls` ("none" as shipped): the shipped file, or a
+    copy under `work` with the other model."""
+    path = os.path.join(ROOT, "arch_specs", SCNN_ARCH + ".yaml")
+    with open(path) as f:
+        spec = f.read()
+    if "bank_stalls: %s\n" % bank_stalls in spec:
+        return path
+    return write_spec_variant(SCNN_ARCH, spec.replace("bank_stalls: none\n", "bank_stalls: %s\n"
+                                                      % bank_stalls), bank_stalls, work)
+
+
+def cartesian_iteration(trainloop, spec, network, batch, profile, iteration, fc, log):
+    """`trainloop cartesian --arch` of one training iteration, every phase (dense when profile
+    is None): SCNN's dataflow, no search."""
+    command = [trainloop, "cartesian", "--arch", spec, "--workload", network, "--batch",
+               str(batch), "--phase", "all", "--format", "json"] + (["--fc"] if fc else [])
+    if profile is not None:
+        command += ["--sparsity", profile, "--iteration", str(iteration)]
+    return run_json(command, log, "cartesian")
+
+
+def run_scnn(args, net, iterations, batch, profile, fig20, log):
+    """One iteration on EP's SCNN baseline after the last pruning, dense and pruned, under
+    each reading of SCNN_READINGS: Fig. 19's and Fig. 21's SCNN bars and §5.4's hybrid."""
+    for key, fc, stalls, _ in SCNN_READINGS:
+        spec = scnn_spec(args.work, stalls)
+        for spread, sparsity in (("dense", None), ("shipped", profile)):
+            fig20[(net, key, spread)] = cartesian_iteration(args.trainloop, spec, net, batch,
+                                                            sparsity, iterations, fc, log)
 
 
 def ddr4_spec(arch, words, work):
@@ -1281,6 +1338,211 @@ def write_windows(w, args, networks, runs, targets):
     w("")
 
 
+def scnn_over_ideal(run, dense, phase):
+    """A phase's speed on EP's SCNN normalized to the ideal dense case, times the paper's
+    factor for the input zeros (SCNN_INPUT_ZEROS_FACTOR): its dense MACs over PES, over the
+    cycles taken (`cartesian --arch` totals: on dense operands the used products are the
+    MACs)."""
+    return (SCNN_INPUT_ZEROS_FACTOR * dense["totals"][phase]["used_products"] / PES /
+            run["totals"][phase]["cycles"])
+
+
+def phase_cycles(result, phases):
+    """The cycles of `phases` in one iteration's result (`map` or `cartesian` totals)."""
+    return sum(result["totals"][ph]["cycles"] for ph in phases)
+
+
+def hybrid_parts(run, runs, net, iterations):
+    """Seconds of dense training over the run on §5.4's hybrid, by array: FP and BP on EP's
+    SCNN (one iteration's cycles, `run`, at the paper's factor, times the iterations) and KU
+    on CX (its dense kernel update over the run), at the clock of CX's run."""
+    cx = runs[(net, "baseline_wu")]
+    clock_hz = cx["dense_total_cycles"] / cx["dense_total_seconds"]
+    scnn = iterations * phase_cycles(run, ("fw", "bw")) / SCNN_INPUT_ZEROS_FACTOR / clock_hz
+    return scnn, cx["dense_total_seconds"]
+
+
+def hybrid_seconds(run, runs, net, iterations, pipelined):
+    """The hybrid's time: pipelined, the longer of its two parts (hybrid_parts), else their
+    sum."""
+    scnn, cx = hybrid_parts(run, runs, net, iterations)
+    return max(scnn, cx) if pipelined else scnn + cx
+
+
+def write_scnn(w, args, cnns, fig20, runs, generator, targets):
+    """EP's SCNN baseline (§5.2): Fig. 19's dense and sparse inference, Fig. 21's kernel update
+    on GoogLeNet, and §5.4's hybrid of SCNN and CX."""
+    w("## EP's SCNN baseline: Fig. 19, Fig. 21 and §5.4's hybrid")
+    w("")
+    w("Paper (§5.2): \"SCNN is made up of 128 tiles, each unrolling 4 non-zero inputs and 4 "
+      "non-zero filter weights ... the tiles are divided into 32 groups and those within each "
+      "group share the weights spatially\"; \"the input sparsity is not considered in EP but "
+      "SCNN is outstanding for its ability to skip zeros in both weights and inputs. Therefore, "
+      "we multiply the performance of SCNN by %d\". trainloop: `%s` (every key cites §5.2 or "
+      "SCNN), run as SCNN's own dataflow, `trainloop cartesian --arch` "
+      "(docs/cartesian_product.md): each PE multiplies 4 nonzero weights by 4 inputs, all 16 "
+      "pairs, unused ones included; a group's 4 PEs split the input plane (SCNN's planar "
+      "tiling) and share the group's ⌈filters / 32⌉ filters; the slowest PE sets the pace. "
+      "Inputs dense and the pruned weights skipped, as EP's model of SCNN; every figure below "
+      "times the paper's %d. The normalization is Fig. 20's: the dense MACs over 2,048 PEs "
+      "divided by the cycles taken, one iteration after the last pruning (the masks of Fig. "
+      "20(b)), at Table 5's minibatch."
+      % (SCNN_INPUT_ZEROS_FACTOR, SCNN_ARCH, SCNN_INPUT_ZEROS_FACTOR))
+    w("")
+    shipped = SCNN_READINGS[0][0]
+    w("| network | dense: FP | sparse: FP | sparse: BP | sparse: KU | "
+      + " | ".join("%s: FP dense | FP sparse" % text.split(" (")[0]
+                   for _, _, _, text in SCNN_READINGS[1:]) + " |")
+    w("|---|" + "---:|" * (4 + 2 * (len(SCNN_READINGS) - 1)))
+    over = {}  # (reading, spread, phase) -> [per network]
+    for net in cnns:
+        cells = []
+        for key, _, _, _ in SCNN_READINGS:
+            dense = fig20[(net, key, "dense")]
+            phases = ("fw", "bw", "wu") if key == shipped else ("fw",)
+            for spread in ("dense", "shipped"):
+                for ph in phases if spread == "shipped" else ("fw",):
+                    value = scnn_over_ideal(fig20[(net, key, spread)], dense, ph)
+                    over.setdefault((key, spread, ph), []).append(value)
+                    cells.append("%.2f" % value)
+        w("| %s | %s |" % (LABEL.get(net, net), " | ".join(cells)))
+    cgm = {k: geomean(v) for k, v in over.items()}
+    cells = []
+    for key, _, _, _ in SCNN_READINGS:
+        for spread in ("dense", "shipped"):
+            for ph in ("fw", "bw", "wu") if key == shipped and spread == "shipped" else ("fw",):
+                cells.append("**%.2f**" % cgm[(key, spread, ph)])
+    w("| **CGM** | %s |" % " | ".join(cells))
+    w("")
+    dense_fw, sparse_fw = cgm[(shipped, "dense", "fw")], cgm[(shipped, "shipped", "fw")]
+    targets.add(CLAIM_FIG19_SCNN_DENSE, "CGM", "%.2f" % PAPER_SCNN_DENSE_CGM, "%.2f" % dense_fw,
+                dense_fw / PAPER_SCNN_DENSE_CGM)
+    targets.add(CLAIM_FIG19_SCNN_SPARSE, "CGM", "%.2f" % PAPER_SCNN_SPARSE_CGM,
+                "%.2f" % sparse_fw, sparse_fw / PAPER_SCNN_SPARSE_CGM)
+    for key, _, _, text in SCNN_READINGS[1:]:
+        targets.alternative(CLAIM_FIG19_SCNN_DENSE, "CGM", text,
+                            cgm[(key, "dense", "fw")] / PAPER_SCNN_DENSE_CGM)
+        targets.alternative(CLAIM_FIG19_SCNN_SPARSE, "CGM", text,
+                            cgm[(key, "shipped", "fw")] / PAPER_SCNN_SPARSE_CGM)
+    lowest = sorted(cnns, key=lambda n: over[(shipped, "dense", "fw")][cnns.index(n)])[:3]
+    weakest = (" The paper's explanation of SCNN's weakest networks, \"AN, NIN and R32 ... "
+               "contain more layers where inputs are significantly larger than outputs\": "
+               "trainloop's three lowest in dense inference are %s."
+               % ", ".join(LABEL.get(n, n) for n in lowest)) if len(cnns) > 3 else ""
+    w("Fig. 19, as shipped: dense inference %.2f (paper %.2f, ratio %s, %s), sparse %.2f "
+      "(paper %.2f, ratio %s, %s); direction %s. The paper puts SCNN's and EP's design "
+      "close on both (\"the best and similar average performance\"); trainloop's EP gives "
+      "%.2f and %.2f (the subsection on Figs. 19 and 20 above). Under the other readings: "
+      "%s.%s Where SCNN loses most: a strided convolution's Cartesian products mostly land "
+      "between its outputs and are thrown away (a stride of u keeps one in u² on a dense "
+      "plane), and a fully connected layer, a 1 × 1 plane, keeps one of a group's 4 PEs "
+      "busy."
+      % (dense_fw, PAPER_SCNN_DENSE_CGM, ratio_text(dense_fw / PAPER_SCNN_DENSE_CGM),
+         target_verdict(dense_fw / PAPER_SCNN_DENSE_CGM), sparse_fw, PAPER_SCNN_SPARSE_CGM,
+         ratio_text(sparse_fw / PAPER_SCNN_SPARSE_CGM),
+         target_verdict(sparse_fw / PAPER_SCNN_SPARSE_CGM),
+         "right (below the ideal dense, above it once pruned)" if dense_fw < 1 < sparse_fw
+         else "**wrong**",
+         geomean([phase_over_ideal(fig20[(n, args.arch, "dense")], "fw") for n in cnns]),
+         geomean([phase_over_ideal(fig20[(n, args.arch, "shipped")], "fw") for n in cnns]),
+         "; ".join("%s: dense %.2f (ratio %s), sparse %.2f (ratio %s)" % (
+             text, cgm[(key, "dense", "fw")],
+             ratio_text(cgm[(key, "dense", "fw")] / PAPER_SCNN_DENSE_CGM),
+             cgm[(key, "shipped", "fw")],
+             ratio_text(cgm[(key, "shipped", "fw")] / PAPER_SCNN_SPARSE_CGM))
+             for key, _, _, text in SCNN_READINGS[1:]), weakest))
+    w("")
+    if "googlenet" in cnns:
+        ku = over[(shipped, "shipped", "wu")][cnns.index("googlenet")]
+        fw_googlenet = over[(shipped, "shipped", "fw")][cnns.index("googlenet")]
+        targets.add(CLAIM_FIG21_SCNN_KU, "GoogLeNet", "%.2f" % PAPER_SCNN_KU_GOOGLENET,
+                    "%.3f" % ku, ku / PAPER_SCNN_KU_GOOGLENET)
+        for key, _, _, text in SCNN_READINGS[1:]:
+            if key != "scnn_conv_only":  # the kernel update of every layer is the claim's
+                value = scnn_over_ideal(fig20[("googlenet", key, "shipped")],
+                                        fig20[("googlenet", key, "dense")], "wu")
+                targets.alternative(CLAIM_FIG21_SCNN_KU, "GoogLeNet", text,
+                                    value / PAPER_SCNN_KU_GOOGLENET)
+        w("Fig. 21 (§5.3): SCNN's kernel update when training GoogLeNet with EP is \"nearly 0 "
+          "(0.05x)\", because of \"the great gap between the size of inputs and outputs\" "
+          "(§4.1). trainloop: %.3f (ratio %s, %s); direction %s (%.1f %% of SCNN's speed in "
+          "the forward pass of the same iteration). In KU the kernel gradient is the output: "
+          "the Cartesian products of an input plane with an error plane of nearly its size "
+          "mostly fall outside the small kernel and are thrown away (the ReSprop thesis's "
+          "Table 6.1 measures the same loss; docs/reproductions/resprop.md). EP's pruning "
+          "does not help SCNN here: its products follow its operands, the inputs and the "
+          "errors, which EP does not prune, so a pruned weight's gradient is computed and "
+          "dropped."
+          % (ku, ratio_text(ku / PAPER_SCNN_KU_GOOGLENET),
+             target_verdict(ku / PAPER_SCNN_KU_GOOGLENET),
+             "right (nearly 0)" if ku < 0.1 * fw_googlenet else "**wrong** (not nearly 0)",
+             100 * ku / fw_googlenet))
+        w("")
+    w("§5.4's hybrid: \"If a hybrid architecture of SCNN and CX is applied to train by "
+      "pipelining each phase, EP still wins by 1.51x.\" trainloop: dense training over the "
+      "run with FP and BP on EP's SCNN (one iteration's cycles above, dense, times Table 5's "
+      "iterations) and KU on CX (its dense kernel update over the run, the runs of §5.4's "
+      "section on FF's kernel update), against EP's run. Pipelined, as the paper says, the "
+      "two arrays work at once (each sample goes through the three phases, §4.4, so one "
+      "sample's KU can overlap the next one's FP and BP) and the longer part sets the time; "
+      "one after the other, they add. The LSTM is left out: the Cartesian-product dataflow "
+      "convolves planes, and an LSTM cell is neither a convolution nor a fully connected "
+      "layer.")
+    w("")
+    w("| network | EP run (s) | SCNN's FP and BP (s) | CX's KU (s) | over the hybrid, "
+      "pipelined | one after the other | pipelined, bank conflicts unbuffered |")
+    w("|---|---:|---:|---:|---:|---:|---:|")
+    speedups = {"pipelined": [], "sequential": [], "unbuffered": []}
+    scnn_longer = 0
+    for net in cnns:
+        iterations = generator.TABLE_5[net][0]
+        ep = runs[(net, "shipped")]
+        scnn, cx = hybrid_parts(fig20[(net, shipped, "dense")], runs, net, iterations)
+        scnn_longer += scnn > cx
+        for name, key, pipelined in (("pipelined", shipped, True),
+                                     ("sequential", shipped, False),
+                                     ("unbuffered", "scnn_unbuffered", True)):
+            speedups[name].append(hybrid_seconds(fig20[(net, key, "dense")], runs, net,
+                                                 iterations, pipelined) / ep["total_seconds"])
+        w("| %s | %s | %s | %s | %.2f× | %.2f× | %.2f× |"
+          % (LABEL.get(net, net), "{:,.0f}".format(ep["total_seconds"]),
+             "{:,.0f}".format(scnn), "{:,.0f}".format(cx),
+             speedups["pipelined"][-1], speedups["sequential"][-1],
+             speedups["unbuffered"][-1]))
+    means = {k: sum(v) / len(v) for k, v in speedups.items()}
+    targets.add(CLAIM_OVER_HYBRID, "mean", "%.2f×" % PAPER_OVER_HYBRID,
+                "%.2f×" % means["pipelined"], means["pipelined"] / PAPER_OVER_HYBRID)
+    targets.alternative(CLAIM_OVER_HYBRID, "mean", "bank conflicts unbuffered (the upper bound)",
+                        means["unbuffered"] / PAPER_OVER_HYBRID)
+    w("")
+    w("Mean over the CNNs run: pipelined %.2f× (paper 1.51× over its eight networks; ratio "
+      "%s, %s), one after the other %.2f× (ratio %s; not the paper's reading, which "
+      "pipelines: the column shows how much the overlap takes), pipelined with bank conflicts "
+      "unbuffered %.2f× (ratio %s). Direction: %s. The paper's §5.3 finds \"SCNN works the "
+      "best in FP/BP and CX works the best in KU\"; here SCNN's FP and BP take longer than "
+      "CX's KU on %s of the %d CNNs, so SCNN's part sets the pipelined time there."
+      % (means["pipelined"], ratio_text(means["pipelined"] / PAPER_OVER_HYBRID),
+         target_verdict(means["pipelined"] / PAPER_OVER_HYBRID), means["sequential"],
+         ratio_text(means["sequential"] / PAPER_OVER_HYBRID), means["unbuffered"],
+         ratio_text(means["unbuffered"] / PAPER_OVER_HYBRID),
+         "right (EP faster)" if means["pipelined"] > 1 else "**wrong**",
+         scnn_longer, len(cnns)))
+    w("")
+    # §5.3's comparison of the baselines, phase by phase: one dense iteration on EP's SCNN (at
+    # the paper's factor) against the same on CX.
+    factor = SCNN_INPUT_ZEROS_FACTOR
+    fp_bp = sum(1 for n in cnns
+                if phase_cycles(fig20[(n, shipped, "dense")], ("fw", "bw")) / factor
+                < phase_cycles(fig20[(n, args.baseline, "dense")], ("fw", "bw")))
+    ku = sum(1 for n in cnns
+             if phase_cycles(fig20[(n, args.baseline, "dense")], ("wu",))
+             < phase_cycles(fig20[(n, shipped, "dense")], ("wu",)) / factor)
+    w("§5.3's ranking of the baselines by phase, one dense iteration: SCNN's FP and BP take "
+      "fewer cycles than CX's on %d of the %d CNNs, and CX's KU fewer than SCNN's on %d (the "
+      "paper: SCNN the best in FP and BP, CX in KU)." % (fp_bp, len(cnns), ku))
+    w("")
+
+
 def write_both_claims(w, args, fig20_means, speedup_means):
     """Which reading of CX's rows reproduces which of the two claims about CX."""
     words, rate = DDR4_WHOLE_RUN
@@ -1355,6 +1617,7 @@ def run_all_of(args, generator, net, profiles, spread_profiles, runs, fig20, log
                   profiles[reading_profile(["--at-once"])], fig20, log)
         run_fig20_ddr4(args, net, iterations, batch, profiles["shipped"], fig20, log)
         run_fig20_windows(args, net, iterations, batch, profiles["shipped"], fig20, log)
+        run_scnn(args, net, iterations, batch, profiles["shipped"], fig20, log)
 
 
 def replay_network(args, generator, net, stored):
@@ -1432,7 +1695,8 @@ def check_resumable(stored, args, results_path):
               "--resume, or with the stored search" % (results_path, stored.get("search"),
                                                         search), file=sys.stderr)
         sys.exit(2)
-    inputs = ["arch_specs/%s.yaml" % a for a in (args.arch, args.baseline, args.flexflow)] + [
+    inputs = ["arch_specs/%s.yaml" % a
+              for a in (args.arch, args.baseline, args.flexflow, SCNN_ARCH)] + [
         "workloads", os.path.relpath(GENERATOR, ROOT)]
     refuse_resume_if_model_changed(results_path, stored.get("commit", "unknown"), inputs)
 
@@ -1444,7 +1708,8 @@ def slim(result):
     tests/golden keeps every network's."""
     kept = scalars_and(result, ("totals",))
     layers = result.get("layers", [])
-    if any("effectual_macs" in entry for layer in layers for entry in layer["phases"].values()):
+    if any("effectual_macs" in entry for layer in layers
+           for entry in layer.get("phases", {}).values()):
         kept["layers"] = [{"phases": {phase: {"effectual_macs": entry["effectual_macs"]}
                                       for phase, entry in layer["phases"].items()}}
                           for layer in layers]
@@ -1534,7 +1799,8 @@ def main():
     w("")
     w("Generated by `scripts/reproduce.sh eager_pruning%s` (trainloop commit %s, %s): "
       "do not edit by hand. %.0f s wall, %.0f s CPU on this machine. Every trainloop figure "
-      "below is `trainloop train-cost --format json` output (the commands are in `%s`); the "
+      "below is `trainloop train-cost --format json` output, one iteration's `trainloop map`, or, "
+      "for the SCNN baseline, `trainloop cartesian` (the commands are in `%s`); the "
       "paper's figures are quoted with their section or table."
       % (args.search.command_suffix(), stored.get("commit", git_commit()),
          stored.get("date", datetime.date.today().isoformat()), wall,
@@ -1542,6 +1808,12 @@ def main():
          # Where the runs logged them, not where they are read from (tests/golden).
          stored.get("commands",
                     os.path.relpath(os.path.join(args.work, "commands.txt"), ROOT))))
+    # Runs added to stored ones later, each by its own run of the same code (the golden's
+    # README says how).
+    for added in stored.get("additions", []):
+        out[-1] += (" %s%s were added at trainloop commit %s, %s (the commands are in `%s`)."
+                    % (added["what"][0].upper(), added["what"][1:], added["commit"],
+                       added["date"], added["commands"]))
     w("")
     w("## Setup")
     w("")
@@ -1601,6 +1873,11 @@ def main():
     w("| output collectors | 32 per sub-system; the outputs made at once are at most the "
       "collectors | the `dract` network delivers 32 words per cycle per sub-system (both "
       "arrays) | §4.3, §4.4 eq. (10), §5.2 |")
+    w("| third baseline | SCNN: 128 tiles of 4 × 4 multipliers in 32 groups that share weights; "
+      "input zeros not modelled, its performance doubled instead | `arch_specs/%s.yaml` "
+      "run as SCNN's Cartesian-product dataflow (`trainloop cartesian --arch`, "
+      "`docs/cartesian_product.md`): a group's 4 PEs split the input plane, the groups the "
+      "filters; every SCNN figure times %d | §5.2 |" % (SCNN_ARCH, SCNN_INPUT_ZEROS_FACTOR))
     w("| what a loop nest cannot give | DRACT loads any filters' nonzero weights into "
       "consecutive PEs; CX's indexing module feeds a row \"the next\" 16 weights of its "
       "filter | in sparse layers the balancing schemes spread the nonzeros of the waves a "
@@ -1775,21 +2052,22 @@ def main():
             means[(key, "shipped")] = geomean([over_ideal(fig20[(n, key, "shipped")])
                                                for n in cnns])
         write_both_claims(w, args, means, speedup_means)
+        if all((n, SCNN_READINGS[0][0], "dense") in fig20 for n in cnns):
+            write_scnn(w, args, cnns, fig20, runs, generator, targets)
     w("## Not reproduced yet")
     w("")
     for net, error in failed.items():
         w("- %s: train-cost fails on `%s` or `%s` (to fix in the engine): `%s`"
           % (LABEL.get(net, net), args.arch, args.baseline, error))
-    w("- The other accelerators of Figs. 19–22 (SCNN, ScaleDeep, ESE; §5.2) and the claim "
-      "about them (§5.4: 1.51× over a hybrid of SCNN and CX): EP's design and the CX and "
-      "FlexFlow baselines are the shipped specs; FlexFlow only in §5.4's whole runs, not in "
-      "Figs. 19–20.")
+    w("- The other accelerators of Figs. 19–22 (ScaleDeep, ESE; §5.2): EP's design and the "
+      "CX, FlexFlow and SCNN baselines are the shipped specs; FlexFlow only in §5.4's whole "
+      "runs, not in Figs. 19–20; the LSTM not on SCNN (the hybrid's mean is over the CNNs).")
     w("- Energy efficiency (§5.5, Fig. 23: 1.46× over CX, 3.10× to 9.66× over GPUs) and "
       "Fig. 24's latency under power budgets: measured FPGA and GPU power (WattsUp); "
       "trainloop models no GPU, and the paper gives no energy per action of its FPGA.")
-    w("- Fig. 21's per-phase breakdown of GoogLeNet's training: a chart without figures in "
-      "the text (the subsection on Figs. 19 and 20 above infers what BP and KU must cost from "
-      "the figures the text gives).")
+    w("- Fig. 21's per-phase breakdown of GoogLeNet's training, apart from SCNN's kernel "
+      "update: a chart without figures in the text (the subsection on Figs. 19 and 20 above "
+      "infers what EP's BP and KU must cost from the figures the text gives).")
     w("- Accuracy (Table 5's validation accuracies) and the loss-driven roll-backs of §3.1: "
       "trainloop models cost, not convergence.")
     out[summary_at:summary_at] = [

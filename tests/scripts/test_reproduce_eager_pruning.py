@@ -132,6 +132,27 @@ class Resume(unittest.TestCase):
                               ["lenet"], self.results)
         self.assertEqual(exit.exception.code, 2)
 
+    def test_the_scnn_baseline_runs_each_reading_dense_and_pruned(self):
+        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        calls = [line.split() for line in self.calls_for("lenet")
+                 if line.startswith("cartesian ")]
+        self.assertEqual(len(calls), 2 * len(ep.SCNN_READINGS))
+        specs = {os.path.basename(words[words.index("--arch") + 1]) for words in calls}
+        self.assertEqual(specs, {ep.SCNN_ARCH + ".yaml", ep.SCNN_ARCH + "_unbuffered.yaml"})
+        with open(os.path.join(self.work, ep.SCNN_ARCH + "_unbuffered.yaml")) as f:
+            self.assertIn("bank_stalls: unbuffered\n", f.read())
+        iterations = str(self.generator.TABLE_5["lenet"][0])
+        pruned = [words for words in calls if "--sparsity" in words]
+        self.assertEqual(len(pruned), len(ep.SCNN_READINGS))
+        for words in pruned:
+            self.assertEqual(words[words.index("--iteration") + 1], iterations)
+        self.assertEqual(sum("--fc" in words for words in calls),
+                         2 * sum(fc for _, fc, _, _ in ep.SCNN_READINGS))
+        stored = ep.load_results(self.results)
+        for key, _, _, _ in ep.SCNN_READINGS:
+            for spread in ("dense", "shipped"):
+                self.assertIn(("lenet", key, spread), stored["fig20"])
+
 
 class StoredRuns(unittest.TestCase):
     """What a run's JSON keeps when stored: the document's inputs, not its mappings."""
@@ -155,6 +176,35 @@ class StoredRuns(unittest.TestCase):
         run = {"total_cycles": 5, "macs_removed_fraction": 0.4, "samples": [{"begin": 0}],
                "dense_step": {"cycles": 1}}
         self.assertEqual(ep.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
+
+
+    def test_a_cartesian_run_keeps_its_scalars_and_totals_only(self):
+        # `trainloop cartesian` rows carry no per-phase layers (the SCNN baseline's runs).
+        run = {"network": "lenet", "totals": {"fw": {"cycles": 7, "used_products": 9}},
+               "layers": [{"layer": "conv1", "phase": "fw", "cycles": 7}],
+               "config": {"pes": "2x2"}}
+        self.assertEqual(ep.slim(run), {"network": "lenet",
+                                        "totals": {"fw": {"cycles": 7, "used_products": 9}}})
+
+    def test_the_hybrid_pipelines_scnn_and_cx_or_adds_them(self):
+        # 100 iterations of 6 + 4 SCNN cycles at the paper's factor of 2, 200 MHz: 2.5 µs;
+        # CX's kernel update over the run: 1 µs.
+        run = {"totals": {"fw": {"cycles": 6}, "bw": {"cycles": 4}}}
+        runs = {("lenet", "baseline_wu"): {"dense_total_cycles": 200,
+                                           "dense_total_seconds": 1e-6}}
+        scnn, cx = ep.hybrid_parts(run, runs, "lenet", 100)
+        self.assertAlmostEqual(scnn, 100 * 10 / ep.SCNN_INPUT_ZEROS_FACTOR / 2e8)
+        self.assertEqual(cx, 1e-6)
+        self.assertAlmostEqual(ep.hybrid_seconds(run, runs, "lenet", 100, True), scnn)
+        self.assertAlmostEqual(ep.hybrid_seconds(run, runs, "lenet", 100, False), scnn + cx)
+
+    def test_scnn_speed_is_dense_macs_over_the_pes_over_the_cycles_times_the_factor(self):
+        dense = {"totals": {"fw": {"used_products": 2048 * 10, "cycles": 40}}}
+        pruned = {"totals": {"fw": {"used_products": 2048 * 4, "cycles": 16}}}
+        self.assertAlmostEqual(ep.scnn_over_ideal(dense, dense, "fw"),
+                               ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 40)
+        self.assertAlmostEqual(ep.scnn_over_ideal(pruned, dense, "fw"),
+                               ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 16)
 
 
 class PaperReadings(unittest.TestCase):
