@@ -244,7 +244,8 @@ TEST(TrainCostCartesian, ALayerThatIsNeitherConvNorFcExit2NamingIt) {
                                           "--evaluator cartesian --quiet");
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find("--evaluator"), std::string::npos) << r.output;
-    EXPECT_NE(r.output.find("is neither a conv, an fc nor a matmul layer"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("is neither a conv, an fc nor a matmul layer"), std::string::npos)
+        << r.output;
     EXPECT_NE(r.output.find("expected: conv, fc and matmul layers"), std::string::npos) << r.output;
 }
 
@@ -398,7 +399,8 @@ TEST(TrainCostCartesian, ASweepStoresWhatTrainCostPrintsAndFailsOnlyThePointItCa
                           "= t.point_id WHERE p.idx = 0"),
               std::to_string(direct["total_cycles"].get<std::int64_t>()));
     const std::string failure = query_value(db, "SELECT failure FROM points WHERE idx = 1");
-    EXPECT_NE(failure.find("neither a conv, an fc nor a matmul layer"), std::string::npos) << failure;
+    EXPECT_NE(failure.find("neither a conv, an fc nor a matmul layer"), std::string::npos)
+        << failure;
     EXPECT_EQ(query_value(db,
                           "SELECT group_concat(status, ' ') FROM (SELECT status FROM points "
                           "ORDER BY idx)"),
