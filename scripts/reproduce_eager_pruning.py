@@ -1465,8 +1465,8 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
                                     value / PAPER_SCNN_KU_GOOGLENET)
         w("Fig. 21 (§5.3): SCNN's kernel update when training GoogLeNet with EP is \"nearly 0 "
           "(0.05x)\", because of \"the great gap between the size of inputs and outputs\" "
-          "(§4.1). trainloop: %.3f (ratio %s, %s); direction %s (%.1f %% of SCNN's speed in "
-          "the forward pass of the same iteration). In KU the kernel gradient is the output: "
+          "(§4.1). trainloop: %.3f (ratio %s, %s); direction %s: %.1f %% of SCNN's speed in "
+          "the forward pass of the same iteration. In KU the kernel gradient is the output: "
           "the Cartesian products of an input plane with an error plane of nearly its size "
           "mostly fall outside the small kernel and are thrown away (the ReSprop thesis's "
           "Table 6.1 measures the same loss; docs/reproductions/resprop.md). EP's pruning "

@@ -133,7 +133,11 @@ class Resume(unittest.TestCase):
         self.assertEqual(exit.exception.code, 2)
 
     def test_the_scnn_baseline_runs_each_reading_dense_and_pruned(self):
-        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        fig20 = {}
+        iterations, batch = self.generator.TABLE_5["lenet"][:2]
+        with open(os.path.join(self.work, "commands.txt"), "w") as log:
+            ep.run_scnn(self.args(resume=False), "lenet", iterations, batch, "profile.yaml",
+                        fig20, log)
         calls = [line.split() for line in self.calls_for("lenet")
                  if line.startswith("cartesian ")]
         self.assertEqual(len(calls), 2 * len(ep.SCNN_READINGS))
@@ -141,17 +145,15 @@ class Resume(unittest.TestCase):
         self.assertEqual(specs, {ep.SCNN_ARCH + ".yaml", ep.SCNN_ARCH + "_unbuffered.yaml"})
         with open(os.path.join(self.work, ep.SCNN_ARCH + "_unbuffered.yaml")) as f:
             self.assertIn("bank_stalls: unbuffered\n", f.read())
-        iterations = str(self.generator.TABLE_5["lenet"][0])
         pruned = [words for words in calls if "--sparsity" in words]
         self.assertEqual(len(pruned), len(ep.SCNN_READINGS))
         for words in pruned:
-            self.assertEqual(words[words.index("--iteration") + 1], iterations)
+            self.assertEqual(words[words.index("--iteration") + 1], str(iterations))
         self.assertEqual(sum("--fc" in words for words in calls),
                          2 * sum(fc for _, fc, _, _ in ep.SCNN_READINGS))
-        stored = ep.load_results(self.results)
         for key, _, _, _ in ep.SCNN_READINGS:
             for spread in ("dense", "shipped"):
-                self.assertIn(("lenet", key, spread), stored["fig20"])
+                self.assertIn(("lenet", key, spread), fig20)
 
 
 class StoredRuns(unittest.TestCase):
