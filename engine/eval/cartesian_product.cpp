@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -397,15 +398,18 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     double slowest_step = 0;
     std::vector<std::int64_t> tile_positions;
     std::vector<std::int64_t> filter_streams;
-    // Split filters give most PEs the same work: each distinct one is counted once.
-    std::optional<PeWork> counted;
-    PeFigures f;
+    // Split filters give most PEs the same work, and filter groups repeat a group's tiles:
+    // each distinct PE's figures are computed once.
+    std::vector<std::pair<PeWork, PeFigures>> counted;
     for (const PeWork& pe : work) {
         if (pe.h1 == pe.h0 || pe.w1 == pe.w0 || pe.filters == 0) continue;
-        if (counted != pe) {
-            f = pe_figures(conv, pe, config, scratch);
-            counted = pe;
+        auto known = std::find_if(counted.begin(), counted.end(),
+                                  [&pe](const auto& entry) { return entry.first == pe; });
+        if (known == counted.end()) {
+            counted.emplace_back(pe, pe_figures(conv, pe, config, scratch));
+            known = std::prev(counted.end());
         }
+        const PeFigures& f = known->second;
         ++cost.busy_pes;
         cost.used_products += reps * density * f.used_pairs;
         double pe_cycles = reps * f.input_vectors * f.filter_vectors;
