@@ -3,6 +3,7 @@ what an interrupted run left out, with a stand-in for the trainloop binary that 
 its commands and prints the JSON fields the script reads."""
 
 import argparse
+import json
 import os
 import stat
 import subprocess
@@ -207,6 +208,22 @@ class StoredRuns(unittest.TestCase):
                                ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 40)
         self.assertAlmostEqual(ep.scnn_over_ideal(pruned, dense, "fw"),
                                ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 16)
+
+    def test_no_stored_scnn_phase_is_faster_than_eq7s_utilization_allows(self):
+        # EP §4.1, Eq. 7: SCNN performs every Cartesian product, so even with every multiplier
+        # busy its dense speed over the ideal is at most used over issued products (times the
+        # paper's factor); the Fig. 21 paragraph reads this bound off the stored runs.
+        with open(os.path.join(ep.ROOT, "tests", "golden", "eager_pruning",
+                               "results.json")) as f:
+            fig20 = json.load(f)["fig20"]
+        dense = {k: v for k, v in fig20.items() if "|scnn" in k and k.endswith("|dense")}
+        self.assertEqual(len(dense), 21)  # 7 CNNs × 3 readings
+        for key, run in dense.items():
+            for phase in ("fw", "bw", "wu"):
+                with self.subTest(run=key, phase=phase):
+                    bound = ep.SCNN_INPUT_ZEROS_FACTOR * ep.eq7_utilization(run, phase)
+                    self.assertLessEqual(ep.scnn_over_ideal(run, run, phase),
+                                         bound * (1 + 1e-9))
 
 
 class PaperReadings(unittest.TestCase):
