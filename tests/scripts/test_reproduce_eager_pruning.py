@@ -209,6 +209,15 @@ class StoredRuns(unittest.TestCase):
         self.assertAlmostEqual(ep.scnn_over_ideal(pruned, dense, "fw"),
                                ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 16)
 
+    def test_the_lstms_filter_buffer_bound_is_the_performed_macs_over_128_weights(self):
+        run = {"total_cycles": 10, "dense_total_cycles": 20, "total_macs": 128 * 50,
+               "effectual_macs": 128 * 30}
+        self.assertEqual(ep.filter_buffer_bound(run, dense=True), 50)
+        self.assertEqual(ep.filter_buffer_bound(run, dense=False), 30)
+        fast_buffer = dict(run, total_macs=128, effectual_macs=64)  # the run's cycles stand
+        self.assertEqual(ep.filter_buffer_bound(fast_buffer, dense=True), 20)
+        self.assertEqual(ep.filter_buffer_bound(fast_buffer, dense=False), 10)
+
     def test_no_stored_scnn_phase_is_faster_than_eq7s_utilization_allows(self):
         # EP §4.1, Eq. 7: SCNN performs every Cartesian product, so even with every multiplier
         # busy its dense speed over the ideal is at most used over issued products (times the
