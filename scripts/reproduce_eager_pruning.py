@@ -1270,14 +1270,12 @@ def write_lstm_filter_buffer(w, networks, runs, targets):
       "bound, one sample at a time (§4.4), each MAC takes its own weight (in KU makes its own "
       "weight gradient), so a run takes at least as many cycles as its MACs over %d: EP's "
       "effectual MACs (pruned weights are neither loaded nor updated), dense training's "
-      "every MAC. "
-      "Whole run in cycles, as run and at the bound: EP %s and %s, dense on CX %s and %s, "
-      "dense on FF %s and %s (the bound is %.0f–%.0f× the runs: it sets the time). EP's "
-      "speed-up "
-      "on the LSTM: over CX %.2f× as run, %.2f× at the bound; over FF %.2f× and %.2f×. The "
-      "means of §5.4 with the LSTM at the bound: over CX %.2f× (ratio %s, %s), over FF %.2f× "
-      "(ratio %s, %s). A bound on every array alike leaves EP only what it skips, so the "
-      "LSTM's speed-ups come to its dense MACs over its effectual ones, %.2f×."
+      "every MAC. Whole run in cycles, as run and at the bound: EP %s and %s, dense on CX %s "
+      "and %s, dense on FF %s and %s (the bound is %.0f–%.0f× the runs: it sets the time). "
+      "EP's speed-up on the LSTM: over CX %.2f× as run, %.2f× at the bound; over FF %.2f× and "
+      "%.2f×. The means of §5.4 with the LSTM at the bound: over CX %.2f× (ratio %s, %s), "
+      "over FF %.2f× (ratio %s, %s). A bound on every array alike leaves EP only what it "
+      "skips, so the LSTM's speed-ups come to its dense MACs over its effectual ones, %.2f×."
       % (LSTM_WEIGHTS_PER_CYCLE, LSTM_WEIGHTS_PER_CYCLE,
          "{:,.0f}".format(ep["total_cycles"]), "{:,.0f}".format(bounded["EP"]),
          "{:,.0f}".format(runs[(net, "baseline")]["dense_total_cycles"]),
@@ -1591,11 +1589,10 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
       "f = S / (S + C), takes max(S / f, C / (1 − f)) = S + C where a part's time scales "
       "inversely with its multipliers (a smaller array usually idles less, which would make "
       "the pipelined hybrid somewhat faster and EP's speed-up over it somewhat smaller). The "
-      "other "
-      "reading gives the hybrid two whole arrays, 4,096 multipliers reading the buffers at "
-      "once, twice what §5.2 gives any design: the two parts work at once and the longer "
-      "sets the time. The LSTM is left out: the Cartesian-product dataflow convolves planes, "
-      "and an LSTM cell is neither a convolution nor a fully connected layer.")
+      "other reading gives the hybrid two whole arrays, 4,096 multipliers reading the "
+      "buffers at once, twice what §5.2 gives any design: the two parts work at once and the "
+      "longer sets the time. The LSTM is left out: the Cartesian-product dataflow convolves "
+      "planes, and an LSTM cell is neither a convolution nor a fully connected layer.")
     w("")
     w("| network | EP run (s) | SCNN's FP and BP (s) | CX's KU (s) | over the hybrid, "
       "2,048 multipliers | two whole arrays at once | 2,048, bank conflicts unbuffered |")
