@@ -1566,9 +1566,9 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
           "input size, the MACs an output needs over those SCNN performs. On GoogLeNet's "
           "kernel update that is trainloop's used over issued products, %.2f %% (dense, the "
           "same iteration), so with every multiplier busy all the time SCNN reaches %.4f of "
-          "the ideal dense at most (times the paper's %d). trainloop's %.3f is %.0f %% of that "
-          "bound: what it loses is idle PEs, not a product count of its own. The paper's "
-          "%.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these layers; "
+          "the ideal dense at most (the paper's factor of %d included). trainloop's %.3f is "
+          "%.0f %% of that bound: what it loses is idle PEs, not a product count of its own. "
+          "The paper's %.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these layers; "
           "the paper does not say how SCNN ran KU beyond §4.1 (which only names the gap), and "
           "no reading here reaches it."
           % (100 * utilization, bound, SCNN_INPUT_ZEROS_FACTOR, ku, 100 * ku / bound,
