@@ -1568,9 +1568,9 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
           "same iteration), so with every multiplier busy all the time SCNN reaches %.4f of "
           "the ideal dense at most (the paper's factor of %d included). trainloop's %.3f is "
           "%.0f %% of that bound: what it loses is idle PEs, not a product count of its own. "
-          "The paper's %.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these layers; "
-          "the paper does not say how SCNN ran KU beyond §4.1 (which only names the gap), and "
-          "no reading here reaches it."
+          "The paper's %.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these "
+          "layers; the paper does not say how SCNN ran KU beyond §4.1 (which only names the "
+          "gap), and no reading here reaches it."
           % (100 * utilization, bound, SCNN_INPUT_ZEROS_FACTOR, ku, 100 * ku / bound,
              PAPER_SCNN_KU_GOOGLENET, PAPER_SCNN_KU_GOOGLENET / bound))
         w("")
