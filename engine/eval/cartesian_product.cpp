@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+#include <compare>
 #include <limits>
+#include <map>
 #include <numeric>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <utility>
@@ -131,7 +131,7 @@ double vectors_of(double nonzeros, std::int64_t width) {
 struct PeWork {
     std::int64_t h0, h1, w0, w1, filters;
 
-    bool operator==(const PeWork&) const = default;
+    auto operator<=>(const PeWork&) const = default;
 };
 
 // One PE's cycles and issued products per (sample, channel) under GSCN's
@@ -400,15 +400,12 @@ CartesianCost evaluate_cartesian(const CartesianConv& conv, const CartesianConfi
     std::vector<std::int64_t> filter_streams;
     // Split filters give most PEs the same work, and filter groups repeat a group's tiles:
     // each distinct PE's figures are computed once.
-    std::vector<std::pair<PeWork, PeFigures>> counted;
+    std::map<PeWork, PeFigures> counted;
     for (const PeWork& pe : work) {
         if (pe.h1 == pe.h0 || pe.w1 == pe.w0 || pe.filters == 0) continue;
-        auto known = std::find_if(counted.begin(), counted.end(),
-                                  [&pe](const auto& entry) { return entry.first == pe; });
-        if (known == counted.end()) {
-            counted.emplace_back(pe, pe_figures(conv, pe, config, scratch));
-            known = std::prev(counted.end());
-        }
+        auto known = counted.find(pe);
+        if (known == counted.end())
+            known = counted.emplace(pe, pe_figures(conv, pe, config, scratch)).first;
         const PeFigures& f = known->second;
         ++cost.busy_pes;
         cost.used_products += reps * density * f.used_pairs;
