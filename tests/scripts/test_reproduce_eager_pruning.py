@@ -12,10 +12,12 @@ import tempfile
 import unittest
 from unittest import mock
 
+import yaml
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts"))
-import reproduce_eager_pruning as ep  # noqa: E402
-from reproduction_support import Search  # noqa: E402
+from eager_pruning import measures, paper, rc_sections, readings, runs  # noqa: E402
+from reproduction_support import ROOT, Search, TargetSummary  # noqa: E402
 
 FAKE_TRAINLOOP = """#!/usr/bin/env python3
 import json, os, sys
@@ -39,10 +41,10 @@ class Resume(unittest.TestCase):
         self.work = os.path.join(root, "work")
         os.makedirs(self.work)
         self.results = os.path.join(self.work, "results.json")
-        self.generator = ep.load_generator()
+        self.generator = runs.load_generator()
         # The model check has its own tests (test_reproduction_support); here the
         # working tree may hold a developer's changes.
-        patcher = mock.patch.object(ep, "refuse_resume_if_model_changed")
+        patcher = mock.patch.object(runs, "refuse_resume_if_model_changed")
         patcher.start()
         self.addCleanup(patcher.stop)
 
@@ -60,66 +62,66 @@ class Resume(unittest.TestCase):
             return [line for line in f if "--workload %s " % network in line]
 
     def test_a_resumed_run_keeps_the_stored_networks_and_runs_the_rest(self):
-        first = ep.run_everything(self.args(resume=False), self.generator, ["lenet"],
+        first = runs.run_everything(self.args(resume=False), self.generator, ["lenet"],
                                   self.results)
         self.assertEqual(first["networks"], ["lenet"])
         lenet_calls = len(self.calls_for("lenet"))
         self.assertGreater(lenet_calls, 0)
-        stored = ep.load_results(self.results)
+        stored = runs.load_results(self.results)
         self.assertEqual(stored["done"], ["lenet"], "saved after the network")
 
-        second = ep.run_everything(self.args(resume=True), self.generator,
+        second = runs.run_everything(self.args(resume=True), self.generator,
                                    ["lenet", "resnet32_cifar"], self.results)
         self.assertEqual(second["networks"], ["lenet", "resnet32_cifar"])
         self.assertEqual(len(self.calls_for("lenet")), lenet_calls, "LeNet not run again")
         self.assertEqual(len(self.calls_for("resnet32_cifar")), lenet_calls)
-        self.assertIn(("resnet32_cifar", "shipped"), ep.load_results(self.results)["runs"])
+        self.assertIn(("resnet32_cifar", "shipped"), runs.load_results(self.results)["runs"])
 
     def test_the_positions_reading_runs_every_array_with_imperfect_windows(self):
-        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        runs.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         windows = [line.split() for line in self.calls_for("lenet")
                    if "--imperfect-windows" in line]
         for words in windows:
             self.assertIn("--imperfect-factors", words)
         whole_runs = [words for words in windows if words[0] == "train-cost"]
         # EP's and CX's runs, FF's dense run, CX's kernel update, and each FF reading twice.
-        self.assertEqual(len(whole_runs), 4 + 2 * len(ep.FF_READINGS))
+        self.assertEqual(len(whole_runs), 4 + 2 * len(readings.FF_READINGS))
         archs = {words[words.index("--arch") + 1] for words in whole_runs}
         self.assertEqual(archs, {"eager_pruning_2048", "eager_pruning_cx_baseline",
                                  "eager_pruning_ff_baseline"})
         # Fig. 20's iteration, dense and pruned, on EP's array and CX's.
         iterations = [words for words in windows if words[0] == "map"]
         self.assertEqual(len(iterations), 4)
-        stored = ep.load_results(self.results)
+        stored = runs.load_results(self.results)
         for key in ("shipped", "baseline", "flexflow", "baseline_wu"):
-            self.assertIn(("lenet", key + ep.WINDOWS), stored["runs"])
+            self.assertIn(("lenet", key + readings.WINDOWS), stored["runs"])
         for arch in ("eager_pruning_2048", "eager_pruning_cx_baseline"):
             for spread in ("dense", "shipped"):
-                self.assertIn(("lenet", arch + ep.WINDOWS, spread), stored["fig20"])
+                self.assertIn(("lenet", arch + readings.WINDOWS, spread), stored["fig20"])
 
     def test_a_replay_runs_a_network_again_and_names_each_run_that_moved(self):
-        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
-        stored = ep.load_results(self.results)
+        runs.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        stored = runs.load_results(self.results)
         stored_runs = len(stored["runs"]) + len(stored["fig20"])
         calls = len(self.calls_for("lenet"))
-        compared, changed = ep.replay_network(self.args(resume=False), self.generator, "lenet",
+        compared, changed = runs.replay_network(self.args(resume=False), self.generator, "lenet",
                                               stored)
         self.assertEqual((compared, changed), (stored_runs, []))
         self.assertEqual(len(self.calls_for("lenet")), 2 * calls, "every run ran again")
         with mock.patch.dict(os.environ, {"FAKE_RC": "0.5"}):
-            compared, changed = ep.replay_network(self.args(resume=False), self.generator,
+            compared, changed = runs.replay_network(self.args(resume=False), self.generator,
                                                   "lenet", stored)
         self.assertEqual(len(changed), compared)
         self.assertIn("lenet|shipped: macs_removed_fraction: 0.25 → 0.5", changed)
 
     def test_a_replay_whose_run_fails_exits_1_naming_it(self):
-        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        runs.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         failing = os.path.join(self.directory.name, "failing")
         with open(failing, "w") as f:
             f.write("#!/bin/sh\necho '{\"error\": {\"message\": \"no such layer\"}}'\nexit 2\n")
         os.chmod(failing, 0o755)
         done = subprocess.run(
-            [sys.executable, os.path.join(ep.ROOT, "scripts", "reproduce_eager_pruning.py"),
+            [sys.executable, os.path.join(ROOT, "scripts", "reproduce_eager_pruning.py"),
              "--report-only", "--work", self.work, "--out", os.path.join(self.work, "x.md"),
              "--trainloop", failing, "--replay", "lenet"], capture_output=True, text=True)
         self.assertEqual(done.returncode, 1, done.stderr)
@@ -127,9 +129,9 @@ class Resume(unittest.TestCase):
         self.assertIn("no such layer", done.stderr)
 
     def test_resuming_with_another_search_is_refused(self):
-        ep.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
+        runs.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         with self.assertRaises(SystemExit) as exit:
-            ep.run_everything(self.args(resume=True, budget=600), self.generator,
+            runs.run_everything(self.args(resume=True, budget=600), self.generator,
                               ["lenet"], self.results)
         self.assertEqual(exit.exception.code, 2)
 
@@ -137,22 +139,23 @@ class Resume(unittest.TestCase):
         fig20 = {}
         iterations, batch = self.generator.TABLE_5["lenet"][:2]
         with open(os.path.join(self.work, "commands.txt"), "w") as log:
-            ep.run_scnn(self.args(resume=False), "lenet", iterations, batch, "profile.yaml",
+            runs.run_scnn(self.args(resume=False), "lenet", iterations, batch, "profile.yaml",
                         fig20, log)
         calls = [line.split() for line in self.calls_for("lenet")
                  if line.startswith("cartesian ")]
-        self.assertEqual(len(calls), 2 * len(ep.SCNN_READINGS))
+        self.assertEqual(len(calls), 2 * len(readings.SCNN_READINGS))
         specs = {os.path.basename(words[words.index("--arch") + 1]) for words in calls}
-        self.assertEqual(specs, {ep.SCNN_ARCH + ".yaml", ep.SCNN_ARCH + "_unbuffered.yaml"})
-        with open(os.path.join(self.work, ep.SCNN_ARCH + "_unbuffered.yaml")) as f:
+        self.assertEqual(specs, {readings.SCNN_ARCH + ".yaml",
+                                 readings.SCNN_ARCH + "_unbuffered.yaml"})
+        with open(os.path.join(self.work, readings.SCNN_ARCH + "_unbuffered.yaml")) as f:
             self.assertIn("bank_stalls: unbuffered\n", f.read())
         pruned = [words for words in calls if "--sparsity" in words]
-        self.assertEqual(len(pruned), len(ep.SCNN_READINGS))
+        self.assertEqual(len(pruned), len(readings.SCNN_READINGS))
         for words in pruned:
             self.assertEqual(words[words.index("--iteration") + 1], str(iterations))
         self.assertEqual(sum("--fc" in words for words in calls),
-                         2 * sum(fc for _, fc, _, _ in ep.SCNN_READINGS))
-        for key, _, _, _ in ep.SCNN_READINGS:
+                         2 * sum(fc for _, fc, _, _ in readings.SCNN_READINGS))
+        for key, _, _, _ in readings.SCNN_READINGS:
             for spread in ("dense", "shipped"):
                 self.assertIn(("lenet", key, spread), fig20)
 
@@ -166,19 +169,19 @@ class StoredRuns(unittest.TestCase):
                   "layers": [{"name": "conv1", "phases": {
                       "fw": {"cycles": 2, "effectual_macs": 3, "mapping": {"levels": []}}}}],
                   "mapspace": {"size": 1}}
-        kept = ep.slim(result)
+        kept = runs.slim(result)
         self.assertEqual(kept, {"arch": "eager_pruning_2048", "evaluations": 10,
                                 "totals": {"step": {"macs": 8, "cycles": 2}},
                                 "layers": [{"phases": {"fw": {"effectual_macs": 3}}}]})
-        self.assertEqual(ep.slim(kept), kept, "slimming stored runs again keeps them")
+        self.assertEqual(runs.slim(kept), kept, "slimming stored runs again keeps them")
 
     def test_a_dense_map_or_a_train_cost_run_keeps_no_layers_or_samples(self):
         dense = {"totals": {"fw": {"macs": 1}}, "layers": [{"name": "a", "phases": {
             "fw": {"cycles": 1, "mapping": {}}}}]}
-        self.assertEqual(ep.slim(dense), {"totals": {"fw": {"macs": 1}}})
+        self.assertEqual(runs.slim(dense), {"totals": {"fw": {"macs": 1}}})
         run = {"total_cycles": 5, "macs_removed_fraction": 0.4, "samples": [{"begin": 0}],
                "dense_step": {"cycles": 1}}
-        self.assertEqual(ep.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
+        self.assertEqual(runs.slim(run), {"total_cycles": 5, "macs_removed_fraction": 0.4})
 
 
     def test_a_cartesian_run_keeps_its_scalars_and_totals_only(self):
@@ -186,43 +189,43 @@ class StoredRuns(unittest.TestCase):
         run = {"network": "lenet", "totals": {"fw": {"cycles": 7, "used_products": 9}},
                "layers": [{"layer": "conv1", "phase": "fw", "cycles": 7}],
                "config": {"pes": "2x2"}}
-        self.assertEqual(ep.slim(run), {"network": "lenet",
+        self.assertEqual(runs.slim(run), {"network": "lenet",
                                         "totals": {"fw": {"cycles": 7, "used_products": 9}}})
 
     def test_the_hybrids_parts_add_on_one_designs_multipliers_or_overlap_on_two_arrays(self):
         # 100 iterations of 6 + 4 SCNN cycles at the paper's factor of 2, 200 MHz: 2.5 µs;
         # CX's kernel update over the run: 1 µs.
         run = {"totals": {"fw": {"cycles": 6}, "bw": {"cycles": 4}}}
-        runs = {("lenet", "baseline_wu"): {"dense_total_cycles": 200,
-                                           "dense_total_seconds": 1e-6}}
-        scnn, cx = ep.hybrid_parts(run, runs, "lenet", 100)
-        self.assertAlmostEqual(scnn, 100 * 10 / ep.SCNN_INPUT_ZEROS_FACTOR / 2e8)
+        stored = {("lenet", "baseline_wu"): {"dense_total_cycles": 200,
+                                             "dense_total_seconds": 1e-6}}
+        scnn, cx = measures.hybrid_parts(run, stored, "lenet", 100)
+        self.assertAlmostEqual(scnn, 100 * 10 / paper.SCNN_INPUT_ZEROS_FACTOR / 2e8)
         self.assertEqual(cx, 1e-6)
-        self.assertAlmostEqual(ep.hybrid_seconds(run, runs, "lenet", 100, False), scnn + cx)
-        self.assertAlmostEqual(ep.hybrid_seconds(run, runs, "lenet", 100, True), scnn)
+        self.assertAlmostEqual(measures.hybrid_seconds(run, stored, "lenet", 100, False), scnn + cx)
+        self.assertAlmostEqual(measures.hybrid_seconds(run, stored, "lenet", 100, True), scnn)
 
     def test_scnn_speed_is_dense_macs_over_the_pes_over_the_cycles_times_the_factor(self):
         dense = {"totals": {"fw": {"used_products": 2048 * 10, "cycles": 40}}}
         pruned = {"totals": {"fw": {"used_products": 2048 * 4, "cycles": 16}}}
-        self.assertAlmostEqual(ep.scnn_over_ideal(dense, dense, "fw"),
-                               ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 40)
-        self.assertAlmostEqual(ep.scnn_over_ideal(pruned, dense, "fw"),
-                               ep.SCNN_INPUT_ZEROS_FACTOR * 10 / 16)
+        self.assertAlmostEqual(measures.scnn_over_ideal(dense, dense, "fw"),
+                               paper.SCNN_INPUT_ZEROS_FACTOR * 10 / 40)
+        self.assertAlmostEqual(measures.scnn_over_ideal(pruned, dense, "fw"),
+                               paper.SCNN_INPUT_ZEROS_FACTOR * 10 / 16)
 
     def test_the_lstms_filter_buffer_bound_is_the_performed_macs_over_128_weights(self):
         run = {"total_cycles": 10, "dense_total_cycles": 20, "total_macs": 128 * 50,
                "effectual_macs": 128 * 30}
-        self.assertEqual(ep.filter_buffer_bound(run, dense=True), 50)
-        self.assertEqual(ep.filter_buffer_bound(run, dense=False), 30)
+        self.assertEqual(measures.filter_buffer_bound(run, dense=True), 50)
+        self.assertEqual(measures.filter_buffer_bound(run, dense=False), 30)
         fast_buffer = dict(run, total_macs=128, effectual_macs=64)  # the run's cycles stand
-        self.assertEqual(ep.filter_buffer_bound(fast_buffer, dense=True), 20)
-        self.assertEqual(ep.filter_buffer_bound(fast_buffer, dense=False), 10)
+        self.assertEqual(measures.filter_buffer_bound(fast_buffer, dense=True), 20)
+        self.assertEqual(measures.filter_buffer_bound(fast_buffer, dense=False), 10)
 
     def test_no_stored_scnn_phase_is_faster_than_eq7s_utilization_allows(self):
         # EP §4.1, Eq. 7: SCNN performs every Cartesian product, so even with every multiplier
         # busy its dense speed over the ideal is at most used over issued products (times the
         # paper's factor); the Fig. 21 paragraph reads this bound off the stored runs.
-        with open(os.path.join(ep.ROOT, "tests", "golden", "eager_pruning",
+        with open(os.path.join(ROOT, "tests", "golden", "eager_pruning",
                                "results.json")) as f:
             fig20 = json.load(f)["fig20"]
         dense = {k: v for k, v in fig20.items() if "|scnn" in k and k.endswith("|dense")}
@@ -230,8 +233,8 @@ class StoredRuns(unittest.TestCase):
         for key, run in dense.items():
             for phase in ("fw", "bw", "wu"):
                 with self.subTest(run=key, phase=phase):
-                    bound = ep.SCNN_INPUT_ZEROS_FACTOR * ep.eq7_utilization(run, phase)
-                    self.assertLessEqual(ep.scnn_over_ideal(run, run, phase),
+                    bound = paper.SCNN_INPUT_ZEROS_FACTOR * measures.eq7_utilization(run, phase)
+                    self.assertLessEqual(measures.scnn_over_ideal(run, run, phase),
                                          bound * (1 + 1e-9))
 
 
@@ -239,7 +242,7 @@ class PaperReadings(unittest.TestCase):
     """Table 5's RC under §3.2's hyperparameter rule and over the pruned layers' MACs."""
 
     def setUp(self):
-        self.generator = ep.load_generator()
+        self.generator = runs.load_generator()
 
     def test_the_rule_prunes_a_fiftieth_of_the_weights_to_prune_every_hundredth_of_the_run(self):
         # §3.2; AlexNet's 2,332,704 conv weights at CR 2.61x: 1,438,948 to prune.
@@ -261,32 +264,33 @@ class PaperReadings(unittest.TestCase):
 
     def test_the_pruned_layers_network_drops_the_unpruned_mac_layers_and_what_reads_them(self):
         with tempfile.TemporaryDirectory() as work:
-            with open(ep.pruned_layers_network(self.generator, "lenet", work)) as f:
-                lenet = ep.yaml.safe_load(f)
+            with open(runs.pruned_layers_network(self.generator, "lenet", work)) as f:
+                lenet = yaml.safe_load(f)
             self.assertEqual(lenet["network"], "lenet", "the profile's rule still applies")
             self.assertEqual([layer["name"] for layer in lenet["layers"]],
                              ["conv1", "pool1", "conv2", "pool2"])
             # NIN has no fully connected layer, the LSTM's every MAC layer is pruned.
             for net in ("nin", "lstm_timit"):
-                with open(ep.pruned_layers_network(self.generator, net, work)) as f:
-                    kept = ep.yaml.safe_load(f)["layers"]
-                with open(os.path.join(ep.ROOT, "workloads", net + ".yaml")) as f:
-                    self.assertEqual(kept, ep.yaml.safe_load(f)["layers"], net)
+                with open(runs.pruned_layers_network(self.generator, net, work)) as f:
+                    kept = yaml.safe_load(f)["layers"]
+                with open(os.path.join(ROOT, "workloads", net + ".yaml")) as f:
+                    self.assertEqual(kept, yaml.safe_load(f)["layers"], net)
 
     def test_each_reading_runs_its_own_profile(self):
-        self.assertEqual(ep.reading_profile([]), "shipped")
-        self.assertEqual(ep.reading_profile(["--hyperparameter-rule"]), "hyperparameter_rule")
-        self.assertEqual(ep.reading_profile(["--at-once"]), "at_once")
+        self.assertEqual(runs.reading_profile([]), "shipped")
+        self.assertEqual(runs.reading_profile(["--hyperparameter-rule"]), "hyperparameter_rule")
+        self.assertEqual(runs.reading_profile(["--at-once"]), "at_once")
 
     def render(self, at_once):
         """The section over made-up runs of LeNet: every reading removes 30 % of the MACs,
         the pruned layers hold 80 % of them, the bound is `at_once`."""
-        runs = {("lenet", name): {"macs_removed_fraction": 0.3, "total_macs": 100.0}
-                for name in ["shipped"] + [r[0] for r in ep.RC_READINGS + ep.RC_BOUNDS]}
-        runs[("lenet", "pruned_macs")]["total_macs"] = 80.0
-        runs[("lenet", "at_once")]["macs_removed_fraction"] = at_once
-        out, targets = [], ep.TargetSummary()
-        ep.write_rc_readings(out.append, ["lenet"], runs, self.generator, targets)
+        names = ["shipped"] + [r[0] for r in readings.RC_READINGS + readings.RC_BOUNDS]
+        stored = {("lenet", name): {"macs_removed_fraction": 0.3, "total_macs": 100.0}
+                  for name in names}
+        stored[("lenet", "pruned_macs")]["total_macs"] = 80.0
+        stored[("lenet", "at_once")]["macs_removed_fraction"] = at_once
+        out, targets = [], TargetSummary()
+        rc_sections.write_rc_readings(out.append, ["lenet"], stored, self.generator, targets)
         return "\n".join(out), targets
 
     def test_a_figure_past_the_bound_is_said_to_count_the_pruned_layers_macs(self):
@@ -294,8 +298,8 @@ class PaperReadings(unittest.TestCase):
         self.assertIn("Table 5's 38.06 % is out of reach", text)
         self.assertIn("20.00 % of them are in layers EP does not prune", text)
         self.assertIn("they reach the CR only after the run", text)
-        self.assertEqual(len(targets.alternatives[(ep.CLAIM_RC, "LeNet")]),
-                         len(ep.RC_READINGS), "each reading, none of the bounds")
+        self.assertEqual(len(targets.alternatives[(paper.CLAIM_RC, "LeNet")]),
+                         len(readings.RC_READINGS), "each reading, none of the bounds")
         text, _ = self.render(at_once=0.39)
         self.assertNotIn("out of reach", text)
 
@@ -307,14 +311,14 @@ class RenderedDocument(unittest.TestCase):
         with tempfile.TemporaryDirectory() as scratch:
             out = os.path.join(scratch, "eager_pruning.md")
             done = subprocess.run(
-                [sys.executable, os.path.join(ep.ROOT, "scripts", "reproduce_eager_pruning.py"),
-                 "--report-only", "--work", os.path.join(ep.ROOT, "tests", "golden",
+                [sys.executable, os.path.join(ROOT, "scripts", "reproduce_eager_pruning.py"),
+                 "--report-only", "--work", os.path.join(ROOT, "tests", "golden",
                                                          "eager_pruning"),
                  "--out", out], capture_output=True, text=True)
             self.assertEqual(done.returncode, 0, done.stderr)
             with open(out) as f:
                 rendered = f.read()
-        with open(os.path.join(ep.ROOT, "docs", "reproductions", "eager_pruning.md")) as f:
+        with open(os.path.join(ROOT, "docs", "reproductions", "eager_pruning.md")) as f:
             document = f.read()
         self.assertEqual(rendered, document,
                          "render it again: scripts/reproduce_eager_pruning.py --report-only "
