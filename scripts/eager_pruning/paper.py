@@ -8,7 +8,6 @@ LABEL = {"alexnet": "AlexNet", "resnet50": "ResNet-50", "googlenet": "GoogLeNet"
          "nin": "NIN", "resnet32_cifar": "ResNet-32 (CIFAR-10)", "lenet": "LeNet",
          "caffenet": "CaffeNet (FT)", "lstm_timit": "LSTM (TIMIT)"}
 
-
 RC_TOLERANCE = TARGET_TOLERANCE
 
 PAPER_OVER_CX = 1.91  # §5.4: "an average of 1.91x and 2.25x speedup over CX and FF"

@@ -67,7 +67,6 @@ DDR4_WHOLE_RUN = DDR4_WORDS[0]
 CX_UNITS_TEXT = ("8 units of 16 rows (up to 16 outputs each; two units per sub-system, on two "
                  "samples)")
 
-
 # How FF ran the samples and its kernel update, where §5.2 is silent (it gives the unrolling
 # of a convolution, "output feature maps and the outputs within each feature map are unrolled
 # vertically ... the input feature maps and the filters ... horizontally"): the spec lets a

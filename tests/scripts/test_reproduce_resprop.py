@@ -15,17 +15,17 @@ import unittest.mock
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import reproduce_resprop as resprop  # noqa: E402
+from reproduction_support import MACS_ONLY  # noqa: E402
+from resprop import runs, scnn_sections  # noqa: E402
 
 
 class StoredRuns(unittest.TestCase):
     def runner(self, stored=None):
-        return resprop.Runner("/opt/bin/trainloop", resprop.MACS_ONLY, io.StringIO(),
-                              "/tmp/work", stored)
+        return runs.Runner("/opt/bin/trainloop", MACS_ONLY, io.StringIO(), "/tmp/work", stored)
 
     def test_a_key_names_the_work_directory_and_the_checkout_not_where_they_are(self):
         command = ["/opt/bin/trainloop", "train-cost", "--arch",
-                   os.path.join(resprop.ROOT, "arch_specs", "gscn_4x64.yaml"),
+                   os.path.join(os.path.normpath(ROOT), "arch_specs", "gscn_4x64.yaml"),
                    "--sparsity", "/tmp/work/resprop_steady.yaml", "--batch", "64"]
         self.assertEqual(self.runner().key(command),
                          "train-cost --arch ROOT/arch_specs/gscn_4x64.yaml --sparsity "
@@ -57,8 +57,8 @@ class Replay(unittest.TestCase):
         with open(binary, "w") as f:
             f.write("#!/bin/sh\ncat <<'EOF'\n%s\nEOF\n" % json.dumps(prints))
         os.chmod(binary, 0o755)
-        return resprop.Runner(binary, resprop.MACS_ONLY, io.StringIO(), "/tmp/work", stored,
-                              re.compile("^cartesian "))
+        return runs.Runner(binary, MACS_ONLY, io.StringIO(), "/tmp/work", stored,
+                           re.compile("^cartesian "))
 
     def test_a_run_that_gives_what_is_stored_passes(self):
         run = {"cycles": 5, "totals": {"wu": {"cycles": 5}}}
@@ -119,7 +119,7 @@ class ReportOnlyErrors(unittest.TestCase):
 
     def test_stored_runs_without_a_key_name_it(self):
         with tempfile.TemporaryDirectory() as work:
-            stored = {key: [] for key in resprop.STORED_KEYS if key != "runs"}
+            stored = {key: [] for key in runs.STORED_KEYS if key != "runs"}
             with open(os.path.join(work, "results.json"), "w") as f:
                 json.dump(stored, f)
             done = self.report_only(work)
@@ -138,7 +138,7 @@ class ScnnPerConvolution(unittest.TestCase):
         cycles = {("resnet18", "scnn", "steady"): totals(scnn_bw, scnn_wu),
                   ("resnet18", "gscn", "steady"): totals(1.0, 50.0)}
         out = []
-        resprop.write_scnn_per_convolution(out.append, ["resnet18"], cycles)
+        scnn_sections.write_scnn_per_convolution(out.append, ["resnet18"], cycles)
         return out[0]
 
     def test_the_share_that_gives_the_thesiss_figure(self):
