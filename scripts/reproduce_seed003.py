@@ -707,15 +707,8 @@ def write_per_matrix(w, same):
     w("")
 
 
-def write_report(stored):
-    """The report's markdown from the stored results."""
-    results, variants = stored["networks"], stored["variants"]
-    networks = list(results)
-    budget = stored.get("budget", 0)
-    out = []
-    w = out.append
-    search = ("annealing until converged (trainloop's default search)" if not budget
-              else "annealing, budget %d per distinct problem" % budget)
+def write_header(w, stored):
+    """The title, the provenance of the runs, and what is not run yet."""
     w("# Reproducing Chen et al. 2024 (seed 003): dual formats and two-level load balancing")
     w("")
     cost = "%.0f s wall" % stored["wall_seconds"] if "wall_seconds" in stored else ""
@@ -736,6 +729,10 @@ def write_report(stored):
         w("**Incomplete:** not run yet: %s (`scripts/reproduce.sh seed003 --resume` runs "
           "them and keeps the rest)." % "; ".join(missing))
         w("")
+
+
+def write_setup(w, networks, search):
+    """The setup table: what the paper states and how trainloop reads it, row by row."""
     w("## Setup")
     w("")
     w("| | paper | trainloop | where |")
@@ -767,95 +764,96 @@ def write_report(stored):
       "NASNet and EfficientNet are shipped; `--networks` runs any) | Table III |"
       % ", ".join(LABEL.get(n, n) for n in networks))
     w("")
-    write_targets(w, stored)
 
-    def figure(metric, title, paper_text, quantity):
-        w("## %s" % title)
-        w("")
-        w(paper_text)
-        w("")
-        w("| network | %s |" % " | ".join("vs %s" % b for b, _ in BASELINES))
-        w("|---|%s|" % "|".join("---:" for _ in BASELINES))
-        for net in networks:
-            w("| %s | %s |" % (LABEL.get(net, net), " | ".join(
-                pct(change(results[net], metric, b)) for b, _ in BASELINES)))
-        all_runs = [results[n] for n in networks]
-        w("| **average, trainloop** | %s |" % " | ".join(
-            pct(sum(change(rr, metric, b) for rr in all_runs) / len(all_runs))
-            for b, _ in BASELINES))
-        w("| **paper** (average over Table III) | %s |" % " | ".join(
-            pct(PAPER[metric][b]) for b, _ in BASELINES))
-        avg = average_change(all_runs, metric)
-        w("")
-        w("Average over the three baselines: trainloop %s, paper %s (ratio %.2f; within "
-          "±20 %%: %s). %s" % (pct(avg), pct(PAPER[metric]["average"]),
-                                avg / PAPER[metric]["average"],
-                                verdict(avg, PAPER[metric]["average"]), quantity))
-        w("")
-        same = stored.get("same_mapping", {})
-        if same:
-            key = SAME_KEY[metric]
-            w("The same run with every design on the proposed design's mappings (per sample, "
-              "`trainloop map` on the proposed design, then `trainloop eval` of each "
-              "layer-phase's mapping on every design): the formats alone differ. A "
-              "layer-phase state whose mapping does not fit a baseline's partitioned SRAM "
-              "(its data part is 80 % of the SRAM) is left out of every design's total: "
-              "there the proposed design uses the SRAM a partition wastes (§III-A), and on "
-              "its own mapping the baseline tiles differently instead.")
-            w("")
-            w("| network, same mappings | %s | layer-phase states left out |"
-              % " | ".join("vs %s" % b for b, _ in BASELINES))
-            w("|---|%s---:|" % "".join("---:|" for _ in BASELINES))
-            for net, totals in same.items():
-                w("| %s | %s | %d |" % (
-                    LABEL.get(net, net),
-                    " | ".join(pct(totals["proposed"][key] / totals[b][key] - 1.0)
-                               for b, _ in BASELINES),
-                    len(totals["excluded"])))
-            w("")
-            if metric == "traffic":
-                write_per_matrix(w, same)
-        fewest = stored.get("min_traffic", {})
-        if metric == "traffic" and fewest:
-            w("The same run with every design at the mappings that move the fewest off-chip "
-              "words (`--objective offchip`: per layer-phase and density state, the fewest "
-              "words read from and written to DRAM, metadata included; ties go to the lower "
-              "energy): the traffic each design's formats and SRAM allow, whatever it costs "
-              "in energy and time. Last columns: the proposed design's traffic, energy and "
-              "cycles there relative to its EDP-best mappings.")
-            w("")
-            w("| network, fewest words | %s | proposed: traffic | energy | cycles |"
-              % " | ".join("vs %s" % b for b, _ in BASELINES))
-            w("|---|%s---:|---:|---:|" % "".join("---:|" for _ in BASELINES))
-            for net, runs in fewest.items():
-                own = results[net]["proposed"]
-                w("| %s | %s | %s | %s | %s |" % (
-                    LABEL.get(net, net),
-                    " | ".join(pct(change(runs, "traffic", b)) for b, _ in BASELINES),
-                    pct(runs["proposed"]["total_offchip_words"] / own["total_offchip_words"]
-                        - 1.0),
-                    pct(runs["proposed"]["total_energy_pj"] / own["total_energy_pj"] - 1.0),
-                    pct(runs["proposed"]["total_cycles"] / own["total_cycles"] - 1.0)))
-            w("")
-            fewest_avg = average_change(list(fewest.values()), "traffic")
-            right = all(change(runs, "traffic", b) < 0 for runs in fewest.values()
-                        for b, _ in BASELINES)
-            w("Average over the three baselines at these mappings: %s (paper %s, ratio %.2f); "
-              "direction: %s. With every design moving close to its compulsory traffic, what "
-              "is left is the size of each format: see the bound below."
-              % (pct(fewest_avg), pct(PAPER["traffic"]["average"]),
-                 fewest_avg / PAPER["traffic"]["average"],
-                 "right (less traffic than every baseline)" if right
-                 else "not right for every network and baseline"))
-            w("")
 
-    figure("traffic", "Fig. 11: off-chip traffic",
-           "Paper: the dual format \"reduces memory traffic by 32 % on average\"; 34 % against "
-           "SCNN and SIGMA, 27 % against SparseTrain (§V-B). trainloop: `total_offchip_words`, "
-           "every word read from or written to DRAM over the run, format metadata included.",
-           "Direction: %s." % traffic_direction(results, networks,
-                                                 stored.get("same_mapping", {})))
+def write_figure(w, stored, metric, title, paper_text, quantity):
+    """One of Figs. 11, 19 and 20: the proposed design against each baseline per network,
+    on its own mappings, on the proposed design's, and (traffic) at the fewest words."""
+    results = stored["networks"]
+    networks = list(stored["networks"])
+    w("## %s" % title)
+    w("")
+    w(paper_text)
+    w("")
+    w("| network | %s |" % " | ".join("vs %s" % b for b, _ in BASELINES))
+    w("|---|%s|" % "|".join("---:" for _ in BASELINES))
+    for net in networks:
+        w("| %s | %s |" % (LABEL.get(net, net), " | ".join(
+            pct(change(results[net], metric, b)) for b, _ in BASELINES)))
+    all_runs = [results[n] for n in networks]
+    w("| **average, trainloop** | %s |" % " | ".join(
+        pct(sum(change(rr, metric, b) for rr in all_runs) / len(all_runs))
+        for b, _ in BASELINES))
+    w("| **paper** (average over Table III) | %s |" % " | ".join(
+        pct(PAPER[metric][b]) for b, _ in BASELINES))
+    avg = average_change(all_runs, metric)
+    w("")
+    w("Average over the three baselines: trainloop %s, paper %s (ratio %.2f; within "
+      "±20 %%: %s). %s" % (pct(avg), pct(PAPER[metric]["average"]),
+                            avg / PAPER[metric]["average"],
+                            verdict(avg, PAPER[metric]["average"]), quantity))
+    w("")
+    same = stored.get("same_mapping", {})
+    if same:
+        key = SAME_KEY[metric]
+        w("The same run with every design on the proposed design's mappings (per sample, "
+          "`trainloop map` on the proposed design, then `trainloop eval` of each "
+          "layer-phase's mapping on every design): the formats alone differ. A "
+          "layer-phase state whose mapping does not fit a baseline's partitioned SRAM "
+          "(its data part is 80 % of the SRAM) is left out of every design's total: "
+          "there the proposed design uses the SRAM a partition wastes (§III-A), and on "
+          "its own mapping the baseline tiles differently instead.")
+        w("")
+        w("| network, same mappings | %s | layer-phase states left out |"
+          % " | ".join("vs %s" % b for b, _ in BASELINES))
+        w("|---|%s---:|" % "".join("---:|" for _ in BASELINES))
+        for net, totals in same.items():
+            w("| %s | %s | %d |" % (
+                LABEL.get(net, net),
+                " | ".join(pct(totals["proposed"][key] / totals[b][key] - 1.0)
+                           for b, _ in BASELINES),
+                len(totals["excluded"])))
+        w("")
+        if metric == "traffic":
+            write_per_matrix(w, same)
+    fewest = stored.get("min_traffic", {})
+    if metric == "traffic" and fewest:
+        w("The same run with every design at the mappings that move the fewest off-chip "
+          "words (`--objective offchip`: per layer-phase and density state, the fewest "
+          "words read from and written to DRAM, metadata included; ties go to the lower "
+          "energy): the traffic each design's formats and SRAM allow, whatever it costs "
+          "in energy and time. Last columns: the proposed design's traffic, energy and "
+          "cycles there relative to its EDP-best mappings.")
+        w("")
+        w("| network, fewest words | %s | proposed: traffic | energy | cycles |"
+          % " | ".join("vs %s" % b for b, _ in BASELINES))
+        w("|---|%s---:|---:|---:|" % "".join("---:|" for _ in BASELINES))
+        for net, runs in fewest.items():
+            own = results[net]["proposed"]
+            w("| %s | %s | %s | %s | %s |" % (
+                LABEL.get(net, net),
+                " | ".join(pct(change(runs, "traffic", b)) for b, _ in BASELINES),
+                pct(runs["proposed"]["total_offchip_words"] / own["total_offchip_words"]
+                    - 1.0),
+                pct(runs["proposed"]["total_energy_pj"] / own["total_energy_pj"] - 1.0),
+                pct(runs["proposed"]["total_cycles"] / own["total_cycles"] - 1.0)))
+        w("")
+        fewest_avg = average_change(list(fewest.values()), "traffic")
+        right = all(change(runs, "traffic", b) < 0 for runs in fewest.values()
+                    for b, _ in BASELINES)
+        w("Average over the three baselines at these mappings: %s (paper %s, ratio %.2f); "
+          "direction: %s. With every design moving close to its compulsory traffic, what "
+          "is left is the size of each format: see the bound below."
+          % (pct(fewest_avg), pct(PAPER["traffic"]["average"]),
+             fewest_avg / PAPER["traffic"]["average"],
+             "right (less traffic than every baseline)" if right
+             else "not right for every network and baseline"))
+        w("")
 
+
+def write_traffic_bound(w, stored):
+    """Why trainloop's traffic differs from the paper's: the formats' own bound, and what moves
+    trainloop's figure relative to it."""
     w("### Why trainloop's traffic differs from the paper's")
     w("")
     w("The dual format can save no more per stored element than its eqs. (5)–(9) allow: "
@@ -907,12 +905,10 @@ def write_report(stored):
           else ""))
     w("")
 
-    figure("time", "Fig. 19: execution time",
-           "Paper: \"reduces execution time by 34 % on average\"; 37 %, 36 % and 32 % against "
-           "SCNN, SIGMA and SparseTrain; ResNet-152 44 %, 42 %, 40 % (§V-D). trainloop: "
-           "`total_cycles` over the run.",
-           "The paper credits most of it to load balancing (§V-D); see Fig. 18 for how much "
-           "imbalance trainloop's uniform zeros leave to balance.")
+
+def write_time_spread(w, stored):
+    """How the time saving follows the baselines' spread of work over the PEs."""
+    variants = stored["variants"]
     spread_rows = [(name, variants[name]) for name in ["shipped"] + CLUSTERED_VARIANTS
                    if name in variants]
     if len(spread_rows) > 1:
@@ -962,6 +958,12 @@ def write_report(stored):
                  "the paper's zeros fall on its networks, this model does not say."))
         w("")
 
+
+def write_fig18(w, stored):
+    """Fig. 18: the PEs' workload standard deviation, as partitioned and after each step."""
+    results = stored["networks"]
+    networks = list(stored["networks"])
+    variants = stored["variants"]
     w("## Fig. 18: the PEs' workload standard deviation")
     w("")
     w("Paper: the standard deviation of the PEs' multiplication counts normalized to their "
@@ -1041,20 +1043,9 @@ def write_report(stored):
                  p.get("workload_stddev_two_level", float("nan")), baseline_spread(runs)))
             w("")
 
-    figure("energy", "Fig. 20: energy",
-           "Paper: \"reduces energy consumption by 24 % on average\"; 25 %, 27 % and 18 % "
-           "against SCNN, SIGMA and SparseTrain; less than the time saving because of the "
-           "packet-switched NoC's power (§V-E). trainloop: `total_energy_pj` over the run "
-           "(the 45 nm component library for every design; leakage included).",
-           "The per-PE SRAM's accesses dominate the energy (the layer-phase broken down "
-           "below), so trainloop's saving follows the size of each format, and the paper's follows "
-           "its time (power × time, §V-E). Against SIGMA it is smallest: eq. (10) stores "
-           "every row denser than about 1/8 as RP-BF, the bits of SIGMA's bitmap (the table "
-           "under Fig. 11), so the two designs store A and E, and W and G for most of the "
-           "ramp, alike; they differ where W and G are sparsest and move the fewest words, "
-           "and by SIGMA's index partition. SIGMA's Im2Col, which the paper blames for its "
-           "extra traffic (§V-B), is not modelled (the last section).")
 
+def write_energy_split(w, stored):
+    """Where the energy goes on one layer-phase, per design and component."""
     split = stored.get("energy_split")
     if split:
         labels = [l for l in ["proposed"] + [b for b, _ in BASELINES] if split[l]]
@@ -1099,6 +1090,10 @@ def write_report(stored):
           "that assumption moves the comparison.")
         w("")
 
+
+def write_sensitivity(w, stored):
+    """How much each assumption moves the figures, on one network."""
+    variants = stored["variants"]
     w("## How much each assumption moves the figures (%s)" % LABEL[SENSITIVITY_NETWORK])
     w("")
     w("Averages over the three baselines, proposed relative to baseline.")
@@ -1119,6 +1114,10 @@ def write_report(stored):
         pct(PAPER["traffic"]["average"]), pct(PAPER["time"]["average"]),
         pct(PAPER["energy"]["average"])))
     w("")
+
+
+def write_not_modelled(w):
+    """What trainloop does not model here."""
     w("## What is not modelled")
     w("")
     w("- SMAUG's 10 cycles per multiplication (§IV-D.2): trainloop's MAC units finish one "
@@ -1148,6 +1147,10 @@ def write_report(stored):
       "energy-delay product (the fewest-words rows under Fig. 11 map for off-chip traffic "
       "instead).")
     w("")
+
+
+def write_regenerate(w, stored):
+    """The commands that make this file."""
     w("## Regenerate")
     w("")
     w("```sh")
@@ -1159,8 +1162,56 @@ def write_report(stored):
       "   # this file from the stored runs, in a second")
     w("```")
     w("")
+
+
+def write_report(stored):
+    """The report's markdown from the stored results."""
+    results = stored["networks"]
+    networks = list(results)
+    budget = stored.get("budget", 0)
+    out = []
+    w = out.append
+    search = ("annealing until converged (trainloop's default search)" if not budget
+              else "annealing, budget %d per distinct problem" % budget)
+    write_header(w, stored)
+    write_setup(w, networks, search)
+    write_targets(w, stored)
+
+    write_figure(
+        w, stored, "traffic", "Fig. 11: off-chip traffic",
+        "Paper: the dual format \"reduces memory traffic by 32 % on average\"; 34 % against "
+        "SCNN and SIGMA, 27 % against SparseTrain (§V-B). trainloop: `total_offchip_words`, "
+        "every word read from or written to DRAM over the run, format metadata included.",
+        "Direction: %s." % traffic_direction(results, networks,
+                                              stored.get("same_mapping", {})))
+    write_traffic_bound(w, stored)
+    write_figure(
+        w, stored, "time", "Fig. 19: execution time",
+        "Paper: \"reduces execution time by 34 % on average\"; 37 %, 36 % and 32 % against "
+        "SCNN, SIGMA and SparseTrain; ResNet-152 44 %, 42 %, 40 % (§V-D). trainloop: "
+        "`total_cycles` over the run.",
+        "The paper credits most of it to load balancing (§V-D); see Fig. 18 for how much "
+        "imbalance trainloop's uniform zeros leave to balance.")
+    write_time_spread(w, stored)
+    write_fig18(w, stored)
+    write_figure(
+        w, stored, "energy", "Fig. 20: energy",
+        "Paper: \"reduces energy consumption by 24 % on average\"; 25 %, 27 % and 18 % "
+        "against SCNN, SIGMA and SparseTrain; less than the time saving because of the "
+        "packet-switched NoC's power (§V-E). trainloop: `total_energy_pj` over the run "
+        "(the 45 nm component library for every design; leakage included).",
+        "The per-PE SRAM's accesses dominate the energy (the layer-phase broken down "
+        "below), so trainloop's saving follows the size of each format, and the paper's follows "
+        "its time (power × time, §V-E). Against SIGMA it is smallest: eq. (10) stores "
+        "every row denser than about 1/8 as RP-BF, the bits of SIGMA's bitmap (the table "
+        "under Fig. 11), so the two designs store A and E, and W and G for most of the "
+        "ramp, alike; they differ where W and G are sparsest and move the fewest words, "
+        "and by SIGMA's index partition. SIGMA's Im2Col, which the paper blames for its "
+        "extra traffic (§V-B), is not modelled (the last section).")
+    write_energy_split(w, stored)
+    write_sensitivity(w, stored)
+    write_not_modelled(w)
+    write_regenerate(w, stored)
     return "\n".join(out)
-
-
 if __name__ == "__main__":
     main()
