@@ -73,3 +73,8 @@ SIZED_CANDIDATES = [("as shipped", "steady", None),
                      "Table 7.8"),
                     ("SpHG at %g" % RELEASED_CODE_DENSITY, "steady_code",
                      "\"Assumption: how dense SpHG is\"")]
+
+# Networks built of another's layer shapes, more of them: ResNet-34 of ResNet-18's (He et al.
+# 2016, Table 1: the same 3×3 convolutions at the same four resolutions, only more blocks).
+# What the thesis's figures ask of one on those layers then bears on the other (§8's section).
+SAME_LAYER_SHAPES = {"resnet34": "resnet18"}

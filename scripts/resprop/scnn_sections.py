@@ -6,7 +6,8 @@ from reproduction_support import ratio_text, within_target
 from .measures import (
     and_list, backprop_cycles, model_gain, model_ratio, only_random_zeros_keep_the_ratio,
     thesis_gain_of, thesis_ratio_of, thesis_sizes_agree)
-from .readings import DNNSIM_DRAM, RELEASED_CODE_DENSITY, SIZED_CANDIDATES, dram_label
+from .readings import (
+    DNNSIM_DRAM, RELEASED_CODE_DENSITY, SAME_LAYER_SHAPES, SIZED_CANDIDATES, dram_label)
 from .thesis import (
     CLAIM_PREDICTOR, CLAIM_SCNN, GSCN_BATCH, GSCN_OVER_GPU_S8, GSCN_OVER_SCNN, GSCN_TILES,
     LABEL, PREDICTOR_SPEEDUP, SCNN_BANKS, SCNN_PES, SCNN_TILES, SCNN_VECTORS, TABLE_7_8,
@@ -195,8 +196,10 @@ def write_scnn_at_sizes(w, args, res, over_scnn, targets):
                  if abs(sized_over_scnn(n) / GSCN_OVER_SCNN[n] - 1) <= TOLERANCE]
     order_thesis = GSCN_OVER_SCNN["resnet18"] > GSCN_OVER_SCNN["resnet34"]
     order_sized = sized_over_scnn("resnet18") > sized_over_scnn("resnet34")
-    unattributed = [n for n in GSCN_OVER_SCNN if n not in sizes_agree]
-    w("%s %s At the thesis's sizes ResNet-%s gains more%s. %s" % (
+    twins = {n: SAME_LAYER_SHAPES[n] for n in GSCN_OVER_SCNN
+             if n not in sizes_agree and SAME_LAYER_SHAPES.get(n) in sizes_agree}
+    unattributed = [n for n in GSCN_OVER_SCNN if n not in sizes_agree and n not in twins]
+    w("%s %s At the thesis's sizes ResNet-%s gains more%s.%s" % (
           "The thesis's figures lie between the two readings for %s, so the size of the SCNN "
           "array moves this comparison more than anything else modelled here." % and_list(
               [LABEL[n] for n in between]) if between else
@@ -207,10 +210,37 @@ def write_scnn_at_sizes(w, args, res, over_scnn, targets):
           "18" if order_sized else "34",
           ", as in the thesis" if order_sized == order_thesis else
           "; the thesis's ResNet-%s gains more" % ("18" if order_thesis else "34"),
-          "The rest of the gap is not attributed for %s: §8 does not restate the arrays "
+          " The rest of the gap is not attributed for %s: §8 does not restate the arrays "
           "it compared, and the thesis breaks none of its cycles down." % and_list(
               [LABEL[n] for n in unattributed]) if unattributed else
-          "The rest of the gap is Table 7.8's (above)."))
+          "" if twins else " The rest of the gap is Table 7.8's (above)."))
+    w("")
+    for net, twin in twins.items():
+        write_twin_attribution(w, cp_cycles, net, twin)
+
+
+def write_twin_attribution(w, cp_cycles, net, twin):
+    """§8's figure for `net` with the loss the thesis's figures ask of GSCN with ReSprop on
+    `twin`, whose layer shapes it is built of (SAME_LAYER_SHAPES): a loss fitted on the twin's
+    figures and tested on `net`'s, not a model of it."""
+    loss = model_gain(cp_cycles, twin) / thesis_gain_of(twin)
+    sized = model_gain(cp_cycles, net) / model_ratio(cp_cycles, net)
+    ratio = sized / loss / GSCN_OVER_SCNN[net]
+    w("%s is built of %s's layer shapes (He et al. 2016, Table 1), so what the thesis's "
+      "figures ask of GSCN with ReSprop on %s's layers bears on %s's: the loss above, "
+      "%.2f× (trainloop's gain on GSCN over the thesis's for %s), brings trainloop's %.2f× "
+      "to %.2f×, %.2f of the thesis's %g× (%s). This is a loss fitted on %s's figures and "
+      "tested on %s's, not a model of it. Read through the GPU, %s's two parts do not agree "
+      "(ReSprop's gain on GSCN %.2f of the thesis's with the loss, the ratio above %.2f): "
+      "both go through Table 7.8's standard-training row, the one figure they share, which "
+      "departs from the layer shapes (\"Table 7.8's two GSCN rows, each on its own\")."
+      % (LABEL[net], LABEL[twin], LABEL[twin], LABEL[net], loss, LABEL[twin], sized,
+         sized / loss, ratio, GSCN_OVER_SCNN[net],
+         "within ±%d %%" % (100 * TOLERANCE) if within_target(ratio) else
+         "**outside ±%d %%**" % (100 * TOLERANCE),
+         LABEL[twin], LABEL[net], LABEL[net],
+         model_gain(cp_cycles, net) / loss / thesis_gain_of(net),
+         model_ratio(cp_cycles, net) / thesis_ratio_of(net)))
     w("")
 
 

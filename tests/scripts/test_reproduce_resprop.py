@@ -155,6 +155,38 @@ class ScnnPerConvolution(unittest.TestCase):
         self.assertNotIn("would need", self.render(4.0, 100.0))  # bw 4×, wu 2×: never 6×
 
 
+class TwinAttribution(unittest.TestCase):
+    """§8's figure for ResNet-34 with the loss the thesis's figures ask of GSCN with ReSprop on
+    ResNet-18, whose layer shapes it is built of."""
+
+    @staticmethod
+    def totals(cycles):
+        return {"bw": {"slowest_pe_cycles": 0.0}, "wu": {"slowest_pe_cycles": cycles}}
+
+    def render(self, scnn_resnet34):
+        # ResNet-18: trainloop's gain 2 × the thesis's (8.7 / 1.32): the loss is 2.
+        # ResNet-34: trainloop's gain 10, its §8 figure scnn_resnet34 / 100.
+        thesis_gain = 8.7 / 1.32
+        cycles = {("resnet18", "gscn_tiles", "dense"): self.totals(200 * thesis_gain),
+                  ("resnet18", "gscn_tiles", "steady"): self.totals(100.0),
+                  ("resnet34", "gscn_tiles", "dense"): self.totals(1000.0),
+                  ("resnet34", "gscn_tiles", "steady"): self.totals(100.0),
+                  ("resnet34", "scnn_64", "steady"): self.totals(scnn_resnet34)}
+        out = []
+        scnn_sections.write_twin_attribution(out.append, cycles, "resnet34", "resnet18")
+        return out[0]
+
+    def test_the_twins_loss_divides_the_figure(self):
+        text = self.render(1100.0)  # 11× over SCNN, 5.5× with the loss: the thesis's figure
+        self.assertIn("the loss above, 2.00×", text)
+        self.assertIn("brings trainloop's 11.00× to 5.50×, 1.00 of the thesis's 5.5× "
+                      "(within ±20 %)", text)
+
+    def test_a_figure_the_loss_does_not_bring_in_is_said_to_be_outside(self):
+        text = self.render(2000.0)  # 20×, 10× with the loss: 1.82 of 5.5×
+        self.assertIn("to 10.00×, 1.82 of the thesis's 5.5× (**outside ±20 %**)", text)
+
+
 class RenderedDocument(unittest.TestCase):
     def test_the_document_is_what_the_stored_runs_render(self):
         # A document edited by hand, or left behind its report code, differs here; and
