@@ -185,6 +185,24 @@ class TargetSummary:
                           if alternatives else "—"))
         return out
 
+    def section(self, source):
+        """The summary as the document's section "Targets at a glance", under its title and a
+        sentence on what it holds; `source`: what the document reproduces ("paper",
+        "thesis")."""
+        return ["## Targets at a glance", "",
+                "Each figure of the %s this document compares, as shipped (the setup above), "
+                "and the ratio it takes under each sourced alternative a section below states "
+                "and measures (an assumption where the %s is silent, with its source there). The "
+                "sections give each figure's direction and what is left unexplained."
+                % (source, source), ""] + self.lines("the sections below") + [""]
+
+
+def write_document(path, lines):
+    """Writes a reproduction document's lines to `path` and says so on stderr."""
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote %s" % os.path.relpath(path, ROOT), file=sys.stderr)
+
 
 def read_stored_runs(path, what_to_do, required=()):
     """The runs an earlier report stored as JSON at `path`. A missing, unreadable or

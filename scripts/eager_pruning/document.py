@@ -3,9 +3,8 @@ targets and what is not reproduced."""
 
 import datetime
 import os
-import sys
 
-from reproduction_support import MACS_ONLY, ROOT, TargetSummary, git_commit
+from reproduction_support import MACS_ONLY, ROOT, TargetSummary, git_commit, write_document
 
 from .fig19_20_sections import write_figs_19_20
 from .paper import LABEL, SCNN_INPUT_ZEROS_FACTOR
@@ -61,16 +60,8 @@ def render(args, stored, generator):
         if all((n, SCNN_READINGS[0][0], "dense") in fig20 for n in cnns):
             write_scnn(w, args, cnns, fig20, runs, generator, targets)
     write_not_reproduced(w, args, failed)
-    out[summary_at:summary_at] = [
-        "## Targets at a glance", "",
-        "Each figure of the paper this document compares, as shipped (the setup above), and "
-        "the ratio it takes under each sourced alternative a section below states and measures "
-        "(an assumption where the paper is silent, with its source there). The sections give "
-        "each figure's direction and what is left unexplained.", ""] + \
-        targets.lines("the sections below") + [""]
-    with open(args.out, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print("wrote %s" % os.path.relpath(args.out, ROOT), file=sys.stderr)
+    out[summary_at:summary_at] = targets.section("paper")
+    write_document(args.out, out)
 
 
 def write_setup(w, args):

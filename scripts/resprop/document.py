@@ -1,10 +1,7 @@
 """The document itself: its header, the setup table, the sections in order, the summary of
 targets and what is not reproduced."""
 
-import os
-import sys
-
-from reproduction_support import MACS_ONLY, ROOT, TargetSummary
+from reproduction_support import MACS_ONLY, TargetSummary, write_document
 
 from .measures import gscn_figures
 from .readings import DATAFLOW
@@ -54,16 +51,8 @@ def render(args, res):
     write_scnn_per_convolution(w, networks, res.cp_cycles)
     write_scnn_at_sizes(w, args, res, over_scnn, targets)
     write_not_reproduced(w)
-    out[summary_at:summary_at] = [
-        "## Targets at a glance", "",
-        "Each figure of the thesis this document compares, as shipped (the setup above), and "
-        "the ratio it takes under each sourced alternative a section below states and measures "
-        "(an assumption where the thesis is silent, with its source there). The sections give "
-        "each figure's direction and what is left unexplained.", ""] + \
-        targets.lines("the sections below") + [""]
-    with open(args.out, "w") as f:
-        f.write("\n".join(out) + "\n")
-    print("wrote %s" % os.path.relpath(args.out, ROOT), file=sys.stderr)
+    out[summary_at:summary_at] = targets.section("thesis")
+    write_document(args.out, out)
 
 
 def write_setup(w, args, search):
