@@ -171,7 +171,7 @@ class Results:
     networks: list
     search: Search
     larger: Search            # the same search, four times the budget
-    run: dict                 # the stored runs' provenance: commit, date, times, commands
+    run: dict                 # what results.json stores: provenance and every run
     steady: dict              # ReSprop at 90 % from the first iteration, per phase
     x50: dict                 # the same, input activations at density 0.5
     standard_x50: dict        # standard training, activations at 0.5
@@ -300,7 +300,7 @@ def run_all(args, stored, stored_path, work, replay):
                                               GSCN_BATCH)
             for bw, spec in dram_specs.items():
                 dram_limited[(net, bw)] = backprop_runs(r, spec, net, profiles["steady"],
-                                                           GSCN_BATCH)
+                                                        GSCN_BATCH)
             dense_array[net] = phase_runs(r, args.dense_arch, net, "dense", GSCN_BATCH)
             whole[net] = r.train_cost(args.arch, net, TRAIN_BATCH, profiles["shipped"],
                                       run_iterations, "all")
@@ -335,7 +335,10 @@ def run_all(args, stored, stored_path, work, replay):
         assert set(run) == set(STORED_KEYS)
         write_stored_runs(stored_path, run)
     return Results(
-        networks, search, larger, run, steady, x50, standard_x50, dense_array, whole,
-        whole8, pre, with_fc, other_dataflows, standard_relu, larger_budget, at_edp, cartesian,
-        clustered, code_density, own, own_whole, own_pre, cp_cycles, priced_cp, dram_limited,
-        run_iterations)
+        networks=networks, search=search, larger=larger, run=run, steady=steady, x50=x50,
+        standard_x50=standard_x50, dense_array=dense_array, whole=whole, whole8=whole8,
+        pre=pre, with_fc=with_fc, other_dataflows=other_dataflows,
+        standard_relu=standard_relu, larger_budget=larger_budget, at_edp=at_edp,
+        cartesian=cartesian, clustered=clustered, code_density=code_density, own=own,
+        own_whole=own_whole, own_pre=own_pre, cp_cycles=cp_cycles, priced_cp=priced_cp,
+        dram_limited=dram_limited, run_iterations=run_iterations)
