@@ -284,8 +284,8 @@ def write_assumptions(add, runs):
     for name, _, text in BANDWIDTHS:
         d, k = cycles[name]["dense"], cycles[name]["clos"]
         add("| %s | %s | %s | %s | %s | %.2f× |" % (text, fmt(d["fw"]), fmt(k["fw"]),
-                                                   fmt(d["bw"]), fmt(k["bw"]),
-                                                   d["fw"] / k["fw"]))
+                                                    fmt(d["bw"]), fmt(k["bw"]),
+                                                    d["fw"] / k["fw"]))
     add("")
     add("With one word per cycle into the array every stage waits for its 1024 inputs to "
         "enter through one link, whatever its MACs: the corner attachment, not the paper's "

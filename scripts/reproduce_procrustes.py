@@ -364,7 +364,7 @@ def main(argv):
     with open(a.out, "w") as f:
         f.write(text)
     print("wrote %s (%.0f s, %.0f s CPU)" % (a.out, elapsed,
-                                              cpu_seconds))
+                                             cpu_seconds))
     return 0
 
 
@@ -624,7 +624,7 @@ def write_fig20(w, dbs):
             a16 = t.get((SPARSE16, n, batch, "procrustes", "K,N", "step"))
             a32 = t.get((SPARSE32, n, batch, "procrustes", "K,N", "step"))
             w("| %s | %d | %s | %s |" % (LABEL[n], batch, " | ".join(cells),
-                                        fmt(ratio(a32[1], a16[1])) if a16 and a32 else "—"))
+                                         fmt(ratio(a32[1], a16[1])) if a16 and a32 else "—"))
     w("")
 
 
@@ -664,7 +664,7 @@ def write_area(w, dbs):
     w("| dense accelerator | — | %.2f mm² |" % (base_area / 1e6))
     w("| Procrustes | — | %.2f mm² |" % (sparse_area / 1e6))
     w("| overhead / Procrustes area | 14 %% | %.1f %% |" % (100 * (sparse_area - base_area) /
-                                                          sparse_area))
+                                                            sparse_area))
     w("| overhead / dense area | — | %.1f %% |" % (100 * (sparse_area - base_area) / base_area))
     w("")
     w("Table III's per-PE overhead is 21.6 % of a PE (MAC + RF); with the GLB, the added "

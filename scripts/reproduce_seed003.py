@@ -286,7 +286,7 @@ class Runner:
             return None
         if done.returncode != 0:
             sys.exit("trainloop failed (%d): %s\n%s" % (done.returncode, " ".join(command),
-                                                         done.stdout + done.stderr))
+                                                        done.stdout + done.stderr))
         return json.loads(done.stdout)
 
     def energy_split(self, work):
@@ -790,8 +790,8 @@ def write_figure(w, stored, metric, title, paper_text, quantity):
     w("")
     w("Average over the three baselines: trainloop %s, paper %s (ratio %.2f; within "
       "±20 %%: %s). %s" % (pct(avg), pct(PAPER[metric]["average"]),
-                            avg / PAPER[metric]["average"],
-                            verdict(avg, PAPER[metric]["average"]), quantity))
+                           avg / PAPER[metric]["average"],
+                           verdict(avg, PAPER[metric]["average"]), quantity))
     w("")
     same = stored.get("same_mapping", {})
     if same:
@@ -865,7 +865,7 @@ def write_traffic_bound(w, stored):
     w("|---:|---:|---:|---:|---:|---:|")
     for density, csr, bf, dual in format_bits_table():
         w("| %.3g | %.2f | %.2f | %.2f | %s | %s |" % (density, csr, bf, dual,
-                                                     pct(dual / csr - 1), pct(dual / bf - 1)))
+                                                       pct(dual / csr - 1), pct(dual / bf - 1)))
     w("")
     w("At the densities of this training (W and G from 1 to 0.05, A and E at 0.5) the "
       "paper's own equations let the dual format store at most %.1f %% fewer bits than CSR "
@@ -1183,7 +1183,7 @@ def write_report(stored):
         "SCNN and SIGMA, 27 % against SparseTrain (§V-B). trainloop: `total_offchip_words`, "
         "every word read from or written to DRAM over the run, format metadata included.",
         "Direction: %s." % traffic_direction(results, networks,
-                                              stored.get("same_mapping", {})))
+                                             stored.get("same_mapping", {})))
     write_traffic_bound(w, stored)
     write_figure(
         w, stored, "time", "Fig. 19: execution time",

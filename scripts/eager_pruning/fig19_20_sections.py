@@ -54,7 +54,7 @@ def write_fig20(w, args, cnns, fig20, targets):
     w("The same with CX as %s:" % CX_UNITS_TEXT)
     w("")
     w("| network | dense: CX | %s |" % " | ".join("sparse, %s: CX" % text
-                                               for _, _, text in FILTER_SPREADS))
+                                                  for _, _, text in FILTER_SPREADS))
     w("|---|" + "---:|" * len(units))
     for net in cnns:
         w("| %s | %s |" % (LABEL.get(net, net), " | ".join(
@@ -374,7 +374,7 @@ def write_fig20_run_average(w, cnns, runs, targets):
       "iteration only)." % PES)
     w("")
     w("| network | %s |" % " | ".join("dense: %s | run average: %s" % (label, label)
-                                     for label, _ in rows))
+                                      for label, _ in rows))
     w("|---|" + "---:|---:|" * len(rows))
     for net in cnns:
         w("| %s | %s |" % (LABEL.get(net, net), " | ".join(

@@ -80,7 +80,7 @@ def write_rc_readings(w, networks, runs, generator, targets):
     w("")
     w("| network | Table 5's `prune_num` / the rule's | `prune_interval` / the rule's | RC: "
       "paper | as shipped | " + " | ".join(column for _, _, _, column, _
-                                            in RC_READINGS + RC_BOUNDS) + " |")
+                                           in RC_READINGS + RC_BOUNDS) + " |")
     w("|---|---:|---:|---:|---:|" + "---:|" * len(RC_READINGS + RC_BOUNDS))
     for net in networks:
         iterations, _, prune_num, interval, cr, paper = generator.TABLE_5[net]
@@ -173,8 +173,8 @@ def write_lstm_section(w, runs, generator):
     for variant, _, text in LSTM_VARIANTS:
         run = runs[("lstm_timit", "shape_" + variant)]
         w("| %s | %s | %s | %.2f |" % (text, "{:,}".format(run["pruned_weights"]),
-                                        pct(run["macs_removed_fraction"]),
-                                        run["macs_removed_fraction"] / (rc / 100)))
+                                       pct(run["macs_removed_fraction"]),
+                                       run["macs_removed_fraction"] / (rc / 100)))
     one = runs[("lstm_timit", "shape_one_step")]
     frames = 20
     upper = frames * one["dense_total_cycles"]

@@ -392,7 +392,7 @@ def check_resumable(stored, args, results_path):
     if stored.get("search") != search:
         print("error: %s: the stored runs searched with %s, this run with %s; run without "
               "--resume, or with the stored search" % (results_path, stored.get("search"),
-                                                        search), file=sys.stderr)
+                                                       search), file=sys.stderr)
         sys.exit(2)
     inputs = ["arch_specs/%s.yaml" % a
               for a in (args.arch, args.baseline, args.flexflow, SCNN_ARCH)] + [

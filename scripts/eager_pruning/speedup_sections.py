@@ -202,7 +202,7 @@ def write_ff_kernel_update(w, networks, runs):
         bounded = ff["dense_total_cycles"] - ff_ku + max(ff_ku, cx_ku)
         speedups.append(bounded / ep["total_cycles"])
         w("| %s | %.2f | %.2f | %.2f× |" % (LABEL.get(net, net), ff_ku / cx_ku,
-                                           ff["dense_total_cycles"] / bounded, speedups[-1]))
+                                            ff["dense_total_cycles"] / bounded, speedups[-1]))
     mean = sum(speedups) / len(speedups)
     w("")
     w("Mean with the bound: %.2f× (paper %.2f×, ratio %.2f, %s). This is a bound from the "

@@ -157,7 +157,7 @@ def write_own_dataflow(w, networks, own, steady, cp_cycles):
         ours = backprop_speedup(runs)
         energy = backprop_energy_ratio(runs)
         wu_share = runs["wu"]["dense_total_cycles"] / cycles(runs, ("bw", "wu"),
-                                                            "dense_total_cycles")
+                                                             "dense_total_cycles")
         if net in GPU_BACKWARD_MS:
             gpu, standard, _ = backprop_milliseconds(net, runs)
             over_gpu[net] = gpu / standard
@@ -273,7 +273,7 @@ def write_standard_zeros(w, res, fig, targets):
         else:
             tail = "— | —"
         w("| %s | %.2f× | %.2f× | %.2f× | %s |" % (LABEL[net], gscn[net], ratio50,
-                                                  relu_ratio[net], tail))
+                                                   relu_ratio[net], tail))
     w("")
 
 
@@ -524,7 +524,7 @@ def write_code_density(w, networks, steady, gscn, code_density, targets):
             tail = ["—"] * 4
             cells.insert(2, "—")
         w("| %s | %s | %.2f× | %.2f× | %s |" % (LABEL[net], " | ".join(cells), gscn[net], at_code,
-                                              " | ".join(tail)))
+                                                " | ".join(tail)))
     w("")
     w("At SpHG density %g trainloop's GSCN gain is within ±20 %% of the thesis's for %s%s. The "
       "same density puts the MAC ratio at %.2f–%.2f×, far below the theoretical row's "

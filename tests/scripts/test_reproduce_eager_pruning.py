@@ -63,7 +63,7 @@ class Resume(unittest.TestCase):
 
     def test_a_resumed_run_keeps_the_stored_networks_and_runs_the_rest(self):
         first = runs.run_everything(self.args(resume=False), self.generator, ["lenet"],
-                                  self.results)
+                                    self.results)
         self.assertEqual(first["networks"], ["lenet"])
         lenet_calls = len(self.calls_for("lenet"))
         self.assertGreater(lenet_calls, 0)
@@ -71,7 +71,7 @@ class Resume(unittest.TestCase):
         self.assertEqual(stored["done"], ["lenet"], "saved after the network")
 
         second = runs.run_everything(self.args(resume=True), self.generator,
-                                   ["lenet", "resnet32_cifar"], self.results)
+                                     ["lenet", "resnet32_cifar"], self.results)
         self.assertEqual(second["networks"], ["lenet", "resnet32_cifar"])
         self.assertEqual(len(self.calls_for("lenet")), lenet_calls, "LeNet not run again")
         self.assertEqual(len(self.calls_for("resnet32_cifar")), lenet_calls)
@@ -105,12 +105,12 @@ class Resume(unittest.TestCase):
         stored_runs = len(stored["runs"]) + len(stored["fig20"])
         calls = len(self.calls_for("lenet"))
         compared, changed = runs.replay_network(self.args(resume=False), self.generator, "lenet",
-                                              stored)
+                                                stored)
         self.assertEqual((compared, changed), (stored_runs, []))
         self.assertEqual(len(self.calls_for("lenet")), 2 * calls, "every run ran again")
         with mock.patch.dict(os.environ, {"FAKE_RC": "0.5"}):
             compared, changed = runs.replay_network(self.args(resume=False), self.generator,
-                                                  "lenet", stored)
+                                                    "lenet", stored)
         self.assertEqual(len(changed), compared)
         self.assertIn("lenet|shipped: macs_removed_fraction: 0.25 → 0.5", changed)
 
@@ -132,7 +132,7 @@ class Resume(unittest.TestCase):
         runs.run_everything(self.args(resume=False), self.generator, ["lenet"], self.results)
         with self.assertRaises(SystemExit) as exit:
             runs.run_everything(self.args(resume=True, budget=600), self.generator,
-                              ["lenet"], self.results)
+                                ["lenet"], self.results)
         self.assertEqual(exit.exception.code, 2)
 
     def test_the_scnn_baseline_runs_each_reading_dense_and_pruned(self):
@@ -140,7 +140,7 @@ class Resume(unittest.TestCase):
         iterations, batch = self.generator.TABLE_5["lenet"][:2]
         with open(os.path.join(self.work, "commands.txt"), "w") as log:
             runs.run_scnn(self.args(resume=False), "lenet", iterations, batch, "profile.yaml",
-                        fig20, log)
+                          fig20, log)
         calls = [line.split() for line in self.calls_for("lenet")
                  if line.startswith("cartesian ")]
         self.assertEqual(len(calls), 2 * len(readings.SCNN_READINGS))
@@ -190,7 +190,7 @@ class StoredRuns(unittest.TestCase):
                "layers": [{"layer": "conv1", "phase": "fw", "cycles": 7}],
                "config": {"pes": "2x2"}}
         self.assertEqual(runs.slim(run), {"network": "lenet",
-                                        "totals": {"fw": {"cycles": 7, "used_products": 9}}})
+                                          "totals": {"fw": {"cycles": 7, "used_products": 9}}})
 
     def test_the_hybrids_parts_add_on_one_designs_multipliers_or_overlap_on_two_arrays(self):
         # 100 iterations of 6 + 4 SCNN cycles at the paper's factor of 2, 200 MHz: 2.5 µs;
