@@ -13,11 +13,9 @@ from .paper import (
 from .readings import SCNN_ARCH, SCNN_READINGS
 
 
-def write_scnn(w, args, cnns, fig20, runs, generator, targets):
-    """EP's SCNN baseline (§5.2): Fig. 19's dense and sparse inference, Fig. 21's kernel update
-    on GoogLeNet, and §5.4's hybrid of SCNN and CX."""
-    w("## EP's SCNN baseline: Fig. 19, Fig. 21 and §5.4's hybrid")
-    w("")
+def write_scnn_fig19(w, args, cnns, fig20, targets):
+    """Fig. 19's SCNN bars: each phase of one iteration over the ideal dense case, per
+    reading of the spec. Returns those figures by (reading, spread, phase), per network."""
     w("Paper (§5.2): \"SCNN is made up of 128 tiles, each unrolling 4 non-zero inputs and 4 "
       "non-zero filter weights ... the tiles are divided into 32 groups and those within each "
       "group share the weights spatially\"; \"the input sparsity is not considered in EP but "
@@ -96,48 +94,58 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
              ratio_text(cgm[(key, "shipped", "fw")] / PAPER_SCNN_SPARSE_CGM))
              for key, _, _, text in SCNN_READINGS[1:]), weakest))
     w("")
-    if "googlenet" in cnns:
-        ku = over[(shipped, "shipped", "wu")][cnns.index("googlenet")]
-        fw_googlenet = over[(shipped, "shipped", "fw")][cnns.index("googlenet")]
-        targets.add(CLAIM_FIG21_SCNN_KU, "GoogLeNet", "%.2f" % PAPER_SCNN_KU_GOOGLENET,
-                    "%.3f" % ku, ku / PAPER_SCNN_KU_GOOGLENET)
-        for key, _, _, text in SCNN_READINGS[1:]:
-            if key != "scnn_conv_only":  # the kernel update of every layer is the claim's
-                value = scnn_over_ideal(fig20[("googlenet", key, "shipped")],
-                                        fig20[("googlenet", key, "dense")], "wu")
-                targets.alternative(CLAIM_FIG21_SCNN_KU, "GoogLeNet", text,
-                                    value / PAPER_SCNN_KU_GOOGLENET)
-        w("Fig. 21 (§5.3): SCNN's kernel update when training GoogLeNet with EP is \"nearly 0 "
-          "(0.05x)\", because of \"the great gap between the size of inputs and outputs\" "
-          "(§4.1). trainloop: %.3f (ratio %s, %s); direction %s: %.1f %% of SCNN's speed in "
-          "the forward pass of the same iteration. In KU the kernel gradient is the output: "
-          "the Cartesian products of an input plane with an error plane of nearly its size "
-          "mostly fall outside the small kernel and are thrown away (the ReSprop thesis's "
-          "Table 6.1 measures the same loss; docs/reproductions/resprop.md). EP's pruning "
-          "does not help SCNN here: its products follow its operands, the inputs and the "
-          "errors, which EP does not prune, so a pruned weight's gradient is computed and "
-          "dropped."
-          % (ku, ratio_text(ku / PAPER_SCNN_KU_GOOGLENET),
-             target_verdict(ku / PAPER_SCNN_KU_GOOGLENET),
-             "right (nearly 0)" if ku < 0.1 * fw_googlenet else "**wrong** (not nearly 0)",
-             100 * ku / fw_googlenet))
-        w("")
-        # §4.1, Eq. 7: SCNN's utilization is output size over input size, the MACs needed
-        # over the MACs performed: a product count that bounds the bar, whatever the array.
-        utilization = eq7_utilization(fig20[("googlenet", shipped, "dense")], "wu")
-        bound = SCNN_INPUT_ZEROS_FACTOR * utilization
-        w("The paper's own bound: §4.1's Eq. 7 puts SCNN's utilization at output size over "
-          "input size, the MACs an output needs over those SCNN performs. On GoogLeNet's "
-          "kernel update that is trainloop's used over issued products, %.2f %% (dense, the "
-          "same iteration), so with every multiplier busy all the time SCNN reaches %.4f of "
-          "the ideal dense at most (the paper's factor of %d included). trainloop's %.3f is "
-          "%.0f %% of that bound: what it loses is idle PEs, not a product count of its own. "
-          "The paper's %.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these "
-          "layers; the paper does not say how SCNN ran KU beyond §4.1 (which only names the "
-          "gap), and no reading here reaches it."
-          % (100 * utilization, bound, SCNN_INPUT_ZEROS_FACTOR, ku, 100 * ku / bound,
-             PAPER_SCNN_KU_GOOGLENET, PAPER_SCNN_KU_GOOGLENET / bound))
-        w("")
+    return over
+
+
+def write_scnn_fig21(w, cnns, fig20, over, targets):
+    """Fig. 21's SCNN kernel update on GoogLeNet, against the bound of the paper's own Eq. 7."""
+    shipped = SCNN_READINGS[0][0]
+    ku = over[(shipped, "shipped", "wu")][cnns.index("googlenet")]
+    fw_googlenet = over[(shipped, "shipped", "fw")][cnns.index("googlenet")]
+    targets.add(CLAIM_FIG21_SCNN_KU, "GoogLeNet", "%.2f" % PAPER_SCNN_KU_GOOGLENET,
+                "%.3f" % ku, ku / PAPER_SCNN_KU_GOOGLENET)
+    for key, _, _, text in SCNN_READINGS[1:]:
+        if key != "scnn_conv_only":  # the kernel update of every layer is the claim's
+            value = scnn_over_ideal(fig20[("googlenet", key, "shipped")],
+                                    fig20[("googlenet", key, "dense")], "wu")
+            targets.alternative(CLAIM_FIG21_SCNN_KU, "GoogLeNet", text,
+                                value / PAPER_SCNN_KU_GOOGLENET)
+    w("Fig. 21 (§5.3): SCNN's kernel update when training GoogLeNet with EP is \"nearly 0 "
+      "(0.05x)\", because of \"the great gap between the size of inputs and outputs\" "
+      "(§4.1). trainloop: %.3f (ratio %s, %s); direction %s: %.1f %% of SCNN's speed in "
+      "the forward pass of the same iteration. In KU the kernel gradient is the output: "
+      "the Cartesian products of an input plane with an error plane of nearly its size "
+      "mostly fall outside the small kernel and are thrown away (the ReSprop thesis's "
+      "Table 6.1 measures the same loss; docs/reproductions/resprop.md). EP's pruning "
+      "does not help SCNN here: its products follow its operands, the inputs and the "
+      "errors, which EP does not prune, so a pruned weight's gradient is computed and "
+      "dropped."
+      % (ku, ratio_text(ku / PAPER_SCNN_KU_GOOGLENET),
+         target_verdict(ku / PAPER_SCNN_KU_GOOGLENET),
+         "right (nearly 0)" if ku < 0.1 * fw_googlenet else "**wrong** (not nearly 0)",
+         100 * ku / fw_googlenet))
+    w("")
+    # §4.1, Eq. 7: SCNN's utilization is output size over input size, the MACs needed
+    # over the MACs performed: a product count that bounds the bar, whatever the array.
+    utilization = eq7_utilization(fig20[("googlenet", shipped, "dense")], "wu")
+    bound = SCNN_INPUT_ZEROS_FACTOR * utilization
+    w("The paper's own bound: §4.1's Eq. 7 puts SCNN's utilization at output size over "
+      "input size, the MACs an output needs over those SCNN performs. On GoogLeNet's "
+      "kernel update that is trainloop's used over issued products, %.2f %% (dense, the "
+      "same iteration), so with every multiplier busy all the time SCNN reaches %.4f of "
+      "the ideal dense at most (the paper's factor of %d included). trainloop's %.3f is "
+      "%.0f %% of that bound: what it loses is idle PEs, not a product count of its own. "
+      "The paper's %.2f is %.1f× the bound, so its bar did not come from Eq. 7 with these "
+      "layers; the paper does not say how SCNN ran KU beyond §4.1 (which only names the "
+      "gap), and no reading here reaches it."
+      % (100 * utilization, bound, SCNN_INPUT_ZEROS_FACTOR, ku, 100 * ku / bound,
+         PAPER_SCNN_KU_GOOGLENET, PAPER_SCNN_KU_GOOGLENET / bound))
+    w("")
+
+
+def write_hybrid(w, cnns, fig20, runs, generator, targets):
+    """§5.4's hybrid of SCNN (FP, BP) and CX (KU), at §5.2's equal resources and as two arrays."""
+    shipped = SCNN_READINGS[0][0]
     w("§5.4's hybrid: \"If a hybrid architecture of SCNN and CX is applied to train by "
       "pipelining each phase, EP still wins by 1.51x.\" trainloop: dense training over the "
       "run with FP and BP on EP's SCNN (one iteration's cycles above, dense, times Table 5's "
@@ -199,6 +207,12 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
          "right (EP faster)" if means["two_arrays"] > 1 else "**wrong**", means["unbuffered"],
          ratio_text(means["unbuffered"] / PAPER_OVER_HYBRID), scnn_longer, len(cnns)))
     w("")
+
+
+def write_phase_ranking(w, args, cnns, fig20):
+    """§5.3's ranking of the baselines by phase: SCNN's FP and BP against CX's, and CX's KU
+    against SCNN's."""
+    shipped = SCNN_READINGS[0][0]
     # §5.3's comparison of the baselines, phase by phase: one dense iteration on EP's SCNN (at
     # the paper's factor) against the same on CX.
     factor = SCNN_INPUT_ZEROS_FACTOR
@@ -212,3 +226,15 @@ def write_scnn(w, args, cnns, fig20, runs, generator, targets):
       "fewer cycles than CX's on %d of the %d CNNs, and CX's KU fewer than SCNN's on %d (the "
       "paper: SCNN the best in FP and BP, CX in KU)." % (fp_bp, len(cnns), ku))
     w("")
+
+
+def write_scnn(w, args, cnns, fig20, runs, generator, targets):
+    """EP's SCNN baseline (§5.2): Fig. 19's dense and sparse inference, Fig. 21's kernel update
+    on GoogLeNet, and §5.4's hybrid of SCNN and CX."""
+    w("## EP's SCNN baseline: Fig. 19, Fig. 21 and §5.4's hybrid")
+    w("")
+    over = write_scnn_fig19(w, args, cnns, fig20, targets)
+    if "googlenet" in cnns:
+        write_scnn_fig21(w, cnns, fig20, over, targets)
+    write_hybrid(w, cnns, fig20, runs, generator, targets)
+    write_phase_ranking(w, args, cnns, fig20)
