@@ -677,6 +677,15 @@ def write_mismatches(w, dbs, main_t, hist5, hist13, table2, shapes):
     """What does not match, and why: the bounds each figure is set against."""
     w("## What does not match, and why")
     w("")
+    write_speedup_bounds(w, dbs, main_t, table2)
+    write_energy_bounds(w, dbs, main_t, table2, shapes)
+    write_vgg_phases(w, dbs, main_t, table2)
+    if hist5 and hist13:
+        write_histogram_differences(w, hist5, hist13)
+
+
+def write_speedup_bounds(w, dbs, main_t, table2):
+    """Speedups against the bound a step's MACs set, and the activation density behind them."""
     w("Speedups. With every MAC one cycle and perfect balance, a training step can be at most "
       "(fw + bw + wu MACs) / (fw and bw MACs ÷ Table II's MAC reduction + wu MACs × the "
       "activation density the weight update skips on) faster. The bound, what trainloop gets "
@@ -712,6 +721,10 @@ def write_mismatches(w, dbs, main_t, hist5, hist13, table2, shapes):
       "last column), which the paper does not state; the activation-density rows below show "
       "how the speedups move with it. trainloop does not change the assumption to meet them.")
     w("")
+
+
+def write_energy_bounds(w, dbs, main_t, table2, shapes):
+    """Energy savings against what the MACs and the other energies allow, per network."""
     bounds = {n: energy_bounds(dbs["main"], n, shapes[n], table2[n]) for n in NETWORKS}
     batch64_mb = savings(dbs["batch"].totals(), BASE16, SPARSE16, "mobilenet_v2", "K,N",
                          batch=64)[0]
@@ -779,6 +792,10 @@ def write_mismatches(w, dbs, main_t, hist5, hist13, table2, shapes):
           fmt(100 * mb["dram_share"], 0), si(mb["largest_x"]),
           fmt(mb["largest_x"] * 4 / (128 * 1024), 0), fmt(batch64_mb)) if mb else "")
     w("")
+
+
+def write_vgg_phases(w, dbs, main_t, table2):
+    """VGG-S's phases: why the paper's weight update saves more than fw and bw there."""
     prof_t = dbs["profiles"].totals()
     cells = []
     for key, density in (("procrustes", "0.5"), ("procrustes_x04", "0.4"),
@@ -797,21 +814,24 @@ def write_mismatches(w, dbs, main_t, hist5, hist13, table2, shapes):
       "and Cnvlutin's measured 0.56 and the profile's 0.5 are above it." % (
           vgg_r, "; ".join(cells), vgg_r, vgg_r, 1 / vgg_r))
     w("")
-    if hist5 and hist13:
-        over50 = sum(b[2] for b in hist5[0] if b[0] >= 50)
-        under10_5 = sum(b[2] for b in hist5[0] if b[0] < 10)
-        under10_13 = sum(b[2] for b in hist13[0] if b[0] < 10)
-        worst13 = max((b[0] for b in hist13[0] if b[2] > 0.001), default=0)
-        w("Figs. 5 and 13. The profile places a layer's nonzero weights at random (`uniform`); "
-          "Dropback's real masks are also uneven \"by learning pressure\" (§II-C). With "
-          "uniform masks %s %% of trainloop's unbalanced C,K waves lose more than 50 %% (the "
-          "paper: \"frequently\") and %s %% lose less than 10 %%; with pairing %s %% of the "
-          "K,N waves are under 10 %% and no bin from %d %% on holds 0.1 %% of them. A clustered "
-          "density model (`docs/sparsity_format.md`) with measured per-filter spreads, or the "
-          "actual masks (`model: mask`), would widen Fig. 5's histogram; the paper gives "
-          "neither." % (fmt(100 * over50, 1), fmt(100 * under10_5, 1), fmt(100 * under10_13, 1),
-                        worst13 + 10))
-        w("")
+
+
+def write_histogram_differences(w, hist5, hist13):
+    """How trainloop's per-wave histograms differ from Figs. 5 and 13."""
+    over50 = sum(b[2] for b in hist5[0] if b[0] >= 50)
+    under10_5 = sum(b[2] for b in hist5[0] if b[0] < 10)
+    under10_13 = sum(b[2] for b in hist13[0] if b[0] < 10)
+    worst13 = max((b[0] for b in hist13[0] if b[2] > 0.001), default=0)
+    w("Figs. 5 and 13. The profile places a layer's nonzero weights at random (`uniform`); "
+      "Dropback's real masks are also uneven \"by learning pressure\" (§II-C). With "
+      "uniform masks %s %% of trainloop's unbalanced C,K waves lose more than 50 %% (the "
+      "paper: \"frequently\") and %s %% lose less than 10 %%; with pairing %s %% of the "
+      "K,N waves are under 10 %% and no bin from %d %% on holds 0.1 %% of them. A clustered "
+      "density model (`docs/sparsity_format.md`) with measured per-filter spreads, or the "
+      "actual masks (`model: mask`), would widen Fig. 5's histogram; the paper gives "
+      "neither." % (fmt(100 * over50, 1), fmt(100 * under10_5, 1), fmt(100 * under10_13, 1),
+                    worst13 + 10))
+    w("")
 
 
 def write_assumptions(w, a, dbs, main_t, wire_pj, pitch_um):
