@@ -90,6 +90,7 @@ class QuickstartOrder(unittest.TestCase):
 
 
 @unittest.skipUnless(os.environ.get("TRAINLOOP_BINARY"), "needs TRAINLOOP_BINARY")
+@unittest.skipUnless(os.path.exists(os.path.join(SOURCE, ".git")), "needs a git checkout to clone")
 class CleanClone(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
