@@ -1,11 +1,12 @@
 """Runs the commands a Markdown page shows, so the page cannot rot.
 
     doc_commands.py PAGE.md --trainloop BINARY [--source DIR] [--keep]
-    doc_commands.py --links-only PAGE.md...
+    doc_commands.py --links-only [--index INDEX.md] PAGE.md...
 
 Every relative link of the page, `[text](path)` or `[text](path#anchor)`, must
 name a file or folder that exists (relative to the page); `--links-only` checks
-only that, for pages that show no commands.
+only that, for pages that show no commands. `--index` checks that INDEX.md links
+every Markdown page in its folder and below.
 
 A page marks what is tested with HTML comments (invisible when rendered), each
 applying to the fenced block right after it:
@@ -104,6 +105,22 @@ def check_links(page):
         raise Failure(f"{page}: links to nothing: {', '.join(broken)}")
 
 
+def check_index(index):
+    """The index links every Markdown page of its folder and its subfolders."""
+    with open(index) as f:
+        linked = {os.path.normpath(os.path.join(os.path.dirname(index), t.split("#", 1)[0]))
+                  for t in LINK.findall(f.read())}
+    folder = os.path.dirname(index)
+    unlisted = []
+    for root, _, files in os.walk(folder):
+        for name in files:
+            path = os.path.normpath(os.path.join(root, name))
+            if name.endswith(".md") and path != os.path.normpath(index) and path not in linked:
+                unlisted.append(os.path.relpath(path, folder))
+    if unlisted:
+        raise Failure(f"{index}: no link to {', '.join(sorted(unlisted))}")
+
+
 def check_output(where, expected, output):
     got = [line.rstrip() for line in output.split("\n")]
     position = 0
@@ -197,6 +214,7 @@ def main():
     parser.add_argument("--trainloop", help="the binary under test")
     parser.add_argument("--links-only", action="store_true",
                         help="check the pages' relative links only")
+    parser.add_argument("--index", help="an index page that must link every page beside and below it")
     parser.add_argument("--source", default=os.path.normpath(
         os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")))
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
@@ -204,6 +222,8 @@ def main():
     try:
         for page in args.pages:
             check_links(os.path.abspath(page))
+        if args.index:
+            check_index(os.path.abspath(args.index))
         if args.links_only:
             print(f"{len(args.pages)} pages: every relative link resolves")
             return
