@@ -75,7 +75,7 @@ struct SweepSpec {
     // dataflow and objective are "cartesian" and "none".
     RunEvaluator evaluator = RunEvaluator::loop_nest;
     // `zeros: random` (with `evaluator: cartesian` only): where the profiles'
-    // zeros fall (eval/cartesian_product.hpp, CartesianZeros).
+    // zeros fall (cartesian/cartesian_product.hpp, CartesianZeros).
     CartesianZeros cartesian_zeros = CartesianZeros::expected;
     SearchStrategy strategy = SearchStrategy::anneal;
     // Absent `budget:` the search stops when it converges, at most
