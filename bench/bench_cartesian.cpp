@@ -1,4 +1,4 @@
-// The Cartesian-product evaluator (eval/cartesian_product.hpp) per layer-phase
+// The Cartesian-product evaluator (cartesian/cartesian_product.hpp) per layer-phase
 // and over a whole network: what `trainloop cartesian` and `train-cost
 // --evaluator cartesian` spend per distinct problem. ResNet-18 at minibatch 64;
 // GSCN's array (arch_specs/gscn_4x64.yaml: split filters, predictor, 4 sample
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/cartesian_product.hpp"
+#include "cartesian/cartesian_product.hpp"
 #include "problem/training_problems.hpp"
 #include "workload/network_library.hpp"
 

@@ -1,5 +1,5 @@
 // `trainloop cartesian`: a network's conv layer-phases on a Cartesian-product
-// (SCNN-style) PE array, eval/cartesian_product.hpp — the products issued,
+// (SCNN-style) PE array, cartesian/cartesian_product.hpp — the products issued,
 // used and unused, the Cartesian-product cycles in which every product is
 // unused (the ReSprop thesis's Table 6.1 metric), the accumulator-bank
 // stalls and the slowest PE's cycles (docs/cartesian_product.md). JSON:

@@ -8,13 +8,13 @@
 
 #include "arch/pricing_notes.hpp"
 #include "eval/evaluation_json.hpp"
-#include "eval/mapping_case.hpp"
 #include "eval_report.hpp"
 #include "mapping_overrides.hpp"
 #include "reporting_errors.hpp"
 #include "sparse/mask_check.hpp"
 #include "sparse/phase_densities.hpp"
 #include "sparsity_command_options.hpp"
+#include "spec/mapping_case.hpp"
 #include "stored_case.hpp"
 #include "timeloop/timeloop_import.hpp"
 

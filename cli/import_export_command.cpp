@@ -6,8 +6,8 @@
 #include <iostream>
 #include <optional>
 
-#include "eval/mapping_case.hpp"
 #include "mapping_overrides.hpp"
+#include "spec/mapping_case.hpp"
 #include "timeloop/timeloop_export.hpp"
 #include "timeloop/timeloop_files.hpp"
 

@@ -122,7 +122,7 @@ std::string map_to_text(const MapRun& run) {
     // With a sparsity profile: the compute cycles lost to load imbalance, in %.
     const bool sparse = !o.sparsity.profile.empty();
     // conv: whether the search converged (search.hpp); E/LB, C/LB: energy
-    // and cycles over the lower bound (eval/lower_bound.hpp; dense only).
+    // and cycles over the lower bound (bounds/lower_bound.hpp; dense only).
     std::string out =
         fmt::format("{:<{}}  {:<5} {:>15} {:>13} {:>8} {:>6}{} {:>4} {:>5} {:>5}  {}\n", "layer",
                     name_width, "phase", "cycles", "energy (µJ)", "pJ/MAC", "util",

@@ -216,7 +216,7 @@ class Db:
     def lower_bound_pj(self, point_id):
         """Σ over the layer-phases of the dense lower bound on energy (every
         operand word read from DRAM once, every output written once, every MAC
-        once: engine/eval/lower_bound.hpp); None when a row has none."""
+        once: engine/bounds/lower_bound.hpp); None when a row has none."""
         q = """SELECT COUNT(*), COUNT(lower_bound_energy_pj), SUM(lower_bound_energy_pj)
                FROM results WHERE point_id = ? AND choice = 0"""
         rows, bounded, total = self.c.execute(q, (point_id,)).fetchone()
@@ -735,7 +735,7 @@ def write_energy_bounds(w, dbs, main_t, table2, shapes):
       "against the dense baseline as mapped. **A** and **B** keep the on-chip energy of a "
       "performed MAC as in the dense design: **A** every MAC, RF, GLB and network energy "
       "falls by the full MAC reduction, DRAM as modelled; **B** the same with DRAM at its "
-      "compulsory minimum (the dense lower bound's DRAM words, engine/eval/lower_bound.hpp: "
+      "compulsory minimum (the dense lower bound's DRAM words, engine/bounds/lower_bound.hpp: "
       "every operand word read once and every output written once, less every weight word "
       "of fw and bw and the zero share of every weight-update input — all the traffic "
       "compression could remove). **C** assumes nothing about the on-chip storage: only the "

@@ -20,7 +20,7 @@ Four claims, the first three from `trainloop train-cost --format json`:
 
   4. Table 6.1: the share of SCNN's 4x4 Cartesian products in the weight-gradient
      convolution of which no product is used (ResNet-18 64.91 %, ResNet-34 69.6 %),
-     from `trainloop cartesian --format json` (engine/eval/cartesian_product.hpp).
+     from `trainloop cartesian --format json` (engine/cartesian/cartesian_product.hpp).
   5. §6.5 and §7.5.4 (Fig. 7.4): GSCN's predictor makes the weight-gradient
      convolution about 2x faster; §8: GSCN is 6x and 5.5x faster than SCNN on
      ResNet-18 and ResNet-34 back-propagation, at the thesis's sizes (GSCN 4 tiles

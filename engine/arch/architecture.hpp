@@ -36,7 +36,7 @@ struct Architecture {
     std::vector<LogicUnit> units;  // `units:`: logic priced by area
     SparseFeatures sparse;
     // `cartesian_product:`: the PEs run the Cartesian-product dataflow class
-    // (eval/cartesian_product.hpp), which `train-cost --evaluator cartesian` evaluates.
+    // (cartesian/cartesian_product.hpp), which `train-cost --evaluator cartesian` evaluates.
     std::optional<CartesianArray> cartesian;
     ComponentLibrary components;         // library + overrides
     std::string component_library_path;  // the library file, as resolved

@@ -1,7 +1,7 @@
 // CartesianArray: an architecture whose PEs run the Cartesian-product
 // (outer-product) sparse convolution of SCNN (Parashar et al., ISCA 2017,
 // §III-IV) and GSCN (Goli, ReSprop thesis, UBC 2020, ch. 6), the dataflow
-// class eval/cartesian_product.hpp evaluates. Read from an architecture's
+// class cartesian/cartesian_product.hpp evaluates. Read from an architecture's
 // optional `cartesian_product:` section (docs/arch_format.md); the parser
 // guarantees positive counts and that the array's multipliers are the PE
 // array's MACs. Plain value.
@@ -27,7 +27,7 @@ constexpr std::string_view cartesian_tiling_name(CartesianTiling t) {
     return kCartesianTilingNames[static_cast<std::size_t>(t)];
 }
 
-// How accumulator-bank conflicts cost cycles (eval/bank_conflicts.hpp).
+// How accumulator-bank conflicts cost cycles (cartesian/bank_conflicts.hpp).
 // unbuffered: each cycle's F × I products hashed to the banks, the cycle as
 // long as its fullest bank (an upper bound: SCNN's crossbar queues). none: the
 // queues absorb every conflict, SCNN's own reading that A = 2 × F × I banks
@@ -40,7 +40,7 @@ constexpr std::string_view cartesian_bank_stalls_name(CartesianBankStalls b) {
     return kCartesianBankStallsNames[static_cast<std::size_t>(b)];
 }
 
-// What the evaluator can model (eval/cartesian_product.hpp checks them, the
+// What the evaluator can model (cartesian/cartesian_product.hpp checks them, the
 // parser reads a section within them): PEs along a side of the grid, sample
 // tiles and accumulator banks; F and I; the F × I products a cycle scatters.
 inline constexpr std::int64_t kMaxCartesianCount = 4096;

@@ -1,7 +1,7 @@
 // DensityModel: how the nonzeros of a tensor are distributed, beyond their
-// mean density. The load-imbalance model (DESIGN.md, "Evaluating a mapping",
-// step 3) reads it to derive the spread of per-PE work, and tile occupancy
-// (sparse/tile_occupancy.hpp) the spread of nonzeros per tile.
+// mean density. The load-imbalance model (docs/design.md, "The pipeline",
+// step 5, load imbalance) reads it to derive the spread of per-PE work, and
+// tile occupancy (sparse/tile_occupancy.hpp) the spread of nonzeros per tile.
 //
 // Contract: a closed sum type of value structs, one per model, parsed from
 // `model:` (docs/sparsity_format.md):

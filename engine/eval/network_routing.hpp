@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "arch/arch_model.hpp"
+#include "arch/network_shape.hpp"
 #include "arch/network_topology.hpp"
 #include "eval/mapping_check.hpp"
 #include "mapping/mapping.hpp"
@@ -43,22 +44,6 @@ struct NetworkRouting {
     std::array<PerDataSpace<Transfer>, kMaxLevels> transfers{};
     std::array<NetworkTraffic, kMaxNetworks> traffic{};
 };
-
-// A transfer as `net` sees it, given its spans along the array's x and y:
-// a 1-D network's own axis goes in x (the other axis is separate lines), and
-// a unicast network sends each PE its own copy (no sharing). The evaluator's
-// routing and the Cartesian-product transfers (cartesian_transfers.hpp) both
-// shape their words so.
-inline TransferShape shape_for_network(const NetworkModel& net, const AxisSpan& x,
-                                       const AxisSpan& y) {
-    const bool shares = net.kind != DeliveryKind::unicast;
-    const auto on = [shares](const AxisSpan& s) {
-        return AxisSpan{s.used, shares ? s.share : 1.0, s.nodes};
-    };
-    if (net.axes == kAxisX) return {on(x), {}};
-    if (net.axes == kAxisY) return {on(y), {}};
-    return {on(x), on(y)};
-}
 
 // Routes every transfer of the counts (child_side_words) over the networks.
 // A transfer from a level that has networks for its data space, none of them

@@ -1,7 +1,7 @@
 // Action counts: what each storage level and the MACs actually do, the input
 // of the latency and energy models. The dense counts are the nest analysis's
 // (nest_analysis.hpp); with a sparsity profile, sparse/sparse_adjustment.hpp
-// adjusts them (DESIGN.md, "Evaluating a mapping", step 2).
+// adjusts them (docs/design.md, "The pipeline", step 5, sparse adjustment).
 //
 // Every count is per instance of the level and a double (expected values).
 #pragma once

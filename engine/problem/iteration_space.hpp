@@ -1,7 +1,7 @@
-// IterationSpace: the 7-D (+ groups) loop nest of one MAC layer
-// (DESIGN.md): bounds of G,N,K,C,P,Q,R,S and the sliding-window geometry
-// that maps output positions and filter taps to input positions,
-// h = p·stride + r·dilation (padding only shifts h, so it is not kept).
+// IterationSpace: the 7-D (+ groups) loop nest of one MAC layer (docs/design.md,
+// "One iteration space, three phases"): bounds of G,N,K,C,P,Q,R,S and the
+// sliding-window geometry that maps output positions and filter taps to input
+// positions, h = p·stride + r·dilation (padding only shifts h, so it is not kept).
 #pragma once
 
 #include <cstdint>

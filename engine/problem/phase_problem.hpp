@@ -17,9 +17,9 @@
 
 namespace trainloop {
 
-// The dimensions that index each data space (DESIGN.md, the fw/bw/wu
-// equations): weights w[g,k,c,r,s]; inputs x[n,g,c, p·σ+r, q·σ+s] (so P,Q,R,S
-// together index the input's rows and columns); outputs y[n,g,k,p,q].
+// The dimensions that index each data space (docs/design.md, "One iteration space, three
+// phases": the fw/bw/wu equations): weights w[g,k,c,r,s]; inputs x[n,g,c, p·σ+r, q·σ+s]
+// (so P,Q,R,S together index the input's rows and columns); outputs y[n,g,k,p,q].
 DimSet projection_of(DataSpace space);
 
 struct TensorRole {

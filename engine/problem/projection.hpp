@@ -1,4 +1,4 @@
-// How each data space is indexed by the iteration space (DESIGN.md):
+// How each data space is indexed (docs/design.md, "One iteration space, three phases"):
 //   weights [g, k, c, r, s]
 //   inputs  [n, g, c, p·σh + r·δh, q·σw + s·δw]   (the sliding window)
 //   outputs [n, g, k, p, q]

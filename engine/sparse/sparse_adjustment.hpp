@@ -1,6 +1,6 @@
 // The sparse adjustment of the action counts (nest/action_counts.hpp): with a
 // sparsity profile, what each level and the MACs actually do
-// (DESIGN.md, "Evaluating a mapping", step 2; Sparseloop's terms):
+// (docs/design.md, "The pipeline", step 5, sparse adjustment; Sparseloop's terms):
 //   - a compressed format at a level keeps a tile in compressed_size() words
 //     (sparse/compressed_format.hpp): the tile's footprint (capacity), and
 //     every transfer of the tile (fills, reads serving the child, the words

@@ -8,8 +8,8 @@
 #include "constraints/architecture_spec.hpp"
 #include "constraints/constraints_parser.hpp"
 #include "density/sparsity_profile.hpp"
-#include "eval/mapping_case.hpp"
 #include "problem/training_problems.hpp"
+#include "spec/mapping_case.hpp"
 #include "workload/network.hpp"
 
 namespace trainloop {

@@ -51,7 +51,7 @@ struct LayerPhaseRecord : LayerPhaseMetrics {
     std::string energy_by_class;   // JSON object: class -> pJ (eval/energy_classes.hpp)
     bool reused = false;           // copied from an identical problem searched earlier
     bool converged = false;        // the search converged (mappers/search/search.hpp)
-    // What no mapping of this layer-phase can beat (eval/lower_bound.hpp);
+    // What no mapping of this layer-phase can beat (bounds/lower_bound.hpp);
     // unset when none is claimed (sparse evaluation).
     std::optional<std::int64_t> lower_bound_cycles;
     std::optional<double> lower_bound_energy_pj;

@@ -1,5 +1,5 @@
-// The dimensions of the convolution iteration space (DESIGN.md, "One
-// iteration space, three phases"): G groups, N minibatch, K output channels
+// The dimensions of the convolution iteration space (docs/design.md,
+// "One iteration space, three phases"): G groups, N minibatch, K output channels
 // per group, C input channels per group, P×Q output rows×columns, R×S filter
 // rows×columns. Fully connected layers are P=Q=R=S=1 (and G=1).
 #pragma once

@@ -1,5 +1,5 @@
-// Training phases and the tensors they touch (DESIGN.md; Procrustes §II-A).
-//
+// Training phases and the tensors they touch (Procrustes §II-A; docs/design.md,
+// "One iteration space, three phases").
 // All three phases iterate over one space; what differs is which tensor is
 // produced (reduced into) and which two are read:
 //   fw: y  += w · x      (output: y,  outputs space)

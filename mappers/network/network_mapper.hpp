@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/lower_bound.hpp"
+#include "bounds/lower_bound.hpp"
 #include "mapspace/mapspace.hpp"
 #include "problem/training_problems.hpp"
 #include "search/search.hpp"
@@ -136,7 +136,7 @@ struct ProblemSearch {
     Phase phase = Phase::fw;
     std::size_t layer_phases = 0;
     SearchResult result;
-    // What no mapping of this problem can beat (eval/lower_bound.hpp); dense
+    // What no mapping of this problem can beat (bounds/lower_bound.hpp); dense
     // problems only (nullopt with densities below 1).
     std::optional<CostLowerBound> bound;
 };

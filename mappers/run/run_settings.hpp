@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "cartesian/cartesian_product.hpp"
 #include "constraints/mapping_constraints.hpp"
 #include "density/density_schedule.hpp"
-#include "eval/cartesian_product.hpp"
 #include "mapspace/dataflow.hpp"
 #include "search/search.hpp"
 #include "vocabulary/phase.hpp"

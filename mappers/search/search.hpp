@@ -118,7 +118,7 @@ struct SearchResult {
     // kConvergedUnits of them (and at least two) each ended within
     // kConvergedTolerance of the best — the best was found again
     // independently, not once by luck. A heuristic, not a proof: the lower
-    // bound (eval/lower_bound.hpp) says how far the best could still be.
+    // bound (bounds/lower_bound.hpp) says how far the best could still be.
     //
     // With SearchBudget::stop_when_converged, converged says instead that
     // two rounds agreed and the closing pair climb found nothing better by

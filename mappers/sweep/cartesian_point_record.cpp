@@ -19,7 +19,7 @@ std::string json_text(const nlohmann::json& j) {
 }
 
 // The parts of price_cartesian's energy by the component it charges them to
-// (eval/cartesian_energy.hpp), as {component name: pJ} and {class: pJ}.
+// (cartesian/cartesian_energy.hpp), as {component name: pJ} and {class: pJ}.
 struct PricedParts {
     nlohmann::json by_component = nlohmann::json::object();
     std::array<double, kNumEnergyClasses> by_class{};

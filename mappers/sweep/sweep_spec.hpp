@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,17 +30,13 @@ struct ArchOverride {
 };
 
 struct SweepArchitecture {
-    std::string written;              // the entry's file as the sweep gives it (name or path)
     std::string file;                 // resolved path
     std::optional<std::string> name;  // with overrides: the variant's name
     std::vector<ArchOverride> overrides;
     SourceLocation location;
 };
 
-// Leaves out every point whose coordinates equal all the given ones. An
-// architecture, network or sparsity profile is named by its name (the spec's
-// own) or as the sweep's axis writes it (`w05.yaml`); a value that names no
-// entry of its axis is an error (sweep_points.hpp), never a silent no-op.
+// Leaves out every point whose coordinates equal all the given ones.
 struct SweepExclusion {
     std::optional<std::string> architecture;
     std::optional<std::string> network;
@@ -50,8 +45,6 @@ struct SweepExclusion {
     std::optional<std::string> dataflow;
     std::optional<std::string> objective;
     std::optional<std::int64_t> iterations;
-    // Where each given key's value is in the sweep file, and its key path.
-    std::map<std::string, std::pair<SourceLocation, std::string>> given;
 };
 
 struct SweepSpec {
@@ -61,11 +54,9 @@ struct SweepSpec {
     std::string text;  // its YAML text, as read
     std::vector<SweepArchitecture> architectures;
     std::vector<std::string> networks;              // shipped names or resolved paths
-    std::vector<std::string> networks_written;      // each entry as the sweep file gives it
     std::vector<SourceLocation> network_locations;  // of each entry in the sweep file
     std::vector<std::int64_t> batches;
     std::vector<std::string> sparsity;               // resolved profile paths
-    std::vector<std::string> sparsity_written;       // each entry as the sweep file gives it
     std::vector<SourceLocation> sparsity_locations;  // empty: the default profile
     std::vector<std::string> dataflows;
     std::vector<std::string> objectives;
@@ -84,7 +75,7 @@ struct SweepSpec {
     // dataflow and objective are "cartesian" and "none".
     RunEvaluator evaluator = RunEvaluator::loop_nest;
     // `zeros: random` (with `evaluator: cartesian` only): where the profiles'
-    // zeros fall (eval/cartesian_product.hpp, CartesianZeros).
+    // zeros fall (cartesian/cartesian_product.hpp, CartesianZeros).
     CartesianZeros cartesian_zeros = CartesianZeros::expected;
     SearchStrategy strategy = SearchStrategy::anneal;
     // Absent `budget:` the search stops when it converges, at most

@@ -1,5 +1,5 @@
 // A training run's problems evaluated by the Cartesian-product evaluator
-// (eval/cartesian_product.hpp, eval/cartesian_energy.hpp) instead of searched
+// (cartesian/cartesian_product.hpp, cartesian/cartesian_energy.hpp) instead of searched
 // as loop nests: `trainloop train-cost --evaluator cartesian` on an
 // architecture with a `cartesian_product:` section. Each distinct problem of
 // the plan is one layer-phase at its densities; its cost is what the
@@ -21,8 +21,8 @@
 
 #include "arch/arch_model.hpp"
 #include "arch/cartesian_array.hpp"
-#include "eval/cartesian_energy.hpp"
-#include "eval/cartesian_product.hpp"
+#include "cartesian/cartesian_energy.hpp"
+#include "cartesian/cartesian_product.hpp"
 #include "problem/training_problems.hpp"
 #include "training_run/training_run.hpp"
 

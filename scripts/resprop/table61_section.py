@@ -11,7 +11,7 @@ def write_table_6_1(w, res, targets):
     w("Paper: \"the percentage of the cartesian product (4 × 4) that its products are not "
       "useful (all the 16 products are not used) over the total number of cartesian products\" "
       "for the weight-gradient convolution on SCNN, I = F = 4, 64 PEs (§6.3.1). trainloop: "
-      "`trainloop cartesian --phase wu` (`engine/eval/cartesian_product.hpp`, "
+      "`trainloop cartesian --phase wu` (`engine/cartesian/cartesian_product.hpp`, "
       "docs/cartesian_product.md): the exact count, for dense operands, of the input vectors × "
       "filter vectors of every PE in which no product is used, summed over the conv layers (the "
       "FC layer is no convolution). Configuration: %s PEs, F×I = %s, %d accumulator banks."

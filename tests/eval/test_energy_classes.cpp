@@ -6,8 +6,8 @@
 
 #include "density/sparsity_library.hpp"
 #include "eval/energy_classes.hpp"
-#include "eval/mapping_case.hpp"
 #include "sparse/phase_densities.hpp"
+#include "spec/mapping_case.hpp"
 
 namespace trainloop {
 namespace {

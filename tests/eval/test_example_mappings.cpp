@@ -6,10 +6,10 @@
 #include <set>
 
 #include "eval/evaluation_json.hpp"
-#include "eval/mapping_case.hpp"
 #include "mapping/mapping_json.hpp"
 #include "mapping/mapping_text.hpp"
 #include "mapping/mapping_yaml.hpp"
+#include "spec/mapping_case.hpp"
 
 namespace trainloop {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "common/file_text.hpp"
 #include "eval/evaluation_json.hpp"
-#include "eval/mapping_case.hpp"
+#include "spec/mapping_case.hpp"
 #include "support/run_binary.hpp"
 
 namespace trainloop {

@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "eval/lower_bound.hpp"
+#include "bounds/lower_bound.hpp"
 #include "eval/mapping_check.hpp"
 #include "nest/padding.hpp"
 #include "search/search.hpp"

@@ -1,4 +1,4 @@
-// The cost lower bound (eval/lower_bound.hpp): no mapping the evaluator
+// The cost lower bound (bounds/lower_bound.hpp): no mapping the evaluator
 // accepts is below it, on hand-built and shipped architectures, over random
 // points of the mapspace and the mapper's best; and it counts the strided
 // window's touched elements, not its bounding box.
@@ -8,10 +8,10 @@
 #include <random>
 
 #include "arch/arch_model.hpp"
+#include "bounds/lower_bound.hpp"
+#include "bounds/mac_serving_bound.hpp"
 #include "constraints/architecture_spec.hpp"
 #include "eval/evaluation.hpp"
-#include "eval/lower_bound.hpp"
-#include "eval/mac_serving_bound.hpp"
 #include "mapspace/mapspace.hpp"
 #include "search/search.hpp"
 #include "support/eval_fixtures.hpp"

@@ -3,7 +3,7 @@
 // the rejection histogram when nothing fits.
 #include <gtest/gtest.h>
 
-#include "eval/lower_bound.hpp"
+#include "bounds/lower_bound.hpp"
 #include "eval/mapping_check.hpp"
 #include "search/search.hpp"
 #include "support/eval_fixtures.hpp"

@@ -1,5 +1,5 @@
 // The three training phases of a layer: one iteration space, three sets of
-// tensor roles (DESIGN.md; Procrustes §II-A).
+// tensor roles (docs/design.md, "One iteration space, three phases"; Procrustes §II-A).
 #include <gtest/gtest.h>
 
 #include "problem/training_problems.hpp"

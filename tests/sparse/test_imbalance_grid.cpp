@@ -12,8 +12,8 @@
 
 #include "arch/architecture_parser.hpp"
 #include "density/sparsity_library.hpp"
-#include "eval/mapping_case.hpp"
 #include "imbalance_fixtures.hpp"
+#include "spec/mapping_case.hpp"
 
 namespace trainloop {
 namespace {

@@ -22,7 +22,7 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/architecture_yaml.hpp"
 #include "components/component_library_parser.hpp"
-#include "eval/mapping_case.hpp"
+#include "spec/mapping_case.hpp"
 #include "support/architecture_equality.hpp"
 #include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"

@@ -14,7 +14,7 @@
 #include "common/output_files.hpp"
 #include "density/sparsity_library.hpp"
 #include "eval/evaluation_json.hpp"
-#include "eval/mapping_case.hpp"
+#include "spec/mapping_case.hpp"
 #include "support/run_binary.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "support/timeloop_corpus.hpp"

@@ -1,5 +1,5 @@
 // End-to-end: `trainloop train-cost --evaluator cartesian`, the
-// Cartesian-product evaluator (eval/cartesian_product.hpp) reached from a
+// Cartesian-product evaluator (cartesian/cartesian_product.hpp) reached from a
 // whole training run (training_run/cartesian_costs.hpp) on an architecture's
 // `cartesian_product:` section: its steps are the `cartesian` command's
 // layer-phases summed, its sparse run gains over dense training, a results

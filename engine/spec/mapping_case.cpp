@@ -1,4 +1,4 @@
-#include "eval/mapping_case.hpp"
+#include "spec/mapping_case.hpp"
 
 #include <fmt/format.h>
 

@@ -38,7 +38,7 @@
 //    takes the slowest PE's cycles per step). With independent zeros the
 //    operand the PEs split (planar: A's tiles; split filters: B's filters)
 //    holds Binomial counts, so a step lasts E[common vectors] · E[max over
-//    PEs of their own vectors] (eval/random_vectors.hpp); the other operand
+//    PEs of their own vectors] (cartesian/random_vectors.hpp); the other operand
 //    is the same on every PE. Dense operands give the expected-count figure.
 //    With the predictor the slowest PE's predicted cycles are scaled by the
 //    same ratio as without it (an approximation: the predictor keeps a
@@ -52,7 +52,7 @@
 //    products are hashed uniformly to A banks, a bank accepts one product per
 //    cycle, and a cycle lasts as many cycles as its fullest bank (no
 //    buffering between cycles: an upper bound on SCNN, whose crossbar
-//    queues; eval/bank_conflicts.hpp). none: the queues absorb them all
+//    queues; cartesian/bank_conflicts.hpp). none: the queues absorb them all
 //    (SCNN §IV: A = 2 × F × I banks suffice), a lower bound.
 //  - Filter groups (CartesianArray::filter_groups, Eager Pruning §5.2's
 //    SCNN). G copies of the grid take the same samples, group g the filters
@@ -157,7 +157,7 @@ CartesianConv cartesian_conv_of(const Layer& layer, const TensorShape& input,
 // operand's nonzeros (d·positions), so PEs differ only by the size of their
 // share. random: each element is nonzero independently, so PEs holding equal
 // shares hold different counts, and the slowest PE of each (sample, channel)
-// step holds more than the mean (eval/random_vectors.hpp; what a simulator
+// step holds more than the mean (cartesian/random_vectors.hpp; what a simulator
 // driven by real tensors measures, thesis §7.5.4).
 enum class CartesianZeros : std::uint8_t { expected, random };
 inline constexpr std::array<std::string_view, 2> kCartesianZerosNames = {"expected", "random"};

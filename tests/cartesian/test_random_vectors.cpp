@@ -1,4 +1,4 @@
-// expected_max_vectors (eval/random_vectors.hpp): the expected vector count
+// expected_max_vectors (cartesian/random_vectors.hpp): the expected vector count
 // of the slowest of several PEs whose nonzeros are Binomial, by hand on small
 // cases and against sampling.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "eval/random_vectors.hpp"
+#include "cartesian/random_vectors.hpp"
 
 namespace trainloop {
 namespace {

@@ -1,4 +1,4 @@
-// The Cartesian-product evaluator (eval/cartesian_product.hpp) against a
+// The Cartesian-product evaluator (cartesian/cartesian_product.hpp) against a
 // brute force that knows nothing of its axis formulas: the used pairs are
 // the MACs of the convolution's own loop nest (every fw MAC x[h]·w[r] ->
 // y[p] is also the bw product dy[p]·w[r] -> dx[h] and the wu product
@@ -16,8 +16,8 @@
 #include <tuple>
 #include <vector>
 
-#include "eval/bank_conflicts.hpp"
-#include "eval/cartesian_product.hpp"
+#include "cartesian/bank_conflicts.hpp"
+#include "cartesian/cartesian_product.hpp"
 
 namespace trainloop {
 namespace {
@@ -715,7 +715,7 @@ TEST(CartesianProduct, OtherLayersAreRejected) {
                  std::invalid_argument);
 }
 
-// The words the multipliers read (for eval/cartesian_energy.hpp): the tiled
+// The words the multipliers read (for cartesian/cartesian_energy.hpp): the tiled
 // operand's nonzeros once per step, a filter vector of F slots per cycle.
 TEST(CartesianProduct, OperandReadsFollowTheVectorsFetched) {
     SmallConv cv;

@@ -1,5 +1,5 @@
 // The on-chip transfers of one Cartesian-product layer-phase
-// (eval/cartesian_product.hpp) and their energy on the architecture's
+// (cartesian/cartesian_product.hpp) and their energy on the architecture's
 // networks: the part of its energy the loop-nest evaluator charges to the
 // networks (eval/network_routing.hpp), here for a fixed dataflow instead of
 // a mapping's spatial loops.
@@ -38,7 +38,7 @@
 
 #include "arch/arch_model.hpp"
 #include "arch/cartesian_array.hpp"
-#include "eval/cartesian_product.hpp"
+#include "cartesian/cartesian_product.hpp"
 #include "problem/phase_problem.hpp"
 #include "vocabulary/phase.hpp"
 

@@ -1,9 +1,9 @@
-#include "eval/cartesian_transfers.hpp"
+#include "cartesian/cartesian_transfers.hpp"
 
 #include <algorithm>
 
+#include "arch/network_shape.hpp"
 #include "arch/network_topology.hpp"
-#include "eval/network_routing.hpp"
 #include "problem/projection.hpp"
 
 namespace trainloop {

@@ -1,4 +1,4 @@
-// The energy of one Cartesian-product layer-phase (eval/cartesian_product.hpp),
+// The energy of one Cartesian-product layer-phase (cartesian/cartesian_product.hpp),
 // priced by the architecture's own components: what `train-cost --evaluator
 // cartesian` charges where the loop-nest evaluator would charge its mapping's
 // action counts.
@@ -19,7 +19,7 @@
 //    buffers (GSCN's thesis gives no memory system beyond its buffers, §7.5.4).
 //  - Networks: the off-chip words into the PEs, the operands into the
 //    multipliers and the used products into the banks, on the architecture's
-//    networks (eval/cartesian_transfers.hpp).
+//    networks (cartesian/cartesian_transfers.hpp).
 //  - Leakage: every instance of every level and every MAC unit, idle or not,
 //    over the layer-phase's cycles (as evaluation.cpp).
 // Levels between the outermost and the innermost are not charged: the
@@ -29,8 +29,8 @@
 #include <array>
 
 #include "arch/arch_model.hpp"
-#include "eval/cartesian_product.hpp"
-#include "eval/cartesian_transfers.hpp"
+#include "cartesian/cartesian_product.hpp"
+#include "cartesian/cartesian_transfers.hpp"
 #include "vocabulary/limits.hpp"
 
 namespace trainloop {

@@ -1,10 +1,10 @@
-#include "eval/lower_bound.hpp"
+#include "bounds/lower_bound.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "eval/mac_serving_bound.hpp"
+#include "bounds/mac_serving_bound.hpp"
 
 namespace trainloop {
 namespace {

@@ -1,4 +1,4 @@
-#include "eval/cartesian_energy.hpp"
+#include "cartesian/cartesian_energy.hpp"
 
 #include <numeric>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-// eval/cartesian_energy.hpp and eval/cartesian_transfers.hpp: which of the
+// cartesian/cartesian_energy.hpp and cartesian/cartesian_transfers.hpp: which of the
 // architecture's energies prices each part of a Cartesian-product layer-phase.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "arch/arch_model.hpp"
 #include "arch/architecture_parser.hpp"
-#include "eval/cartesian_energy.hpp"
+#include "cartesian/cartesian_energy.hpp"
 
 namespace trainloop {
 namespace {

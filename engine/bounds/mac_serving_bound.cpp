@@ -1,4 +1,4 @@
-#include "eval/mac_serving_bound.hpp"
+#include "bounds/mac_serving_bound.hpp"
 
 #include <algorithm>
 #include <cmath>

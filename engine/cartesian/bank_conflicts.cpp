@@ -1,4 +1,4 @@
-#include "eval/bank_conflicts.hpp"
+#include "cartesian/bank_conflicts.hpp"
 
 #include <algorithm>
 #include <cmath>

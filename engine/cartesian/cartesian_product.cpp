@@ -1,4 +1,4 @@
-#include "eval/cartesian_product.hpp"
+#include "cartesian/cartesian_product.hpp"
 
 #include <fmt/format.h>
 
@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "eval/bank_conflicts.hpp"
-#include "eval/random_vectors.hpp"
+#include "cartesian/bank_conflicts.hpp"
+#include "cartesian/random_vectors.hpp"
 
 namespace trainloop {
 namespace {

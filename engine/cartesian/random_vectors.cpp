@@ -1,4 +1,4 @@
-#include "eval/random_vectors.hpp"
+#include "cartesian/random_vectors.hpp"
 
 #include <algorithm>
 #include <cmath>
