@@ -110,6 +110,35 @@ SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* 
     return node;
 }
 
+// A datatype entry's or dataspace constraint's `keep` and `bypass` lists
+// (v0.3 mappings, v0.4 mappings and constraints). A data space in both
+// contradicts itself: Timeloop would bypass it silently (and, for a v0.4
+// constraint, every other one too), so it is refused at the `bypass` entry.
+void read_keep_bypass(MapReader& map, TimeloopMappingEntry& e, const std::string& level) {
+    std::vector<SpecNode> kept;
+    if (auto keep = map.optional("keep")) {
+        for (const SpecNode& s : keep->items()) {
+            e.keep.push_back(read_timeloop_data_space(s));
+            kept.push_back(s);
+        }
+    }
+    if (auto bypass = map.optional("bypass")) {
+        for (const SpecNode& s : bypass->items()) {
+            const TimeloopDataSpace space = read_timeloop_data_space(s);
+            const auto both = std::find(e.keep.begin(), e.keep.end(), space);
+            if (both != e.keep.end()) {
+                const SpecNode& first = kept[std::size_t(both - e.keep.begin())];
+                s.fail(fmt::format("`{}` is both kept and bypassed at `{}`",
+                                   kTimeloopSpaceNames[std::size_t(space)], level),
+                       "each data space in `keep` or in `bypass`, not both",
+                       fmt::format("`keep` lists it at line {}; drop it from one of the two",
+                                   first.location().line));
+            }
+            e.bypass.push_back(space);
+        }
+    }
+}
+
 // A v0.4 component's `constraints:`. Only `dataspace` (keep/bypass) changes
 // what timeloop-model evaluates: it becomes the level's datatype entry when
 // the mapping gives none (timeloopfe passes it to timeloop-model as one).
@@ -122,13 +151,7 @@ void read_v04_constraints(const SpecNode& node, const std::string& level, Timelo
         e.target = level;
         e.type = TimeloopMappingEntry::Type::datatype;
         e.location = dataspace->location();
-        if (auto keep = ds.optional("keep")) {
-            for (const SpecNode& s : keep->items()) e.keep.push_back(read_timeloop_data_space(s));
-        }
-        if (auto bypass = ds.optional("bypass")) {
-            for (const SpecNode& s : bypass->items())
-                e.bypass.push_back(read_timeloop_data_space(s));
-        }
+        read_keep_bypass(ds, e, level);
         ds.allow({"no_coalesce"});
         ds.finish();
         spec.dataspace_constraints.push_back(e);
@@ -643,14 +666,7 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
                  : type == "spatial" ? TimeloopMappingEntry::Type::spatial
                                      : TimeloopMappingEntry::Type::datatype;
         if (e.type == TimeloopMappingEntry::Type::datatype) {
-            if (auto keep = map.optional("keep")) {
-                for (const SpecNode& s : keep->items())
-                    e.keep.push_back(read_timeloop_data_space(s));
-            }
-            if (auto bypass = map.optional("bypass")) {
-                for (const SpecNode& s : bypass->items())
-                    e.bypass.push_back(read_timeloop_data_space(s));
-            }
+            read_keep_bypass(map, e, e.target);
             map.finish();
             spec.mapping.push_back(e);
             continue;
