@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/did_you_mean.hpp"
+#include "common/names.hpp"
 
 namespace trainloop {
 
@@ -22,7 +23,7 @@ double read_non_negative_double(const SpecNode& node) {
 
 std::string read_name(const SpecNode& node) {
     std::string name = node.as_string();
-    if (name.empty()) node.fail("empty name", "a non-empty name");
+    if (const auto problem = name_problem(name)) node.fail(*problem, std::string(kNameRule));
     return name;
 }
 

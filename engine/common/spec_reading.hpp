@@ -28,7 +28,8 @@ Enum read_enum(const SpecNode& node, const std::array<std::string_view, N>& name
 
 double read_positive_double(const SpecNode& node);
 double read_non_negative_double(const SpecNode& node);
-// A non-empty name (a string scalar).
+// A name a spec defines (a string scalar): what common/names.hpp allows,
+// else an error at the node naming the character.
 std::string read_name(const SpecNode& node);
 
 // "unknown <what> `name`", listing `known`, with a did-you-mean hint.

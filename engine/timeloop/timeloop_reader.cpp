@@ -8,6 +8,7 @@
 
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/names.hpp"
 #include "common/spec_node.hpp"
 #include "timeloop/timeloop_sparse_reader.hpp"
 #include "timeloop/timeloop_spec.hpp"
@@ -220,6 +221,9 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         ctx.v04 ? std::pair{full_name, std::int64_t(1)} : split_range(node, full_name);
     const std::string& name = range.first;
     const std::int64_t count = range.second;
+    // The name becomes a storage level's (or the arithmetic unit's) in trainloop.
+    if (const auto problem = name_problem(name))
+        map.required("name").fail(*problem, std::string(kNameRule));
     // Attributes: the enclosing subtrees' (inherited), overridden by the local's own.
     YAML::Node merged = YAML::Clone(ctx.inherited);
     std::optional<SpecNode> attrs_node = map.optional("attributes");
