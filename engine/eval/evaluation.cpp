@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/checked_math.hpp"
+#include "common/finite.hpp"
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -231,6 +232,17 @@ double EnergyBreakdown::total_pj() const {
     return sum;
 }
 
+namespace {
+
+// Every figure is a sum of these: a NaN or an infinity anywhere shows in one.
+void require_finite_figures(const Evaluation& e) {
+    require_finite("evaluate", {{"the energy", e.energy_pj},
+                                {"the area", e.area_um2},
+                                {"the utilization", e.utilization}});
+}
+
+}  // namespace
+
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping) {
     Evaluation e;
     e.violation = check_mapping_structure(arch, problem.space, mapping);
@@ -244,6 +256,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     add_latency(arch, problem, e);
     add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
+    require_finite_figures(e);
     return e;
 }
 
@@ -269,6 +282,7 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     add_latency(arch, problem, e);
     add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
+    require_finite_figures(e);
     return e;
 }
 

@@ -9,6 +9,7 @@
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/names.hpp"
+#include "common/quantities.hpp"
 #include "common/spec_node.hpp"
 #include "timeloop/timeloop_sparse_reader.hpp"
 #include "timeloop/timeloop_spec.hpp"
@@ -171,6 +172,11 @@ std::int64_t read_attr_int(const SpecNode& attrs, const YAML::Node& merged, cons
     return attr_node(attrs, merged, key).as_positive_int();
 }
 
+// A width in bits (`datawidth`, `width`): common/quantities.hpp's range.
+std::int64_t read_attr_bits(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
+    return read_width_bits(attr_node(attrs, merged, key));
+}
+
 // `count` instances of a level inside `outer` instances of the levels around it.
 std::int64_t total_instances(const SpecNode& node, std::int64_t outer, std::int64_t count) {
     const auto total = checked_mul(outer, count);
@@ -291,8 +297,9 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         if (saw_arithmetic) node.fail("a second arithmetic unit", "one MAC level, innermost");
         saw_arithmetic = true;
         TimeloopArithmetic& a = ctx.spec.arch.arithmetic;
-        a = {name,     klass,          read_attr_int(attrs, merged, "datawidth"), instances, mesh_x,
-             ert_name, node.location()};
+        a = {name,           klass,  read_attr_bits(attrs, merged, "datawidth"),
+             instances,      mesh_x, ert_name,
+             node.location()};
         note_others({"datawidth", "meshX", "meshY"});
         return;
     }
@@ -310,8 +317,8 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     if (!merged["datawidth"]) {
         attrs.fail(fmt::format("`{}` has no `datawidth`", name), "`datawidth:` in bits per word");
     }
-    s.datawidth = read_attr_int(attrs, merged, "datawidth");
-    s.width = merged["width"] ? read_attr_int(attrs, merged, "width") : s.datawidth;
+    s.datawidth = read_attr_bits(attrs, merged, "datawidth");
+    s.width = merged["width"] ? read_attr_bits(attrs, merged, "width") : s.datawidth;
     if (merged["block_size"] || merged["block-size"]) {
         const char* key = merged["block_size"] ? "block_size" : "block-size";
         s.width = checked_bits(attr_node(attrs, merged, key), read_attr_int(attrs, merged, key),
@@ -345,9 +352,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                                      std::pair{"shared_bandwidth", &s.shared_bandwidth}}) {
         if (!merged[key]) continue;
         const SpecNode node = attr_node(attrs, merged, key);
-        const double bw = node.as_double();
-        if (bw <= 0) node.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
-        *field = bw;
+        *field = read_positive_quantity(node, Quantity::bandwidth);
     }
     if (merged["metadata_storage_depth"]) {
         const SpecNode depth = attr_node(attrs, merged, "metadata_storage_depth");
@@ -735,10 +740,7 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
         const std::string name = t.required("name").as_string();
         if (!ert) {
             const SpecNode area = t.required("area");
-            spec.art[name] = area.as_double();
-            if (spec.art[name] < 0) {
-                area.fail(fmt::format("negative area {}", spec.art[name]), "an area >= 0 (µm²)");
-            }
+            spec.art[name] = read_non_negative_quantity(area, Quantity::area);
             t.finish();
             continue;
         }
@@ -747,11 +749,7 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
             MapReader a(action);
             const std::string action_name = a.required("name").as_string();
             const SpecNode energy_node = a.required("energy");
-            const double energy = energy_node.as_double();
-            if (energy < 0) {
-                energy_node.fail(fmt::format("negative energy {} pJ", energy),
-                                 "an energy >= 0 (pJ per action)");
-            }
+            const double energy = read_non_negative_quantity(energy_node, Quantity::energy);
             a.allow({"arguments"});
             a.finish();
             // Accelergy lists an action once per argument value; Timeloop

@@ -89,7 +89,8 @@ TEST(ArchErrors, SharedBandwidthIsReadAndMustBePositive) {
         parse_inline(
             tiny_with("capacity: unbounded", "capacity: unbounded\n    shared_bandwidth: 0"));
     });
-    expect_located(e, kInlineFile, 11, "storage[0].shared_bandwidth", "non-positive value 0");
+    expect_located(e, kInlineFile, 11, "storage[0].shared_bandwidth",
+                   "a bandwidth of 0 words per cycle is out of range");
 }
 
 TEST(ArchErrors, NonPositiveArraySizeIsRejected) {
