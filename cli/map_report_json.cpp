@@ -33,11 +33,8 @@ nlohmann::json map_to_json(const MapRun& run) {
             const Candidate& best = *lp.best;  // a failure is reported before this
             const SearchResult& search = run.result.searches[lp.problem].result;
             nlohmann::json entry = {{"mapping", mapping_to_json(best.mapping, run.arch)},
-                                    {"cycles", best.cycles},
-                                    {"energy_pj", best.energy_pj},
                                     {"macs", lp.macs},
                                     {"pj_per_mac", best.energy_pj / double(lp.macs)},
-                                    {"utilization", lp.utilization},
                                     {"evaluations", search.evaluations},
                                     {"valid", search.valid},
                                     {"reused", lp.reused},
@@ -58,15 +55,10 @@ nlohmann::json map_to_json(const MapRun& run) {
                     {"edp", optimality_gap(best.edp(), bound->edp())},
                     {"offchip_words", optimality_gap(best.offchip_words, bound->offchip_words)}};
             }
-            entry["offchip_words"] = best.offchip_words;
-            if (!o.sparsity.profile.empty()) {
-                entry["effectual_macs"] = best.effectual_macs;
-                entry["imbalance_cycles"] = best.imbalance_cycles;
-                entry["imbalance_pct"] = best.imbalance_pct;
-                entry["workload_stddev"] = best.workload_stddev;
-                entry["workload_stddev_coarse"] = best.workload_stddev_coarse;
-                entry["workload_stddev_two_level"] = best.workload_stddev_two_level;
-            }
+            const bool sparse = !o.sparsity.profile.empty();
+            for_each_metric(best, [&](const MetricInfo& m, const auto& value) {
+                if (metric_shown(m, sparse)) entry[std::string(m.json_key)] = value;
+            });
             if (o.objective == "pareto") {
                 nlohmann::json front = nlohmann::json::array();
                 for (const Candidate& c : search.pareto) {

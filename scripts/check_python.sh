@@ -6,7 +6,7 @@
 # it). Run by ctest (label `lint`), so CI checks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python="${TRAINLOOP_PYTHON:-/usr/bin/python3}"   # the Debian Python setup.sh gives pyflakes
+python="${TRAINLOOP_PYTHON:-/usr/bin/python3}"   # the Debian Python `setup.sh --test` gives pyflakes
 mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.py' 2>/dev/null || find . -path ./build -prune -o -name '*.py' -print)
 if "$python" -m pyflakes "${files[@]}"; then
   echo "pyflakes: ${#files[@]} files clean"

@@ -1,21 +1,59 @@
 #!/usr/bin/env bash
-# Installs every Debian package trainloop's build, tests and benchmarks need.
+# Installs the Debian packages trainloop needs, in two parts:
+#
+#   scripts/setup.sh          what the quick start needs: the build toolchain,
+#                             the libraries, and Python 3 with matplotlib for
+#                             `trainloop report` (and PyYAML for the shipped
+#                             Python tools: workloads/tools, the reproductions);
+#   scripts/setup.sh --test   that, and the test toolchain as well (GoogleTest,
+#                             Google Benchmark, clang-format, pyflakes, chromium,
+#                             clang + libFuzzer, Slurm + MUNGE): what
+#                             scripts/test.sh runs.
+#   scripts/setup.sh [--test] --list   prints the packages, installs nothing.
+#
 # Idempotent: packages already installed are skipped, and apt is not touched
 # at all when nothing is missing.
 set -euo pipefail
 
+test_tools=false
+list_only=false
+for arg in "$@"; do
+  case $arg in
+    --test) test_tools=true ;;
+    --list) list_only=true ;;
+    *)
+      echo "error: scripts/setup.sh: unknown option \`$arg\`" >&2
+      echo "  expected: --test (add the test toolchain), --list (print the packages only)" >&2
+      exit 2
+      ;;
+  esac
+done
+
+# The quick start (scripts/quickstart.sh): build and run trainloop, write a report.
 packages=(
   g++ cmake ninja-build pkg-config
   libboost-graph-dev libtbb-dev libyaml-cpp-dev libsqlite3-dev
-  libbenchmark-dev libgtest-dev libgmock-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev
-  clang-format
-  python3 python3-yaml python3-matplotlib python3-numpy   # reports/: `trainloop report` charts; workloads/tools; the malformed-input corpus (tests/malformed/)
-  python3-pyflakes             # tests: the Python scripts pass pyflakes (label lint)
-  chromium                     # tests: reports render in a headless browser (label browser)
-  clang libfuzzer-14-dev       # the libFuzzer targets (fuzz/)
-  slurm-wlm munge              # tests/slurm/: a one-node Slurm runs examples/sweeps/slurm_array.sh (authenticating with MUNGE)
+  python3 python3-matplotlib python3-numpy   # reports/: `trainloop report` and its charts
+  python3-yaml                 # the shipped Python tools: workloads/tools, scripts/reproduce_*.py
 )
+# The tests (scripts/test.sh): everything the four build trees and ctest use.
+if $test_tools; then
+  packages+=(
+    libgtest-dev libgmock-dev    # tests/: the GoogleTest suites
+    libbenchmark-dev             # bench/: the benchmarks and their smoke runs
+    clang-format                 # tests: C++ formatting (label lint)
+    python3-pyflakes             # tests: the Python scripts pass pyflakes (label lint)
+    chromium                     # tests: reports render in a headless browser (label browser)
+    clang libfuzzer-14-dev       # the libFuzzer targets (fuzz/)
+    slurm-wlm munge              # tests/slurm/: a one-node Slurm runs examples/sweeps/slurm_array.sh (authenticating with MUNGE)
+  )
+fi
+
+if $list_only; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

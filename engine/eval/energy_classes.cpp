@@ -15,10 +15,9 @@ EnergyClass energy_class_of(StorageClass storage) {
 }
 
 std::array<double, kNumEnergyClasses> energy_by_class(const Architecture& arch,
-                                                      const Evaluation& e) {
+                                                      const EnergyBreakdown& b) {
     std::array<double, kNumEnergyClasses> pj{};
     auto add = [&pj](EnergyClass c, double value) { pj[static_cast<std::size_t>(c)] += value; };
-    const EnergyBreakdown& b = e.energy;
     for (std::size_t i = 0; i < b.num_levels; ++i) {
         // The metadata is part of the level's cells: moved to the overheads.
         add(energy_class_of(arch.levels[i].storage_class), b.component_pj(i) - b.level_metadata[i]);

@@ -30,9 +30,10 @@ constexpr std::string_view energy_class_name(EnergyClass c) {
 // dram: DRAM).
 EnergyClass energy_class_of(StorageClass storage);
 
-// pJ per class, indexed by EnergyClass; sums to e.energy_pj up to rounding.
-// `arch` is the architecture `e` was evaluated on.
+// pJ per class, indexed by EnergyClass, of an evaluation's energy breakdown
+// (Evaluation::energy); sums to its energy_pj up to rounding. `arch` is the
+// architecture it was evaluated on.
 std::array<double, kNumEnergyClasses> energy_by_class(const Architecture& arch,
-                                                      const Evaluation& e);
+                                                      const EnergyBreakdown& energy);
 
 }  // namespace trainloop

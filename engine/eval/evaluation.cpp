@@ -241,16 +241,34 @@ void require_finite_figures(const Evaluation& e) {
                                 {"the utilization", e.utilization}});
 }
 
-}  // namespace
-
-Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping) {
+// The one pipeline of docs/design.md ("Evaluating a mapping"): structure,
+// nest analysis, action counts, capacity, load imbalance, routing, latency,
+// energy. Dense evaluation is the case `densities == nullptr`: its counts are
+// the nest's (dense_action_counts) and it has no imbalance to estimate; the
+// capacity check reads the counts' footprints either way (the dense counts'
+// footprint is each kept tile, metadata none).
+Evaluation evaluate_pipeline(const ArchModel& arch, const PhaseProblem& problem,
+                             const Mapping& mapping, const PhaseDensities* densities,
+                             const ImbalanceOptions& imbalance) {
     Evaluation e;
+    if (densities) {
+        e.sparse = true;
+        for (DataSpace s : kAllDataSpaces) e.densities[s] = densities->of(s).density;
+    }
     e.violation = check_mapping_structure(arch, problem.space, mapping);
     if (e.violation) return e;
     analyze_nest(problem, mapping, e.nest);
-    dense_action_counts(e.nest, e.counts);
-    e.violation = check_capacity(arch, e.nest);
+    if (densities) {
+        sparse_action_counts(arch, problem, mapping, e.nest, *densities, e.counts);
+    } else {
+        dense_action_counts(e.nest, e.counts);
+    }
+    e.violation = check_capacity(arch, e.counts);
     if (e.violation) return e;
+    if (densities) {
+        e.imbalance =
+            estimate_load_imbalance(arch, problem, mapping, e.nest, *densities, imbalance);
+    }
     e.violation = route_transfers(arch, problem, mapping, e.nest, e.counts, e.routing);
     if (e.violation) return e;
     add_latency(arch, problem, e);
@@ -260,30 +278,19 @@ Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Ma
     return e;
 }
 
+}  // namespace
+
+Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping) {
+    return evaluate_pipeline(arch, problem, mapping, nullptr, {});
+}
+
 Evaluation evaluate(const ArchModel& arch, const PhaseProblem& problem, const Mapping& mapping,
                     const PhaseDensities& given, const ImbalanceOptions& imbalance) {
     // A hypergeometric model counts from its tensor's size: the layer's. Only
     // then is a copy made (a mask model's copy touches its shared count).
     std::optional<PhaseDensities> resolved;
     if (lacks_tensor_sizes(given)) resolved = with_tensor_sizes(given, problem);
-    const PhaseDensities& densities = resolved ? *resolved : given;
-    Evaluation e;
-    e.sparse = true;
-    for (DataSpace s : kAllDataSpaces) e.densities[s] = densities.of(s).density;
-    e.violation = check_mapping_structure(arch, problem.space, mapping);
-    if (e.violation) return e;
-    analyze_nest(problem, mapping, e.nest);
-    sparse_action_counts(arch, problem, mapping, e.nest, densities, e.counts);
-    e.violation = check_capacity(arch, e.counts);
-    if (e.violation) return e;
-    e.imbalance = estimate_load_imbalance(arch, problem, mapping, e.nest, densities, imbalance);
-    e.violation = route_transfers(arch, problem, mapping, e.nest, e.counts, e.routing);
-    if (e.violation) return e;
-    add_latency(arch, problem, e);
-    add_energy(arch, problem, e);
-    e.area_um2 = arch.area_um2();
-    require_finite_figures(e);
-    return e;
+    return evaluate_pipeline(arch, problem, mapping, resolved ? &*resolved : &given, imbalance);
 }
 
 double offchip_words(const Evaluation& evaluation) {

@@ -97,13 +97,6 @@ std::optional<MappingViolation> first_overflow(const ArchModel& arch, std::size_
 
 }  // namespace
 
-std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest) {
-    return first_overflow(arch, nest.num_levels, [&](std::size_t level, DataSpace s) {
-        const SpaceAccesses& acc = nest.levels[level].space(s);
-        return acc.kept ? double(acc.tile) : 0.0;
-    });
-}
-
 std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts) {
     // A unified level holds data and metadata together; a partitioned one
     // (metadata_capacity_words >= 0) holds each in its own part.

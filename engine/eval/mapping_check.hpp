@@ -48,10 +48,9 @@ std::optional<MappingViolation> check_mapping_structure(const ArchModel& arch,
                                                         const IterationSpace& space,
                                                         const Mapping& mapping);
 
-// Whether each level's kept tiles fit its capacity.
-std::optional<MappingViolation> check_capacity(const ArchModel& arch, const NestAnalysis& nest);
-// The same for the footprints of (sparse) action counts: a compressed tile
-// needs its expected compressed size, metadata included (rounded up).
+// Whether each level's kept tiles fit its capacity, as the action counts'
+// footprints give them: a dense tile its words, a compressed tile its
+// expected compressed size, metadata included (rounded up).
 std::optional<MappingViolation> check_capacity(const ArchModel& arch, const ActionCounts& counts);
 
 // A sentence for users: names the level, the tensor(s), the sizes and the limit.

@@ -25,6 +25,12 @@ void bind_json(Statement& s, int index, const std::string& json) {
     }
 }
 
+std::string repeat_text(std::string_view text, std::size_t times) {
+    std::string out;
+    for (std::size_t i = 0; i < times; ++i) out += text;
+    return out;
+}
+
 }  // namespace
 
 ResultsStore::ResultsStore(std::unique_ptr<Database> db) : db_(std::move(db)) {}
@@ -149,36 +155,34 @@ void ResultsStore::write_point_in_transaction(std::int64_t sweep_id, const Point
     point.run();
     const std::int64_t point_id = db_->last_insert_id();
 
-    Statement& result = cached(
+    // The record's own columns, then one per metric (layer_phase_metrics.def).
+    static const std::string insert_result = fmt::format(
         "INSERT INTO results (point_id, layer, layer_index, phase, choice, mapping_id, macs, "
-        "cycles, energy_pj, utilization, effectual_macs, imbalance_cycles, imbalance_pct, "
-        "energy_breakdown, reused, performed_macs, energy_by_class, converged, "
-        "lower_bound_cycles, lower_bound_energy_pj, workload_stddev, workload_stddev_coarse, "
-        "workload_stddev_two_level, offchip_words) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "energy_breakdown, reused, energy_by_class, converged, lower_bound_cycles, "
+        "lower_bound_energy_pj, {}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?{})",
+        metric_columns(), repeat_text(", ?", kNumLayerPhaseMetrics));
+    constexpr int kFirstMetricBind = 14;
+    Statement& result = cached(insert_result);
     for (const LayerPhaseRecord& r : p.results) {
         const std::int64_t mapping = mapping_id(r.mapping);
         result.bind(1, point_id).bind(2, r.layer).bind(3, r.layer_index).bind(4, r.phase);
-        result.bind(5, r.choice).bind(6, mapping).bind(7, r.macs).bind(8, r.cycles);
-        result.bind(9, r.energy_pj).bind(10, r.utilization).bind(11, r.effectual_macs);
-        result.bind(12, r.imbalance_cycles).bind(13, r.imbalance_pct);
-        result.bind(14, r.energy_breakdown).bind(15, std::int64_t{r.reused ? 1 : 0});
-        result.bind(16, r.performed_macs);
-        bind_json(result, 17, r.energy_by_class);
-        result.bind(18, std::int64_t{r.converged ? 1 : 0});
+        result.bind(5, r.choice).bind(6, mapping).bind(7, r.macs);
+        result.bind(8, r.energy_breakdown).bind(9, std::int64_t{r.reused ? 1 : 0});
+        bind_json(result, 10, r.energy_by_class);
+        result.bind(11, std::int64_t{r.converged ? 1 : 0});
         if (r.lower_bound_cycles) {
-            result.bind(19, *r.lower_bound_cycles);
+            result.bind(12, *r.lower_bound_cycles);
         } else {
-            result.bind_null(19);
+            result.bind_null(12);
         }
         if (r.lower_bound_energy_pj) {
-            result.bind(20, *r.lower_bound_energy_pj);
+            result.bind(13, *r.lower_bound_energy_pj);
         } else {
-            result.bind_null(20);
+            result.bind_null(13);
         }
-        result.bind(21, r.workload_stddev);
-        result.bind(22, r.workload_stddev_coarse).bind(23, r.workload_stddev_two_level);
-        result.bind(24, r.offchip_words);
+        int index = kFirstMetricBind;
+        for_each_metric(r,
+                        [&](const MetricInfo&, const auto& value) { result.bind(index++, value); });
         result.run();
     }
     Statement& total = cached(

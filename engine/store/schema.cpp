@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "common/spec_error.hpp"
+#include "vocabulary/layer_phase_metrics.hpp"
 
 namespace trainloop {
 namespace {
@@ -338,6 +339,27 @@ std::vector<std::string> check_schema(Database& db) {
         }
     }
     // Objects of the user's own (an index for their queries) are left alone.
+    if (have.count("table results")) {
+        for (std::string& p : metric_column_problems(db)) problems.push_back(std::move(p));
+    }
+    return problems;
+}
+
+std::vector<std::string> metric_column_problems(Database& db) {
+    std::map<std::string, std::string> declared;  // column -> declared type
+    Statement columns = db.prepare("SELECT name, type FROM pragma_table_info('results')");
+    while (columns.step()) declared[columns.text(0)] = columns.text(1);
+    std::vector<std::string> problems;
+    for (const MetricInfo& m : kLayerPhaseMetrics) {
+        const auto it = declared.find(std::string(m.name));
+        if (it == declared.end()) {
+            problems.push_back(
+                fmt::format("results.{} is missing (a metric of this build)", m.name));
+        } else if (it->second != sql_type_name(m.sql_type)) {
+            problems.push_back(fmt::format("results.{} is {}, the metric is {}", m.name, it->second,
+                                           sql_type_name(m.sql_type)));
+        }
+    }
     return problems;
 }
 

@@ -29,4 +29,9 @@ void check_readable(Database& db);
 // or defined differently ("table results is missing"); empty when intact.
 std::vector<std::string> check_schema(Database& db);
 
+// The metrics of vocabulary/layer_phase_metrics.def whose `results` column is
+// missing or declared with another type; empty when every metric has its
+// column. A metric added to the table without its migration fails here.
+std::vector<std::string> metric_column_problems(Database& db);
+
 }  // namespace trainloop

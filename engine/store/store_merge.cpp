@@ -70,18 +70,14 @@ INSERT INTO main.points (sweep_id, idx, arch_id, network_id, batch, sparsity_id,
         "JOIN src.sweeps ss ON ss.id = sp.sweep_id JOIN main.sweeps ms ON ms.hash = ss.hash "
         "JOIN main.points np ON np.sweep_id = ms.id AND np.idx = sp.idx WHERE np.id > {}",
         last_point);
+    // Results: the record's own columns, then one per metric (layer_phase_metrics.def).
     db.execute(fmt::format(R"sql(
-INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs, cycles,
-                          energy_pj, utilization, effectual_macs, imbalance_cycles,
-                          imbalance_pct, energy_breakdown, reused, performed_macs,
-                          energy_by_class, converged, lower_bound_cycles, lower_bound_energy_pj,
-                          workload_stddev, workload_stddev_coarse, workload_stddev_two_level,
-                          offchip_words)
-  SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs, r.cycles,
-         r.energy_pj, r.utilization, r.effectual_macs, r.imbalance_cycles, r.imbalance_pct,
-         r.energy_breakdown, r.reused, r.performed_macs, r.energy_by_class, r.converged,
-         r.lower_bound_cycles, r.lower_bound_energy_pj, r.workload_stddev,
-         r.workload_stddev_coarse, r.workload_stddev_two_level, r.offchip_words
+INSERT INTO main.results (point_id, layer, layer_index, phase, choice, mapping_id, macs,
+                          energy_breakdown, reused, energy_by_class, converged,
+                          lower_bound_cycles, lower_bound_energy_pj, {1})
+  SELECT n.new_id, r.layer, r.layer_index, r.phase, r.choice, mm.id, r.macs,
+         r.energy_breakdown, r.reused, r.energy_by_class, r.converged,
+         r.lower_bound_cycles, r.lower_bound_energy_pj, {2}
   FROM ({0}) n JOIN src.results r ON r.point_id = n.src_id
   JOIN src.mappings sm ON sm.id = r.mapping_id JOIN main.mappings mm ON mm.text = sm.text
   ORDER BY n.new_id, r.id;
@@ -104,7 +100,7 @@ INSERT INTO main.training_run_samples (point_id, sample, iteration, begin_iterat
          s.step_cycles, s.step_energy_pj, s.step_effectual_macs
   FROM ({0}) n JOIN src.training_run_samples s ON s.point_id = n.src_id;
 )sql",
-                           new_points));
+                           new_points, metric_columns(), metric_columns("r.")));
     summary.results_added =
         single_int(db, fmt::format("SELECT count(*) FROM main.results WHERE id > {}", last_result));
     return summary;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "vocabulary/layer_phase_metrics.hpp"
+
 namespace trainloop {
 
 // A spec as stored: its name and the exact YAML text that produced the
@@ -36,35 +38,15 @@ struct SweepRecord {
 };
 
 // The best mapping of one layer's phase at one point (choice 0), or another
-// member of its search's energy/cycles Pareto front (choice 1, 2, ...).
-struct LayerPhaseRecord {
+// member of its search's energy/cycles Pareto front (choice 1, 2, ...), with
+// its metrics (vocabulary/layer_phase_metrics.def: one column each).
+struct LayerPhaseRecord : LayerPhaseMetrics {
     std::string layer;
     std::int64_t layer_index = 0;
     std::string phase;  // fw, bw, wu
     std::int64_t choice = 0;
-    std::string mapping;  // the one-line text form (mapping/mapping_text.hpp)
-    std::int64_t macs = 0;
-    std::int64_t cycles = 0;
-    double energy_pj = 0;
-    double utilization = 0;
-    // Sparse evaluation (expected values): MACs not skipped or gated (= macs
-    // when dense), and compute cycles lost waiting for the slowest PE (0 when
-    // dense) and their share of the compute cycles in %.
-    double effectual_macs = 0;
-    double imbalance_cycles = 0;
-    double imbalance_pct = 0;
-    // The PEs' work spread: standard deviation over mean (0 when dense;
-    // imbalance/load_imbalance.hpp, LoadImbalance::workload_stddev).
-    double workload_stddev = 0;
-    // What Chen et al. 2024's coarse step, and it followed by work stealing,
-    // would leave of that spread (LoadImbalance::workload_stddev_coarse,
-    // workload_stddev_two_level; 0 when dense).
-    double workload_stddev_coarse = 0;
-    double workload_stddev_two_level = 0;
-    // Words read from and written to the outermost level, metadata included
-    // (eval/evaluation.hpp offchip_words()).
-    double offchip_words = 0;
-    double performed_macs = 0;     // MACs the datapath does (skipped and gated ones removed)
+    std::string mapping;           // the one-line text form (mapping/mapping_text.hpp)
+    std::int64_t macs = 0;         // the layer-phase's MACs, whatever the mapping
     std::string energy_breakdown;  // JSON object: component -> pJ
     std::string energy_by_class;   // JSON object: class -> pJ (eval/energy_classes.hpp)
     bool reused = false;           // copied from an identical problem searched earlier

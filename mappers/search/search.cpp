@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "eval/layer_phase_metrics.hpp"
 #include "mapspace/divisors.hpp"
 #include "problem/projection.hpp"
 #include "search/parallel_units.hpp"
@@ -79,18 +80,7 @@ double consider(Context& ctx, UnitResult& r, const Mapping& mapping) {
         objective_value(ctx.options.objective, e.cycles, e.energy_pj, offchip_words(e));
     const bool better = improves(ctx.options.objective, value, e.energy_pj, r.best_value, r.best);
     if (better || ctx.options.objective == Objective::pareto) {
-        const BalancedSpreads spread = balanced_spreads(e.imbalance);
-        const Candidate c{.mapping = mapping,
-                          .cycles = e.cycles,
-                          .energy_pj = e.energy_pj,
-                          .effectual_macs = e.counts.effectual_macs,
-                          .imbalance_cycles = e.imbalance.imbalance_cycles,
-                          .imbalance_pct = e.imbalance.imbalance_pct,
-                          .workload_stddev = e.imbalance.workload_stddev,
-                          .workload_stddev_coarse = spread.coarse,
-                          .workload_stddev_two_level = spread.two_level,
-                          .utilization = e.utilization,
-                          .offchip_words = offchip_words(e)};
+        const Candidate c{layer_phase_metrics(e), mapping, e.energy};
         if (better) {
             r.best = c;
             r.best_value = value;

@@ -20,6 +20,7 @@
 
 #include "eval/evaluation.hpp"
 #include "mapspace/mapspace.hpp"
+#include "vocabulary/layer_phase_metrics.hpp"
 
 namespace trainloop {
 
@@ -92,19 +93,12 @@ struct SearchOptions {
     std::function<void(const SearchProgress&)> progress;
 };
 
-struct Candidate {
+// A mapping the search kept, with its metrics (vocabulary/layer_phase_metrics.def)
+// and its energy by component, so that what is stored or shown of it needs no
+// second evaluation.
+struct Candidate : LayerPhaseMetrics {
     Mapping mapping;
-    std::int64_t cycles = 0;
-    double energy_pj = 0;
-    // Sparse evaluation only (dense: effectual = all MACs, no imbalance).
-    double effectual_macs = 0;
-    double imbalance_cycles = 0;
-    double imbalance_pct = 0;
-    double workload_stddev = 0;         // the PEs' work spread over its mean (load_imbalance.hpp)
-    double workload_stddev_coarse = 0;  // what Chen et al.'s coarse step leaves of it
-    double workload_stddev_two_level = 0;  // what both of their steps leave
-    double utilization = 0;                // as evaluate() computes it
-    double offchip_words = 0;              // eval/evaluation.hpp offchip_words()
+    EnergyBreakdown energy;
     double edp() const { return energy_pj * double(cycles); }
 };
 

@@ -17,38 +17,24 @@ namespace {
 LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& layer,
                                     const LayerPhaseResult& lp, const ProblemSearch& search,
                                     const Candidate& candidate, std::int64_t choice) {
-    const PhaseProblem& problem = *c.training.layers[layer.layer].find(lp.phase);
-    // Searches are per planned problem, in plan order.
-    const std::optional<PhaseDensities>& densities = c.plan.problems[lp.problem].densities;
-    const Evaluation e = densities ? evaluate(c.model, problem, candidate.mapping, *densities)
-                                   : evaluate(c.model, problem, candidate.mapping);
+    const EnergyBreakdown& energy = candidate.energy;
     nlohmann::json breakdown = nlohmann::json::object();
-    for (std::size_t component = 0; component < e.energy.num_components(); ++component) {
-        breakdown[component_name(c.arch, component)] = e.energy.component_pj(component);
+    for (std::size_t component = 0; component < energy.num_components(); ++component) {
+        breakdown[component_name(c.arch, component)] = energy.component_pj(component);
     }
     nlohmann::json by_class = nlohmann::json::object();
-    const auto classes = energy_by_class(c.arch, e);
+    const auto classes = energy_by_class(c.arch, energy);
     for (std::size_t i = 0; i < kNumEnergyClasses; ++i) {
         by_class[std::string(kEnergyClassNames[i])] = classes[i];
     }
     LayerPhaseRecord r;
+    static_cast<LayerPhaseMetrics&>(r) = candidate;  // every metric, as the search kept it
     r.layer = layer.name;
     r.layer_index = static_cast<std::int64_t>(layer.layer);
     r.phase = std::string(phase_name(lp.phase));
     r.choice = choice;
     r.mapping = mapping_to_text(candidate.mapping, c.arch);
     r.macs = lp.macs;
-    r.cycles = candidate.cycles;
-    r.energy_pj = candidate.energy_pj;
-    r.utilization = candidate.utilization;
-    r.effectual_macs = candidate.effectual_macs;
-    r.imbalance_cycles = candidate.imbalance_cycles;
-    r.imbalance_pct = candidate.imbalance_pct;
-    r.workload_stddev = candidate.workload_stddev;
-    r.workload_stddev_coarse = candidate.workload_stddev_coarse;
-    r.workload_stddev_two_level = candidate.workload_stddev_two_level;
-    r.offchip_words = candidate.offchip_words;
-    r.performed_macs = e.counts.macs_performed;
     // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     r.energy_by_class = by_class.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -2,7 +2,9 @@
 results database (database.py) and the selections every section shares
 (selection.py). No SQL and no drawing here."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
+
+from .metrics import LAYER_PHASE_METRICS
 
 PHASES = ("fw", "bw", "wu")
 
@@ -102,21 +104,18 @@ class Proposal:
         return f"{self.arch} ({self.sparsity})"
 
 
-@dataclass(frozen=True)
-class LayerResult:
-    layer: str
-    layer_index: int
-    phase: str
-    macs: int
-    cycles: int
-    energy_pj: float
-    utilization: float
-    effectual_macs: float
-    performed_macs: float
-    imbalance_cycles: float
-    imbalance_pct: float
-    energy_by_class: dict  # None for rows written before schema 2
-    mapping: str
+# The best mapping of one layer-phase: where it is, and a field per metric of
+# engine/vocabulary/layer_phase_metrics.def (cycles, energy_pj, utilization,
+# effectual_macs, ...; metrics.py), so the report has no list of its own.
+LayerResult = make_dataclass("LayerResult", [
+    ("layer", str),
+    ("layer_index", int),
+    ("phase", str),
+    ("macs", int),
+    *[(m.name, m.python_type) for m in LAYER_PHASE_METRICS],
+    ("energy_by_class", dict),  # None for rows written before schema 2
+    ("mapping", str),
+], frozen=True)
 
 
 @dataclass

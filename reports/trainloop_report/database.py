@@ -11,6 +11,7 @@ import sqlite3
 
 from .data import Architecture, Database, LayerResult, PhaseTotal, Point, Sweep
 from .errors import ReportError
+from .metrics import LAYER_PHASE_METRICS
 
 SCHEMA_VERSION = 7  # the schema this report reads (engine/store/schema.cpp)
 
@@ -117,19 +118,18 @@ def _layer_results(path, point_ids):
     try:
         marks = ",".join("?" * len(point_ids))
         out = {pid: [] for pid in point_ids}
+        metrics = [m.name for m in LAYER_PHASE_METRICS]
         for row in conn.execute(
-                "SELECT point_id, layer, layer_index, phase, macs, cycles, energy_pj, "
-                "utilization, effectual_macs, performed_macs, imbalance_cycles, imbalance_pct, "
-                "energy_by_class, m.text FROM results r JOIN mappings m ON m.id = r.mapping_id "
+                "SELECT point_id, layer, layer_index, phase, macs, energy_by_class, m.text, "
+                + ", ".join(f"r.{name}" for name in metrics) + " "
+                "FROM results r JOIN mappings m ON m.id = r.mapping_id "
                 f"WHERE r.choice = 0 AND r.point_id IN ({marks}) "
                 "ORDER BY point_id, layer_index, CASE phase WHEN 'fw' THEN 0 WHEN 'bw' THEN 1 "
                 "ELSE 2 END", list(point_ids)):
             out[row[0]].append(LayerResult(
-                layer=row[1], layer_index=row[2], phase=row[3], macs=row[4], cycles=row[5],
-                energy_pj=row[6], utilization=row[7], effectual_macs=row[8],
-                performed_macs=row[9], imbalance_cycles=row[10], imbalance_pct=row[11],
-                energy_by_class=_json(row[12], path, "results.energy_by_class"),
-                mapping=row[13]))
+                layer=row[1], layer_index=row[2], phase=row[3], macs=row[4],
+                energy_by_class=_json(row[5], path, "results.energy_by_class"),
+                mapping=row[6], **dict(zip(metrics, row[7:]))))
         return out
     finally:
         conn.close()

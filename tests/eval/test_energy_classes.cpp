@@ -34,7 +34,7 @@ TEST(EnergyClasses, DenseEvaluationHasNoSparseOverheadAndAddsUp) {
     const MappingCase c = example_case("procrustes_baseline_16x16");
     const Evaluation e = evaluate_case(c);
     ASSERT_TRUE(e.valid());
-    const auto pj = energy_by_class(c.arch, e);
+    const auto pj = energy_by_class(c.arch, e.energy);
     EXPECT_NEAR(sum(pj), e.energy_pj, 1e-9 * e.energy_pj);
     EXPECT_EQ(of(pj, EnergyClass::sparse_overhead), 0.0);
     // DRAM, GLB (sram), RF (regfile): one level per class, priced as its component.
@@ -51,7 +51,7 @@ TEST(EnergyClasses, CompressedWeightsAndBalancingAreSparseOverheads) {
         phase_densities(profile, c.network->name(), c.problem->layer, c.problem->phase);
     const Evaluation e = evaluate_case(c, d, {});
     ASSERT_TRUE(e.valid());
-    const auto pj = energy_by_class(c.arch, e);
+    const auto pj = energy_by_class(c.arch, e.energy);
     EXPECT_NEAR(sum(pj), e.energy_pj, 1e-9 * e.energy_pj);
     // CSB weights read their metadata wherever they are stored compressed
     // (DRAM and GLB at least): priced at those levels, counted as overhead,

@@ -21,7 +21,7 @@ def chromium():
         path = shutil.which(name)
         if path:
             return path
-    sys.exit("chromium not found: scripts/setup.sh installs Debian's `chromium`")
+    sys.exit("chromium not found: scripts/setup.sh --test installs Debian's `chromium`")
 
 
 def screenshot(html, png, height):

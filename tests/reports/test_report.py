@@ -57,6 +57,38 @@ class ProposalFields(unittest.TestCase):
         self.assertEqual(_phase_units({"pe_array": {}}), "in turn on one datapath: their sum")
 
 
+class MetricTable(unittest.TestCase):
+    """The report reads the engine's metric table (layer_phase_metrics.def)
+    rather than a column list of its own."""
+
+    def test_every_metric_of_the_table_is_read_with_its_fields(self):
+        from trainloop_report.metrics import DEFINITIONS, LAYER_PHASE_METRICS
+        lines = [line for line in DEFINITIONS.read_text().splitlines()
+                 if line.startswith("TRAINLOOP_METRIC(")]
+        self.assertEqual([m.name for m in LAYER_PHASE_METRICS],
+                         [line[len("TRAINLOOP_METRIC("):].split(",")[0] for line in lines])
+        for m in LAYER_PHASE_METRICS:
+            self.assertIn(m.sql_type, ("INTEGER", "REAL"), m.name)
+            self.assertIn(m.shown, ("all", "sparse", "stored"), m.name)
+            self.assertTrue(m.header and m.description, m.name)
+
+    def test_a_layer_result_has_a_field_per_metric(self):
+        from dataclasses import fields
+        from trainloop_report.data import LayerResult
+        from trainloop_report.metrics import LAYER_PHASE_METRICS
+        names = {f.name for f in fields(LayerResult)}
+        for m in LAYER_PHASE_METRICS:
+            self.assertIn(m.name, names)
+
+    def test_a_description_may_hold_commas_and_a_unit_may_be_empty(self):
+        from trainloop_report.metrics import read_metrics
+        [m] = read_metrics('// TRAINLOOP_METRIC(a comment)\n'
+                           'TRAINLOOP_METRIC(x, double, REAL, "x", "x (a, b)", "", sparse,\n'
+                           '                 "one, two")\n')
+        self.assertEqual((m.name, m.header, m.unit, m.shown, m.description),
+                         ("x", "x (a, b)", "", "sparse", "one, two"))
+
+
 class ReportOverFixture(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -10,7 +10,7 @@
 #
 #   tests/slurm/run_slurm_sweep.sh [TRAINLOOP_BINARY]     # default build/trainloop
 #
-# Needs the Debian packages slurm-wlm and munge (scripts/setup.sh). Nothing
+# Needs the Debian packages slurm-wlm and munge (scripts/setup.sh --test). Nothing
 # outside the temporary directory is changed: every daemon runs as the
 # calling user with its files there, and runs under `timeout` so it cannot
 # outlive the test even if the test itself is killed. SLURM_TEST_KEEP=1 keeps
@@ -42,7 +42,7 @@ for tool in munged munge unmunge slurmctld slurmd sbatch squeue scontrol scancel
 done
 if [ ${#missing[@]} -ne 0 ]; then
   echo "slurm-test: FAILED: ${missing[*]} not found. This test needs Slurm and MUNGE" \
-    "(Debian packages slurm-wlm and munge): run scripts/setup.sh." >&2
+    "(Debian packages slurm-wlm and munge): run scripts/setup.sh --test." >&2
   exit 1
 fi
 if [ ! -x "$trainloop" ]; then
