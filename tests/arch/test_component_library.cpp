@@ -129,7 +129,7 @@ TEST(ComponentOverrides, AreValidatedLikeLibraryEntries) {
 )");
     });
     expect_located(e, arch_test::kInlineFile, 28, "component_overrides[0].mac_pj",
-                   "non-positive value -1");
+                   "an energy of -1 pJ is out of range");
 }
 
 }  // namespace
