@@ -67,10 +67,38 @@ int run_child(const std::vector<std::string>& argv, const std::string& package_d
     return 1;
 }
 
+// Refuses, before anything is rendered, an --out that is the results
+// database (or its -wal / -shm file: the report would replace the results
+// with HTML) or that cannot be written (its folder is missing or read-only).
+void check_output_path(const ReportOptions& o) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path out = fs::weakly_canonical(o.out, ec);
+    const fs::path db = fs::weakly_canonical(o.db, ec);
+    for (const std::string suffix : {"", "-wal", "-shm", "-journal"}) {
+        if (out == fs::path(db.string() + suffix)) {
+            throw SpecError({o.out}, "--out",
+                            fmt::format("--out names the results database{} the report reads: "
+                                        "it would be replaced with HTML",
+                                        suffix.empty() ? "" : "'s " + suffix.substr(1) + " file"),
+                            "an --out path other than the database's", "e.g. --out report.html");
+        }
+    }
+    const fs::path folder = out.has_parent_path() ? out.parent_path() : fs::path(".");
+    if (!fs::is_directory(folder, ec) || access(folder.c_str(), W_OK) != 0) {
+        throw SpecError(
+            {o.out}, "--out",
+            fmt::format("cannot write the report: its folder {} {}", folder.string(),
+                        fs::is_directory(folder, ec) ? "is not writable" : "does not exist"),
+            "a path in an existing, writable folder");
+    }
+}
+
 void run_report(const ReportOptions& o) {
     // The errors `query` gives for a missing, empty, foreign, corrupt or
     // too-new database (exit 2), before starting Python.
     { ResultsStore::open_for_reading(o.db); }
+    check_output_path(o);
     const std::filesystem::path package_dir = data_directory() / "reports";
     if (!is_regular_file_path(package_dir / "trainloop_report" / "__main__.py")) {
         throw std::runtime_error(

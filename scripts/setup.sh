@@ -41,6 +41,7 @@ packages=(
 if $test_tools; then
   packages+=(
     libgtest-dev libgmock-dev    # tests/: the GoogleTest suites
+    ccache                       # scripts/build.sh: the four trees reuse what this machine compiled before
     libbenchmark-dev             # bench/: the benchmarks and their smoke runs
     clang-format                 # tests: C++ formatting (label lint)
     python3-pyflakes             # tests: the Python scripts pass pyflakes (label lint)

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "common/checked_math.hpp"
+#include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
 #include "common/quantities.hpp"
@@ -76,20 +79,48 @@ void check_component(const SpecNode& node, const std::string& name, ComponentCla
     }
 }
 
-// Loads the library the file names (relative to the file) and applies the
-// file's overrides; records the resolved path in `arch`.
+// The shipped component libraries (arch_specs/components/), by name.
+std::filesystem::path shipped_libraries() { return data_directory() / "arch_specs/components"; }
+
+// The library a `component_library:` value names: a file relative to the
+// architecture file, else a shipped library by name (`default_45nm`, with or
+// without `.yaml`), so a spec outside the source tree can use one without an
+// absolute path into it. Fails naming both places looked in.
+std::filesystem::path resolve_library(const SpecNode& path_node, const SpecNode& root) {
+    const std::string value = path_node.as_string();
+    const std::filesystem::path relative = value;
+    // operator/ keeps an absolute right-hand side as is.
+    const std::filesystem::path next_to_file =
+        (std::filesystem::path(root.file()).parent_path() / relative).lexically_normal();
+    if (is_regular_file_path(next_to_file)) return next_to_file;
+    std::vector<std::string> shipped;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(shipped_libraries(), ec)) {
+        if (entry.path().extension() == ".yaml") shipped.push_back(entry.path().stem().string());
+    }
+    std::sort(shipped.begin(), shipped.end());
+    if (relative.has_filename() && !relative.has_parent_path()) {
+        const std::string stem = relative.extension() == ".yaml" ? relative.stem().string() : value;
+        if (std::find(shipped.begin(), shipped.end(), stem) != shipped.end()) {
+            return shipped_libraries() / (stem + ".yaml");
+        }
+    }
+    std::string names;
+    for (const std::string& n : shipped) names += (names.empty() ? "" : ", ") + n;
+    path_node.fail(fmt::format("component library `{}` not found (looked for {}, and for a "
+                               "shipped library of that name)",
+                               value, next_to_file.string()),
+                   "a component library YAML file, relative to this file, or a shipped "
+                   "library's name: " +
+                       names);
+}
+
+// Loads the library the file names (resolve_library) and applies the file's
+// overrides; records the resolved path in `arch`.
 ComponentLibrary read_library(MapReader& top, const SpecNode& root, Architecture& arch) {
     const SpecNode path_node = top.required("component_library");
-    const std::filesystem::path relative = path_node.as_string();
-    // operator/ keeps an absolute right-hand side as is.
-    const std::filesystem::path resolved =
-        (std::filesystem::path(root.file()).parent_path() / relative).lexically_normal();
+    const std::filesystem::path resolved = resolve_library(path_node, root);
     arch.component_library_path = resolved.string();
-    if (!is_regular_file_path(resolved)) {
-        path_node.fail(fmt::format("component library `{}` not found (looked for {})",
-                                   relative.string(), resolved.string()),
-                       "a component library YAML file, relative to this file");
-    }
     ComponentLibrary library = load_referenced(path_node, "component library",
                                                [&] { return load_component_library(resolved); });
     if (const auto overrides = top.optional("component_overrides")) {

@@ -70,11 +70,14 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
     SweepArchitecture arch;
     arch.location = node.location();
     if (node.is_scalar()) {
+        arch.written = node.as_string();
         arch.file = resolve_spec(node, sweep_dir, "arch_specs", "architecture");
         return arch;
     }
     MapReader r(node);
-    arch.file = resolve_spec(r.required("file"), sweep_dir, "arch_specs", "architecture");
+    const SpecNode file = r.required("file");
+    arch.written = file.as_string();
+    arch.file = resolve_spec(file, sweep_dir, "arch_specs", "architecture");
     if (auto name = r.optional("name")) arch.name = spec_reading::read_name(*name);
     if (auto set = r.optional("set")) {
         if (!set->is_map()) set->fail("not a mapping", "`set: {key.path: value, ...}`");
@@ -104,14 +107,24 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
 SweepExclusion parse_exclusion(const SpecNode& node) {
     MapReader r(node);
     SweepExclusion e;
-    if (auto v = r.optional("architecture")) e.architecture = v->as_string();
-    if (auto v = r.optional("network")) e.network = v->as_string();
-    if (auto v = r.optional("batch")) e.batch = v->as_positive_int();
-    if (auto v = r.optional("sparsity")) e.sparsity = v->as_string();
-    if (auto v = r.optional("dataflow")) e.dataflow = v->as_string();
-    if (auto v = r.optional("objective")) e.objective = v->as_string();
-    if (auto v = r.optional("iterations")) e.iterations = v->as_positive_int();
+    auto given = [&e](const char* key, const SpecNode& v) {
+        e.given[key] = {v.location(), v.path()};
+        return v;
+    };
+    if (auto v = r.optional("architecture")) e.architecture = given("architecture", *v).as_string();
+    if (auto v = r.optional("network")) e.network = given("network", *v).as_string();
+    if (auto v = r.optional("batch")) e.batch = given("batch", *v).as_positive_int();
+    if (auto v = r.optional("sparsity")) e.sparsity = given("sparsity", *v).as_string();
+    if (auto v = r.optional("dataflow")) e.dataflow = given("dataflow", *v).as_string();
+    if (auto v = r.optional("objective")) e.objective = given("objective", *v).as_string();
+    if (auto v = r.optional("iterations")) e.iterations = given("iterations", *v).as_positive_int();
     r.finish();
+    if (e.given.empty()) {
+        node.fail("an exclusion with no coordinates, which would leave out every point",
+                  "one or more of architecture, network, batch, sparsity, dataflow, objective, "
+                  "iterations",
+                  "remove the entry to keep every point");
+    }
     return e;
 }
 
@@ -134,6 +147,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     for (const SpecNode& n : networks) {
         spec.network_locations.push_back(n.location());
         const std::string entry = n.as_string();
+        spec.networks_written.push_back(entry);
         const fs::path relative = dir / entry;
         if (is_regular_file_path(relative)) {
             spec.networks.push_back(relative.lexically_normal().string());
@@ -159,11 +173,13 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         const std::vector<SpecNode> items = axis_items(*sparsity);
         for (const SpecNode& s : items) {
             spec.sparsity.push_back(resolve_spec(s, dir, "workloads/sparsity", "sparsity profile"));
+            spec.sparsity_written.push_back(s.as_string());
             spec.sparsity_locations.push_back(s.location());
         }
         reject_duplicates(spec.sparsity, items, "sparsity profile");
     } else {
         spec.sparsity = {(data_directory() / "workloads/sparsity/dense.yaml").string()};
+        spec.sparsity_written = {"dense"};
     }
 
     // The Cartesian-product array has one dataflow of its own and searches

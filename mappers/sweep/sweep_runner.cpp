@@ -200,7 +200,11 @@ PointParallelism point_parallelism(const SweepRunOptions& options, const SweepSp
 SweepCheckSummary check_sweep(const SweepSpec& spec) {
     const LoadedSweep loaded = load_everything(spec);
     SweepCheckSummary summary;
-    summary.points = static_cast<std::int64_t>(all_points(spec, loaded).size());
+    const std::vector<SweepPoint> points = all_points(spec, loaded);
+    summary.points = static_cast<std::int64_t>(points.size());
+    // The (architecture, dataflow) pairs some point runs: an excluded pair is never mapped.
+    std::set<std::pair<std::size_t, std::size_t>> mapped;
+    for (const SweepPoint& p : points) mapped.insert({p.architecture, p.dataflow});
     for (std::size_t n = 0; n < loaded.networks.size(); ++n) {
         for (const std::int64_t batch : spec.batches) {
             const NetworkTraining training = derive_training_problems(*loaded.networks[n], batch);
@@ -211,10 +215,13 @@ SweepCheckSummary check_sweep(const SweepSpec& spec) {
     }
     // The Cartesian-product evaluator's points have no dataflow to check.
     if (spec.evaluator == RunEvaluator::loop_nest) {
-        for (const ArchitectureVariant& variant : loaded.archs) {
+        for (std::size_t a = 0; a < loaded.archs.size(); ++a) {
+            const ArchitectureVariant& variant = loaded.archs[a];
             const MappingConstraints constraints =
                 merged_constraints(variant.arch, variant.constraints, loaded.constraints);
-            for (const std::string& dataflow : spec.dataflows) {
+            for (std::size_t d = 0; d < spec.dataflows.size(); ++d) {
+                if (!mapped.count({a, d})) continue;
+                const std::string& dataflow = spec.dataflows[d];
                 try {
                     check_dataflow_against_constraints(
                         {parse_dataflow(dataflow), spec.bypass, constraints});

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,13 +31,17 @@ struct ArchOverride {
 };
 
 struct SweepArchitecture {
+    std::string written;              // the entry's file as the sweep gives it (name or path)
     std::string file;                 // resolved path
     std::optional<std::string> name;  // with overrides: the variant's name
     std::vector<ArchOverride> overrides;
     SourceLocation location;
 };
 
-// Leaves out every point whose coordinates equal all the given ones.
+// Leaves out every point whose coordinates equal all the given ones. An
+// architecture, network or sparsity profile is named by its name (the spec's
+// own) or as the sweep's axis writes it (`w05.yaml`); a value that names no
+// entry of its axis is an error (sweep_points.hpp), never a silent no-op.
 struct SweepExclusion {
     std::optional<std::string> architecture;
     std::optional<std::string> network;
@@ -45,6 +50,8 @@ struct SweepExclusion {
     std::optional<std::string> dataflow;
     std::optional<std::string> objective;
     std::optional<std::int64_t> iterations;
+    // Where each given key's value is in the sweep file, and its key path.
+    std::map<std::string, std::pair<SourceLocation, std::string>> given;
 };
 
 struct SweepSpec {
@@ -54,9 +61,11 @@ struct SweepSpec {
     std::string text;  // its YAML text, as read
     std::vector<SweepArchitecture> architectures;
     std::vector<std::string> networks;              // shipped names or resolved paths
+    std::vector<std::string> networks_written;      // each entry as the sweep file gives it
     std::vector<SourceLocation> network_locations;  // of each entry in the sweep file
     std::vector<std::int64_t> batches;
     std::vector<std::string> sparsity;               // resolved profile paths
+    std::vector<std::string> sparsity_written;       // each entry as the sweep file gives it
     std::vector<SourceLocation> sparsity_locations;  // empty: the default profile
     std::vector<std::string> dataflows;
     std::vector<std::string> objectives;

@@ -175,6 +175,24 @@ TEST(ArchErrors, MissingLibraryFileIsLocatedAtItsKey) {
     expect_located(e, kInlineFile, 2, "component_library", "not found");
 }
 
+// A spec kept anywhere names a shipped library by name: no absolute path
+// into the source tree (which the results database would then store).
+TEST(ArchErrors, AShippedLibraryIsFoundByNameFromAnywhere) {
+    const std::string outside = "/nonexistent_dir/my_arch.yaml";
+    for (const std::string name : {"default_45nm", "default_45nm.yaml"}) {
+        const std::string text = tiny_with("components/default_45nm.yaml", name);
+        const Architecture arch = parse_architecture(SpecNode::load_string(text, outside));
+        EXPECT_EQ(arch.component_library_path,
+                  std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/default_45nm.yaml")
+            << name;
+    }
+    const SpecError e = expect_spec_error([&] {
+        parse_architecture(SpecNode::load_string(
+            tiny_with("components/default_45nm.yaml", "default_54nm"), outside));
+    });
+    EXPECT_NE(e.expected().find("accelergy_40nm, default_45nm"), std::string::npos) << e.expected();
+}
+
 TEST(ArchErrors, DuplicateLevelNameIsRejected) {
     const SpecError e = expect_spec_error([] { parse_inline(tiny_with("name: RF", "name: GLB")); });
     expect_located(e, kInlineFile, 16, "storage[2].name", "duplicate level name `GLB`");

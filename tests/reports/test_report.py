@@ -362,6 +362,19 @@ class BadInput(unittest.TestCase):
         # The component library is found in the shipped arch_specs/: histograms still come.
         self.assertTrue(Page(html).tables.get("histograms"))
 
+    def test_out_never_names_the_database_and_is_checked_before_rendering(self):
+        path = self.copy("")
+        with open(path, "rb") as f:
+            before = f.read()
+        for out in (path, path + "-wal", path + "-shm"):
+            run = trainloop("report", "--db", path, "--out", out, check=False)
+            self.assert_error((run.returncode, run.stderr), "--out", "results database")
+        with open(path, "rb") as f:
+            self.assertEqual(f.read(), before)
+        run = trainloop("report", "--db", path, "--out",
+                        os.path.join(self.dir, "no_such_folder", "r.html"), check=False)
+        self.assert_error((run.returncode, run.stderr), "no_such_folder", "does not exist")
+
     def test_python_package_directly(self):
         import subprocess
         import sys

@@ -30,6 +30,25 @@ TEST(SweepCheck, ShippedSweepsAreValid) {
     }
 }
 
+// --check notes the (architecture, dataflow) pairs whose points will fail,
+// and says nothing of a pair every point of which is excluded.
+TEST(SweepCheck, NotesConflictsOnlyForPointsThatRun) {
+    const std::string constraints =
+        std::string(TRAINLOOP_SOURCE_DIR) + "/examples/constraints/procrustes_KN_batch_on_y.yaml";
+    const std::string head =
+        "sweep: c\narchitectures: [procrustes_baseline_16x16]\n"
+        "networks: [mlp_mnist]\ndataflows: [\"K,N\", \"C,K\"]\n"
+        "constraints: " +
+        constraints + "\n";
+    const auto noted = run_trainloop("sweep --check " + temp_file("noted.yaml", head));
+    EXPECT_EQ(noted.exit_code, 0) << noted.output;
+    EXPECT_NE(noted.output.find("with dataflow C,K will fail"), std::string::npos) << noted.output;
+    const auto excluded = run_trainloop(
+        "sweep --check " + temp_file("excluded.yaml", head + "exclude: [{dataflow: \"C,K\"}]\n"));
+    EXPECT_EQ(excluded.exit_code, 0) << excluded.output;
+    EXPECT_EQ(excluded.output.find("will fail"), std::string::npos) << excluded.output;
+}
+
 TEST(SweepCheck, ABrokenReferenceIsLocatedWithExitTwo) {
     // An override that leads nowhere in the referenced architecture.
     const std::string bad_override = temp_file("override.yaml", R"(sweep: o

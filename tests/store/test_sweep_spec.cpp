@@ -163,6 +163,47 @@ TEST(SweepPoints, CartesianOrderLastAxisFastestMinusExclusions) {
     for (std::size_t i = 0; i < points.size(); ++i) EXPECT_EQ(points[i].index, std::int64_t(i));
 }
 
+// An exclusion names an entry by its name or as the axis writes it, and one
+// that names no entry is a located error: it used to match nothing, silently.
+TEST(SweepPoints, AnExclusionNamesAnEntryAsTheAxisWritesIt) {
+    const SweepSpec s = parse(kHead +
+                              "  - procrustes_baseline_16x16\n  - procrustes_baseline_32x32\n"
+                              "batches: [4, 8]\n"
+                              "exclude: [{architecture: procrustes_baseline_32x32, batch: 8}]\n");
+    // The loaded variants' names differ from the written entries here.
+    const auto points = sweep_points(s, {"a", "b"}, {"mlp_mnist"}, {"dense"});
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(points[2].architecture, 1u);
+    EXPECT_EQ(points[2].batch, 0u);
+}
+
+TEST(SweepPoints, AnExclusionThatNamesNoEntryIsLocated) {
+    const SweepSpec s = parse(kHead +
+                              "  - procrustes_baseline_16x16\n"
+                              "sparsity: [dense]\n"
+                              "exclude:\n  - {batch: 16}\n  - {sparsity: w05.yaml}\n");
+    try {
+        sweep_points(s, {"a"}, {"mlp_mnist"}, {"dense_profile"});
+        FAIL() << "no error";
+    } catch (const SpecError& e) {
+        EXPECT_EQ(e.where().line, 9);
+        EXPECT_EQ(e.key_path(), "exclude[1].sparsity");
+        EXPECT_EQ(e.message(), "`sparsity: w05.yaml` names no entry of the sweep's `sparsity:`");
+        EXPECT_EQ(e.expected(), "one of: dense_profile (dense)");
+    }
+    for (const char* bad :
+         {"{batch: 32}", "{dataflow: \"C, K\"}", "{objective: energy}", "{network: lenet}"}) {
+        const SweepSpec t =
+            parse(kHead + "  - procrustes_baseline_16x16\nexclude: [" + bad + "]\n");
+        EXPECT_THROW(sweep_points(t, {"a"}, {"mlp_mnist"}, {"dense"}), SpecError) << bad;
+    }
+}
+
+TEST(SweepSpec, AnEmptyExclusionIsRefused) {
+    const std::string error = error_of(kHead + "  - procrustes_baseline_16x16\nexclude: [{}]\n");
+    EXPECT_NE(error.find("would leave out every point"), std::string::npos) << error;
+}
+
 TEST(SweepSpec, IterationsIsAnAxisOfTrainingRuns) {
     const SweepSpec s = parse(kHead +
                               "  - procrustes_baseline_16x16\n"
