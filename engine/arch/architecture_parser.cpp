@@ -13,6 +13,7 @@
 #include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
+#include "common/quantities.hpp"
 #include "common/spec_reading.hpp"
 #include "components/component_library_parser.hpp"
 #include "vocabulary/data_space_reading.hpp"
@@ -24,8 +25,6 @@ using spec_reading::fail_duplicate_name;
 using spec_reading::fail_unknown_name;
 using spec_reading::read_enum;
 using spec_reading::read_name;
-using spec_reading::read_non_negative_double;
-using spec_reading::read_positive_double;
 
 std::vector<std::string> level_names(const std::vector<StorageLevel>& levels) {
     std::vector<std::string> names;
@@ -204,7 +203,7 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
         level.capacity_bytes = capacity.as_bytes();
     }
     const auto word_bits = reader.optional("word_bits");
-    level.word_bits = word_bits ? word_bits->as_positive_int() : array.word_bits();
+    level.word_bits = word_bits ? read_width_bits(*word_bits) : array.word_bits();
     if (level.capacity_bytes && *level.capacity_bytes * 8 < level.word_bits) {
         capacity.fail(fmt::format("{} bytes cannot hold one {}-bit word", *level.capacity_bytes,
                                   level.word_bits),
@@ -225,11 +224,11 @@ StorageLevel read_level(const SpecNode& node, const PeArray& array,
         level.metadata_share = f;
     }
     if (const auto bw = reader.optional("read_bandwidth"))
-        level.read_bandwidth = read_positive_double(*bw);
+        level.read_bandwidth = read_positive_quantity(*bw, Quantity::bandwidth);
     if (const auto bw = reader.optional("write_bandwidth"))
-        level.write_bandwidth = read_positive_double(*bw);
+        level.write_bandwidth = read_positive_quantity(*bw, Quantity::bandwidth);
     if (const auto bw = reader.optional("shared_bandwidth"))
-        level.shared_bandwidth = read_positive_double(*bw);
+        level.shared_bandwidth = read_positive_quantity(*bw, Quantity::bandwidth);
     level.data_spaces = read_data_space_set(reader.required("data_spaces"));
 
     const auto per_pe = reader.optional("per_pe");
@@ -374,7 +373,8 @@ OnChipNetwork read_network(const SpecNode& node, const std::vector<StorageLevel>
         network.child = levels[child_index].name;
         check_holds(spaces ? *spaces : *child, levels[child_index], network.data_spaces, "child");
     }
-    if (const auto bw = reader.optional("bandwidth")) network.bandwidth = read_positive_double(*bw);
+    if (const auto bw = reader.optional("bandwidth"))
+        network.bandwidth = read_positive_quantity(*bw, Quantity::bandwidth);
 
     const auto hop = reader.optional("hop_energy_pj");
     const auto router = reader.optional("router_energy_pj");
@@ -388,9 +388,9 @@ OnChipNetwork read_network(const SpecNode& node, const std::vector<StorageLevel>
                      "an inline router energy next to an inline hop energy",
                      "a network component gives its router energy as `router_pj`");
     }
-    if (router) network.router_energy_pj = read_non_negative_double(*router);
+    if (router) network.router_energy_pj = read_non_negative_quantity(*router, Quantity::energy);
     if (hop) {
-        network.hop_energy_pj = read_positive_double(*hop);
+        network.hop_energy_pj = read_positive_quantity(*hop, Quantity::energy);
     } else {
         network.component = component ? component->as_string() : std::string("array_network");
         check_component(component ? *component : reader.required("name"), *network.component,
@@ -761,11 +761,7 @@ Architecture parse_architecture(const SpecNode& root) {
         arch.description = description->as_string();
     if (const auto source = top.optional("source")) arch.source = source->as_string();
     if (const auto clock = top.optional("clock_ghz")) {
-        arch.clock_ghz = clock->as_double();
-        if (arch.clock_ghz <= 0) {
-            clock->fail(fmt::format("non-positive clock {}", arch.clock_ghz),
-                        "a positive frequency in GHz, e.g. 1.0");
-        }
+        arch.clock_ghz = read_positive_quantity(*clock, Quantity::frequency);
     }
 
     arch.components = read_library(top, root, arch);

@@ -3,6 +3,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "common/finite.hpp"
+
 namespace trainloop {
 
 double CartesianEnergy::network_total_pj() const {
@@ -50,6 +52,7 @@ CartesianEnergy price_cartesian(const CartesianCost& cost, const CartesianOffchi
         e.level_leak_pj[i] =
             arch.levels[i].leakage_mw * double(arch.levels[i].instances) * leak_factor;
     e.mac_leak_pj = arch.mac_leakage_mw * double(arch.num_macs()) * leak_factor;
+    require_finite("price_cartesian", {{"the energy", e.total_pj()}});
     return e;
 }
 

@@ -3,26 +3,15 @@
 #include <fmt/format.h>
 
 #include "common/did_you_mean.hpp"
+#include "common/names.hpp"
 
 namespace trainloop {
 
 namespace spec_reading {
 
-double read_positive_double(const SpecNode& node) {
-    const double value = node.as_double();
-    if (value <= 0.0) node.fail(fmt::format("non-positive value {}", value), "a number > 0");
-    return value;
-}
-
-double read_non_negative_double(const SpecNode& node) {
-    const double value = node.as_double();
-    if (value < 0.0) node.fail(fmt::format("negative value {}", value), "a number >= 0");
-    return value;
-}
-
 std::string read_name(const SpecNode& node) {
     std::string name = node.as_string();
-    if (name.empty()) node.fail("empty name", "a non-empty name");
+    if (const auto problem = name_problem(name)) node.fail(*problem, std::string(kNameRule));
     return name;
 }
 

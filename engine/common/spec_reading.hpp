@@ -1,7 +1,7 @@
 // Small readers shared by the spec parsers (architecture, component library,
-// constraints): enumerations from their name tables, positive and
-// non-negative numbers, names, and the "unknown name" / "duplicate name"
-// errors. All failures are SpecErrors at the node read. (Data spaces:
+// constraints): enumerations from their name tables, names, and the
+// "unknown name" / "duplicate name" errors (physical quantities:
+// common/quantities.hpp). All failures are SpecErrors at the node read. (Data spaces:
 // vocabulary/data_space_reading.hpp.)
 #pragma once
 
@@ -26,9 +26,8 @@ Enum read_enum(const SpecNode& node, const std::array<std::string_view, N>& name
     node.fail("internal: choice not in its table");
 }
 
-double read_positive_double(const SpecNode& node);
-double read_non_negative_double(const SpecNode& node);
-// A non-empty name (a string scalar).
+// A name a spec defines (a string scalar): what common/names.hpp allows,
+// else an error at the node naming the character.
 std::string read_name(const SpecNode& node);
 
 // "unknown <what> `name`", listing `known`, with a did-you-mean hint.

@@ -5,14 +5,13 @@
 #include <string>
 #include <utility>
 
+#include "common/quantities.hpp"
 #include "common/spec_reading.hpp"
 
 namespace trainloop {
 namespace {
 
 using spec_reading::read_enum;
-using spec_reading::read_non_negative_double;
-using spec_reading::read_positive_double;
 
 std::string action_key(Action a) { return fmt::format("{}_pj", action_name(a)); }
 
@@ -34,30 +33,30 @@ void allow_keys(MapReader& reader, const std::vector<std::string>& keys) {
 // Reads the point keys from `reader` (already finished).
 ComponentPoint read_point(MapReader& reader, ComponentClass c) {
     ComponentPoint point;
-    if (c != ComponentClass::logic)
-        point.word_bits = reader.required("word_bits").as_positive_int();
+    if (c != ComponentClass::logic) point.word_bits = read_width_bits(reader.required("word_bits"));
     for (Action a : component_actions(c)) {
         if (a == Action::update) continue;  // below: defaults to write
         if (a == Action::router) {          // optional: a bus or systolic link has no router
             if (const auto router = reader.optional(action_key(a)))
-                point.energy.set(a, read_non_negative_double(*router));
+                point.energy.set(a, read_non_negative_quantity(*router, Quantity::energy));
             continue;
         }
         // A wire may be left unpriced (0 pJ), as Timeloop's default network model does.
         const SpecNode energy = reader.required(action_key(a));
-        point.energy.set(
-            a, a == Action::hop ? read_non_negative_double(energy) : read_positive_double(energy));
+        point.energy.set(a, a == Action::hop ? read_non_negative_quantity(energy, Quantity::energy)
+                                             : read_positive_quantity(energy, Quantity::energy));
     }
     if (c == ComponentClass::sram || c == ComponentClass::regfile || c == ComponentClass::dram) {
         // An update (read-modify-write of an accumulator) costs a write unless given.
         const auto update = reader.optional(action_key(Action::update));
-        point.energy.set(Action::update,
-                         update ? read_positive_double(*update) : *point.energy.get(Action::write));
+        point.energy.set(Action::update, update ? read_positive_quantity(*update, Quantity::energy)
+                                                : *point.energy.get(Action::write));
     }
     if (c != ComponentClass::logic) {
-        point.leakage_mw = read_non_negative_double(reader.required("leakage_mw"));
+        point.leakage_mw =
+            read_non_negative_quantity(reader.required("leakage_mw"), Quantity::power);
     }
-    point.area_um2 = read_non_negative_double(reader.required("area_um2"));
+    point.area_um2 = read_non_negative_quantity(reader.required("area_um2"), Quantity::area);
     return point;
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "common/did_you_mean.hpp"
+#include "common/spec_reading.hpp"
 #include "density/glob.hpp"
 #include "density/npy_mask.hpp"
 #include "density/sparsity_profile.hpp"
@@ -344,8 +345,7 @@ SparsityProfile parse_sparsity_profile(const SpecNode& root) {
     SparsityProfile profile;
     profile.file = root.file();
     const SpecNode name = top.required("sparsity_profile");
-    profile.name = name.as_string();
-    if (profile.name.empty()) name.fail("empty profile name", "a name, e.g. `procrustes`");
+    profile.name = spec_reading::read_name(name);
     if (auto n = top.optional("description")) profile.description = n->as_string();
     if (auto n = top.optional("source")) profile.source = n->as_string();
     if (auto n = top.optional("model")) {

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/checked_math.hpp"
+#include "common/finite.hpp"
 #include "common/spec_error.hpp"
 
 namespace trainloop {
@@ -233,6 +234,13 @@ double EnergyBreakdown::total_pj() const {
 
 namespace {
 
+// Every figure is a sum of these: a NaN or an infinity anywhere shows in one.
+void require_finite_figures(const Evaluation& e) {
+    require_finite("evaluate", {{"the energy", e.energy_pj},
+                                {"the area", e.area_um2},
+                                {"the utilization", e.utilization}});
+}
+
 // The one pipeline of docs/design.md ("Evaluating a mapping"): structure,
 // nest analysis, action counts, capacity, load imbalance, routing, latency,
 // energy. Dense evaluation is the case `densities == nullptr`: its counts are
@@ -266,6 +274,7 @@ Evaluation evaluate_pipeline(const ArchModel& arch, const PhaseProblem& problem,
     add_latency(arch, problem, e);
     add_energy(arch, problem, e);
     e.area_um2 = arch.area_um2();
+    require_finite_figures(e);
     return e;
 }
 

@@ -74,6 +74,29 @@ std::string fix_for(ViolationKind kind) {
     return {};
 }
 
+// A text that opens with `{` is the YAML form written in flow style (JSON is
+// flow YAML too) when it has the YAML form's keys: a `for:` block, or a
+// `mapping:` list of levels. Then the YAML reader reads it whole, so `for:`
+// means the same in every form. The JSON forms have neither (docs/mapping_format.md).
+bool is_flow_yaml_mapping(std::string_view text) {
+    const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_discarded()) {
+        return doc.is_object() &&
+               (doc.contains("for") || (doc.contains("mapping") && doc["mapping"].is_array()));
+    }
+    // Not JSON: flow YAML (unquoted keys, ...) when it reads as YAML.
+    try {
+        const SpecNode root = SpecNode::load_string(std::string(text), "<mapping>");
+        const YAML::Node& node = root.raw();
+        const YAML::Node mapping = node.IsMap() ? node["mapping"] : YAML::Node();
+        return node.IsMap() && (node["for"] || (mapping && mapping.IsSequence()));
+    } catch (const SpecError&) {
+        return false;  // the JSON reader reports the error
+    } catch (const YAML::Exception&) {
+        return false;
+    }
+}
+
 }  // namespace
 
 MappingForm detect_mapping_form(std::string_view text) {
@@ -85,7 +108,9 @@ MappingForm detect_mapping_form(std::string_view text) {
         at = end + 1;
         if (first == std::string_view::npos || line[first] == '#') continue;
         line.remove_prefix(first);
-        if (line.front() == '{') return MappingForm::json;
+        if (line.front() == '{') {
+            return is_flow_yaml_mapping(text) ? MappingForm::yaml : MappingForm::json;
+        }
         const std::size_t bracket = line.find('[');
         const std::size_t colon = line.find(':');
         const bool name_then_bracket =

@@ -30,8 +30,9 @@ namespace trainloop {
 
 enum class MappingForm { yaml, text, json };
 
-// The form of a mapping text: JSON when it opens with `{`, the one-line form
-// when its first line (after comments) opens with `LEVEL[`, else YAML.
+// The form of a mapping text: JSON when it opens with `{` (unless it is the
+// YAML form in flow style: a `for:` block or a `mapping:` list), the one-line
+// form when its first line (after comments) opens with `LEVEL[`, else YAML.
 MappingForm detect_mapping_form(std::string_view text);
 
 struct MappingCase {

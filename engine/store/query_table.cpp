@@ -3,8 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <chrono>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #include "common/spec_error.hpp"
 
@@ -86,9 +90,61 @@ QueryTable run_statement(Database& db, const std::string& sql, const SqlLimits& 
     return collect_rows(statement, limits.bytes);
 }
 
+// SQL functions that reach past the database: `fts3_tokenizer` returns (and,
+// with two arguments, takes) a pointer into the process; `load_extension`
+// loads a shared library. Refused when the statement is prepared, whatever
+// this SQLite's build and settings allow.
+constexpr std::array<std::string_view, 2> kRefusedFunctions = {"fts3_tokenizer", "load_extension"};
+
+// The authorizer: `data` is a std::string that receives what it refused.
+// Besides those functions, a pragma that would trust the schema again.
+int refuse_dangerous_functions(void* data, int action, const char* arg1, const char* arg2,
+                               const char* /*database*/, const char* /*trigger*/) {
+    const auto lower = [](const char* text) {
+        std::string out(text);
+        std::transform(out.begin(), out.end(), out.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        return out;
+    };
+    std::string refused;
+    if (action == SQLITE_FUNCTION && arg2 != nullptr) {
+        const std::string name = lower(arg2);
+        if (std::find(kRefusedFunctions.begin(), kRefusedFunctions.end(), name) !=
+            kRefusedFunctions.end()) {
+            refused = name + "()";
+        }
+    } else if (action == SQLITE_PRAGMA && arg1 != nullptr && arg2 != nullptr &&
+               lower(arg1) == "trusted_schema") {
+        refused = "PRAGMA trusted_schema = ...";
+    }
+    if (refused.empty()) return SQLITE_OK;
+    *static_cast<std::string*>(data) = refused;
+    return SQLITE_DENY;
+}
+
+// The connection a user's statement runs on trusts nothing it reads: no
+// FTS3 tokenizer pointers, no extension loading, defensive mode (no writes
+// to the schema or sqlite_dbpage, even through a pragma), and an untrusted
+// schema (views and triggers run only innocuous functions).
+void harden(Database& db, std::string& refused) {
+    for (const auto& [option, value] :
+         {std::pair{SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0},
+          std::pair{SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0},
+          std::pair{SQLITE_DBCONFIG_DEFENSIVE, 1}, std::pair{SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0}}) {
+        int now = -1;
+        if (sqlite3_db_config(db.handle(), option, value, &now) != SQLITE_OK || now != value) {
+            throw std::logic_error(
+                fmt::format("SQLite refused database option {} = {}", option, value));
+        }
+    }
+    sqlite3_set_authorizer(db.handle(), refuse_dangerous_functions, &refused);
+}
+
 }  // namespace
 
 QueryTable run_read_only_sql(Database& db, const std::string& sql, const SqlLimits& limits) {
+    std::string refused;  // a function the authorizer refused
+    harden(db, refused);
     // The time limit: SQLite calls the handler every few thousand virtual
     // machine steps; a nonzero return interrupts the statement.
     struct Deadline {
@@ -114,13 +170,24 @@ QueryTable run_read_only_sql(Database& db, const std::string& sql, const SqlLimi
         Database& db;
         sqlite3_int64 heap;
         ~Restore() {
+            sqlite3_set_authorizer(db.handle(), nullptr, nullptr);
             sqlite3_progress_handler(db.handle(), 0, nullptr, nullptr);
             sqlite3_hard_heap_limit64(heap);
         }
     } restore{db, heap_before};
+    // What the authorizer refused fails the statement's preparation.
+    const auto fail_refused = [&] {
+        throw SpecError({db.path().string(), 0, 0}, "--sql",
+                        fmt::format("`{}` is not available to --sql: it reaches past the "
+                                    "database (a pointer into the process, a shared library, "
+                                    "or functions run by the schema)",
+                                    refused),
+                        "a statement over the schema of docs/results_db.md");
+    };
     try {
         return run_statement(db, sql, limits);
     } catch (const SpecError& e) {
+        if (!refused.empty()) fail_refused();
         // Every error here is about the user's statement on this database:
         // keyed `--sql`, located at the file.
         if (!e.key_path().empty() && !e.where().file.empty()) throw;
@@ -133,6 +200,7 @@ QueryTable run_read_only_sql(Database& db, const std::string& sql, const SqlLimi
         // read-only connection, ...), or a limit.
         const int code = sqlite3_errcode(db.handle()) & 0xff;
         const std::string file = db.path().string();
+        if (!refused.empty()) fail_refused();
         if (deadline.passed || code == SQLITE_INTERRUPT) {
             throw SpecError(
                 {file, 0, 0}, "--sql",

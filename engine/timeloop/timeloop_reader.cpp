@@ -8,6 +8,8 @@
 
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/names.hpp"
+#include "common/quantities.hpp"
 #include "common/spec_node.hpp"
 #include "timeloop/timeloop_sparse_reader.hpp"
 #include "timeloop/timeloop_spec.hpp"
@@ -110,6 +112,35 @@ SpecNode attr_node(const SpecNode& attrs, const YAML::Node& merged, const char* 
     return node;
 }
 
+// A datatype entry's or dataspace constraint's `keep` and `bypass` lists
+// (v0.3 mappings, v0.4 mappings and constraints). A data space in both
+// contradicts itself: Timeloop would bypass it silently (and, for a v0.4
+// constraint, every other one too), so it is refused at the `bypass` entry.
+void read_keep_bypass(MapReader& map, TimeloopMappingEntry& e, const std::string& level) {
+    std::vector<SpecNode> kept;
+    if (auto keep = map.optional("keep")) {
+        for (const SpecNode& s : keep->items()) {
+            e.keep.push_back(read_timeloop_data_space(s));
+            kept.push_back(s);
+        }
+    }
+    if (auto bypass = map.optional("bypass")) {
+        for (const SpecNode& s : bypass->items()) {
+            const TimeloopDataSpace space = read_timeloop_data_space(s);
+            const auto both = std::find(e.keep.begin(), e.keep.end(), space);
+            if (both != e.keep.end()) {
+                const SpecNode& first = kept[std::size_t(both - e.keep.begin())];
+                s.fail(fmt::format("`{}` is both kept and bypassed at `{}`",
+                                   kTimeloopSpaceNames[std::size_t(space)], level),
+                       "each data space in `keep` or in `bypass`, not both",
+                       fmt::format("`keep` lists it at line {}; drop it from one of the two",
+                                   first.location().line));
+            }
+            e.bypass.push_back(space);
+        }
+    }
+}
+
 // A v0.4 component's `constraints:`. Only `dataspace` (keep/bypass) changes
 // what timeloop-model evaluates: it becomes the level's datatype entry when
 // the mapping gives none (timeloopfe passes it to timeloop-model as one).
@@ -122,13 +153,7 @@ void read_v04_constraints(const SpecNode& node, const std::string& level, Timelo
         e.target = level;
         e.type = TimeloopMappingEntry::Type::datatype;
         e.location = dataspace->location();
-        if (auto keep = ds.optional("keep")) {
-            for (const SpecNode& s : keep->items()) e.keep.push_back(read_timeloop_data_space(s));
-        }
-        if (auto bypass = ds.optional("bypass")) {
-            for (const SpecNode& s : bypass->items())
-                e.bypass.push_back(read_timeloop_data_space(s));
-        }
+        read_keep_bypass(ds, e, level);
         ds.allow({"no_coalesce"});
         ds.finish();
         spec.dataspace_constraints.push_back(e);
@@ -145,6 +170,11 @@ void read_v04_constraints(const SpecNode& node, const std::string& level, Timelo
 
 std::int64_t read_attr_int(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
     return attr_node(attrs, merged, key).as_positive_int();
+}
+
+// A width in bits (`datawidth`, `width`): common/quantities.hpp's range.
+std::int64_t read_attr_bits(const SpecNode& attrs, const YAML::Node& merged, const char* key) {
+    return read_width_bits(attr_node(attrs, merged, key));
 }
 
 // `count` instances of a level inside `outer` instances of the levels around it.
@@ -197,6 +227,9 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         ctx.v04 ? std::pair{full_name, std::int64_t(1)} : split_range(node, full_name);
     const std::string& name = range.first;
     const std::int64_t count = range.second;
+    // The name becomes a storage level's (or the arithmetic unit's) in trainloop.
+    if (const auto problem = name_problem(name))
+        map.required("name").fail(*problem, std::string(kNameRule));
     // Attributes: the enclosing subtrees' (inherited), overridden by the local's own.
     YAML::Node merged = YAML::Clone(ctx.inherited);
     std::optional<SpecNode> attrs_node = map.optional("attributes");
@@ -264,8 +297,9 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
         if (saw_arithmetic) node.fail("a second arithmetic unit", "one MAC level, innermost");
         saw_arithmetic = true;
         TimeloopArithmetic& a = ctx.spec.arch.arithmetic;
-        a = {name,     klass,          read_attr_int(attrs, merged, "datawidth"), instances, mesh_x,
-             ert_name, node.location()};
+        a = {name,           klass,  read_attr_bits(attrs, merged, "datawidth"),
+             instances,      mesh_x, ert_name,
+             node.location()};
         note_others({"datawidth", "meshX", "meshY"});
         return;
     }
@@ -283,8 +317,8 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
     if (!merged["datawidth"]) {
         attrs.fail(fmt::format("`{}` has no `datawidth`", name), "`datawidth:` in bits per word");
     }
-    s.datawidth = read_attr_int(attrs, merged, "datawidth");
-    s.width = merged["width"] ? read_attr_int(attrs, merged, "width") : s.datawidth;
+    s.datawidth = read_attr_bits(attrs, merged, "datawidth");
+    s.width = merged["width"] ? read_attr_bits(attrs, merged, "width") : s.datawidth;
     if (merged["block_size"] || merged["block-size"]) {
         const char* key = merged["block_size"] ? "block_size" : "block-size";
         s.width = checked_bits(attr_node(attrs, merged, key), read_attr_int(attrs, merged, key),
@@ -318,9 +352,7 @@ void read_local(const SpecNode& node, Context& ctx, bool& saw_arithmetic) {
                                      std::pair{"shared_bandwidth", &s.shared_bandwidth}}) {
         if (!merged[key]) continue;
         const SpecNode node = attr_node(attrs, merged, key);
-        const double bw = node.as_double();
-        if (bw <= 0) node.fail(fmt::format("non-positive {}", key), "words per cycle > 0");
-        *field = bw;
+        *field = read_positive_quantity(node, Quantity::bandwidth);
     }
     if (merged["metadata_storage_depth"]) {
         const SpecNode depth = attr_node(attrs, merged, "metadata_storage_depth");
@@ -643,14 +675,7 @@ void read_mapping(const SpecNode& node, TimeloopSpec& spec) {
                  : type == "spatial" ? TimeloopMappingEntry::Type::spatial
                                      : TimeloopMappingEntry::Type::datatype;
         if (e.type == TimeloopMappingEntry::Type::datatype) {
-            if (auto keep = map.optional("keep")) {
-                for (const SpecNode& s : keep->items())
-                    e.keep.push_back(read_timeloop_data_space(s));
-            }
-            if (auto bypass = map.optional("bypass")) {
-                for (const SpecNode& s : bypass->items())
-                    e.bypass.push_back(read_timeloop_data_space(s));
-            }
+            read_keep_bypass(map, e, e.target);
             map.finish();
             spec.mapping.push_back(e);
             continue;
@@ -715,10 +740,7 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
         const std::string name = t.required("name").as_string();
         if (!ert) {
             const SpecNode area = t.required("area");
-            spec.art[name] = area.as_double();
-            if (spec.art[name] < 0) {
-                area.fail(fmt::format("negative area {}", spec.art[name]), "an area >= 0 (µm²)");
-            }
+            spec.art[name] = read_non_negative_quantity(area, Quantity::area);
             t.finish();
             continue;
         }
@@ -727,11 +749,7 @@ void read_table(const SpecNode& node, TimeloopSpec& spec, bool ert) {
             MapReader a(action);
             const std::string action_name = a.required("name").as_string();
             const SpecNode energy_node = a.required("energy");
-            const double energy = energy_node.as_double();
-            if (energy < 0) {
-                energy_node.fail(fmt::format("negative energy {} pJ", energy),
-                                 "an energy >= 0 (pJ per action)");
-            }
+            const double energy = read_non_negative_quantity(energy_node, Quantity::energy);
             a.allow({"arguments"});
             a.finish();
             // Accelergy lists an action once per argument value; Timeloop

@@ -7,6 +7,7 @@
 
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
+#include "common/spec_reading.hpp"
 #include "workload/clos_cascade.hpp"
 #include "workload/lstm.hpp"
 #include "workload/network_spec.hpp"
@@ -160,7 +161,7 @@ std::vector<Layer> read_layer(const SpecNode& node) {
     MapReader map(node);
     Layer layer;
     layer.location = node.location();
-    layer.name = map.required("name").as_string();
+    layer.name = spec_reading::read_name(map.required("name"));
     const SpecNode type_node = map.required("type");
     const std::string type_name = type_node.as_choice(written_type_names());
     if (type_name == kClosTypeName) return read_clos_cascade(map, layer.name, node);
@@ -216,7 +217,7 @@ NetworkInput read_input(const SpecNode& node) {
     MapReader map(node);
     NetworkInput input;
     input.location = node.location();
-    input.name = map.required("name").as_string();
+    input.name = spec_reading::read_name(map.required("name"));
     input.shape.channels = map.required("channels").as_positive_int();
     if (auto n = map.optional("height")) input.shape.height = n->as_positive_int();
     if (auto n = map.optional("width")) input.shape.width = n->as_positive_int();
@@ -236,7 +237,7 @@ NetworkSpec parse_network_spec(const SpecNode& root) {
     MapReader top(root);
     NetworkSpec spec;
     spec.file = root.file();
-    spec.name = top.required("network").as_string();
+    spec.name = spec_reading::read_name(top.required("network"));
     if (auto n = top.optional("description")) spec.description = n->as_string();
     if (auto n = top.optional("source")) spec.source = n->as_string();
     const SpecNode inputs = top.required("inputs");

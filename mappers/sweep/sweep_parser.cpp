@@ -9,6 +9,7 @@
 #include "common/data_directory.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
+#include "common/spec_reading.hpp"
 #include "mapspace/dataflow.hpp"
 #include "run/run_settings.hpp"
 #include "training_run/schedule_samples.hpp"
@@ -77,7 +78,7 @@ SweepArchitecture parse_architecture_entry(const SpecNode& node, const fs::path&
     const SpecNode file = r.required("file");
     arch.written = file.as_string();
     arch.file = resolve_spec(file, sweep_dir, "arch_specs", "architecture");
-    if (auto name = r.optional("name")) arch.name = name->as_string();
+    if (auto name = r.optional("name")) arch.name = spec_reading::read_name(*name);
     if (auto set = r.optional("set")) {
         if (!set->is_map()) set->fail("not a mapping", "`set: {key.path: value, ...}`");
         for (const auto& entry : set->raw()) {
@@ -135,7 +136,7 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
     SweepSpec spec;
     spec.file = root.file();
     spec.text = text;
-    spec.name = r.required("sweep").as_string();
+    spec.name = spec_reading::read_name(r.required("sweep"));
     if (auto d = r.optional("description")) spec.description = d->as_string();
     const fs::path dir = fs::path(root.file()).parent_path();
 

@@ -13,6 +13,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
+from .files import write_replacing  # noqa: E402
+
 STYLE = {
     "svg.fonttype": "none",
     "svg.hashsalt": "trainloop-report",
@@ -90,9 +92,10 @@ class Figures:
         document = svg_document(fig)
         if self.out_dir:
             base = os.path.join(self.out_dir, name)
-            fig.savefig(base + ".pdf", bbox_inches="tight",
+            pdf = io.BytesIO()
+            fig.savefig(pdf, format="pdf", bbox_inches="tight",
                         metadata={"CreationDate": None, "ModDate": None})
-            with open(base + ".svg", "w", encoding="utf-8") as f:
-                f.write(document)
+            write_replacing(base + ".pdf", pdf.getvalue())
+            write_replacing(base + ".svg", document)
         plt.close(fig)
         return inline_svg(document)

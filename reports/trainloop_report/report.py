@@ -8,6 +8,7 @@ import os
 from . import database
 from .charts import Figures
 from .context import Context
+from .files import write_replacing
 from .markup import esc, note
 from .model import Model
 from .sections import SECTIONS
@@ -77,8 +78,5 @@ written {esc(ctx.generated)}.</p>
 </body>
 </html>
 """
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(tmp, out)
+    write_replacing(out, page)
     return [s.id for s in SECTIONS], figures.names

@@ -31,6 +31,18 @@ TEST(ArchErrors, BadYamlSyntaxIsLocated) {
     EXPECT_NE(std::string(e.what()).find("YAML syntax error"), std::string::npos) << e.what();
 }
 
+// Names a spec defines are checked in one place (common/names.hpp): the
+// architecture's, a level's, a network's.
+TEST(ArchErrors, NamesHoldOnlyNameCharacters) {
+    const SpecError arch = expect_spec_error(
+        [] { parse_inline(tiny_with("architecture: tiny", "architecture: \"tiny/../x\"")); });
+    expect_located(arch, kInlineFile, 1, "architecture", "holds `/`");
+    const SpecError level =
+        expect_spec_error([] { parse_inline(tiny_with("name: GLB", "name: \"G\\u202ELB\"")); });
+    expect_located(level, kInlineFile, 12, "storage[1].name", "U+202E");
+    EXPECT_EQ(std::string(level.what()).find("\u202E"), std::string::npos) << level.what();
+}
+
 TEST(ArchErrors, UnknownKeySuggestsTheNearestKey) {
     const SpecError e =
         expect_spec_error([] { parse_inline(tiny_with("capacity: 64 KB", "capcity: 64 KB")); });
@@ -77,7 +89,8 @@ TEST(ArchErrors, SharedBandwidthIsReadAndMustBePositive) {
         parse_inline(
             tiny_with("capacity: unbounded", "capacity: unbounded\n    shared_bandwidth: 0"));
     });
-    expect_located(e, kInlineFile, 11, "storage[0].shared_bandwidth", "non-positive value 0");
+    expect_located(e, kInlineFile, 11, "storage[0].shared_bandwidth",
+                   "a bandwidth of 0 words per cycle is out of range");
 }
 
 TEST(ArchErrors, NonPositiveArraySizeIsRejected) {

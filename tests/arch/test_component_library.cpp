@@ -68,13 +68,13 @@ TEST(ComponentLibrary, RepeatedTablePointIsRejected) {
 
 TEST(ComponentLibrary, NonPositiveEnergyIsRejected) {
     const SpecError e = expect_spec_error([] { parse_lib(lib_with("mac_pj: 4.6", "mac_pj: 0")); });
-    expect_located(e, kLibFile, 7, "entries[0].mac_pj", "non-positive value 0");
+    expect_located(e, kLibFile, 7, "entries[0].mac_pj", "an energy of 0 pJ is out of range");
 }
 
 TEST(ComponentLibrary, NegativeAreaIsRejected) {
     const SpecError e =
         expect_spec_error([] { parse_lib(lib_with("area_um2: 11884", "area_um2: -1")); });
-    expect_located(e, kLibFile, 9, "entries[0].area_um2", "negative value");
+    expect_located(e, kLibFile, 9, "entries[0].area_um2", "is out of range");
 }
 
 TEST(ComponentLibrary, ActionOfAnotherClassIsAnUnknownKey) {
@@ -129,7 +129,7 @@ TEST(ComponentOverrides, AreValidatedLikeLibraryEntries) {
 )");
     });
     expect_located(e, arch_test::kInlineFile, 28, "component_overrides[0].mac_pj",
-                   "non-positive value -1");
+                   "an energy of -1 pJ is out of range");
 }
 
 }  // namespace

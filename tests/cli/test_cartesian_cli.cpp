@@ -317,4 +317,33 @@ TEST(CartesianCli, JsonErrorsAreJson) {
     EXPECT_NE(j.dump().find("--pes"), std::string::npos) << j.dump();
 }
 
+// An absurd clock (1e-300 GHz made a wu phase's leakage energy `-nan` µJ,
+// exit 0) is refused where the spec gives it, as is every physical quantity
+// outside its range (common/quantities.hpp).
+TEST(CartesianCli, AnAbsurdClockIsRefusedAtItsKey) {
+    std::string spec = trainloop::testing::read_text(std::string(TRAINLOOP_SOURCE_DIR) +
+                                                     "/arch_specs/gscn_4x64.yaml");
+    const auto at = spec.find("clock_ghz: 1.0");
+    ASSERT_NE(at, std::string::npos);
+    // The library by its absolute path, as the copy is elsewhere.
+    const std::string library = "component_library: components/";
+    const auto lib = spec.find(library);
+    ASSERT_NE(lib, std::string::npos);
+    spec.replace(
+        lib, library.size(),
+        "component_library: " + std::string(TRAINLOOP_SOURCE_DIR) + "/arch_specs/components/");
+    for (const char* clock : {"1e-300", "1e300", "0"}) {
+        std::string absurd = spec;
+        absurd.replace(at, 14, std::string("clock_ghz: ") + clock);
+        const std::string file = trainloop::testing::temp_file("absurd_clock.yaml", absurd);
+        const auto r =
+            run_trainloop("cartesian --workload resnet18 --batch 8 --phase wu --arch " + file,
+                          Capture::stdout_and_stderr);
+        EXPECT_EQ(r.exit_code, 2) << clock << "\n" << r.output;
+        EXPECT_NE(r.output.find(file + ":47:"), std::string::npos) << r.output;
+        EXPECT_NE(r.output.find("clock_ghz: a frequency of"), std::string::npos) << r.output;
+        EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;
+    }
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 // and phase its `for:` block names, and its mapping survives the round trip
 // through the forms the tool prints (YAML, one-line text, JSON).
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "mapping/mapping_text.hpp"
 #include "mapping/mapping_yaml.hpp"
 #include "spec/mapping_case.hpp"
+#include "support/spec_error_matchers.hpp"
 
 namespace trainloop {
 namespace {
@@ -72,6 +74,65 @@ TEST(ExampleMappings, AccessTotalsInTheJsonAreInstancesTimesPerInstanceCounts) {
     double sum = 0;
     for (const auto& [component, pj] : json["energy_breakdown"].items()) sum += pj.get<double>();
     EXPECT_NEAR(sum, json["energy_pj"].get<double>(), 1e-6 * json["energy_pj"].get<double>());
+}
+
+// A YAML document as JSON: integers as numbers, other scalars as strings.
+nlohmann::json as_json(const YAML::Node& node) {
+    if (node.IsMap()) {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto& kv : node) out[kv.first.Scalar()] = as_json(kv.second);
+        return out;
+    }
+    if (node.IsSequence()) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& item : node) out.push_back(as_json(item));
+        return out;
+    }
+    const std::string& text = node.Scalar();
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
+        return std::stoll(text);
+    return text;
+}
+
+// The YAML form written as JSON or as flow YAML is the YAML form: its `for:`
+// block is read the same way (a regression read JSON with `for:` as the JSON
+// form, which has none, and asked for --arch).
+TEST(ExampleMappings, TheForBlockReadsTheSameInEveryForm) {
+    for (const auto& file : example_files()) {
+        SCOPED_TRACE(file.string());
+        const MappingCase block = load_mapping_case(file);
+        const YAML::Node doc = YAML::LoadFile(file.string());
+        YAML::Emitter flow;
+        flow.SetMapFormat(YAML::Flow);
+        flow.SetSeqFormat(YAML::Flow);
+        flow << doc;
+        for (const std::string& text :
+             {as_json(doc).dump(), as_json(doc).dump(2), std::string(flow.c_str()) + "\n",
+              "# a comment first\n" + as_json(doc).dump(1)}) {
+            SCOPED_TRACE(text);
+            EXPECT_EQ(detect_mapping_form(text), MappingForm::yaml);
+            const MappingCase c = load_mapping_case_text(text, file.string());
+            EXPECT_EQ(c.target, block.target);
+            EXPECT_EQ(c.mapping, block.mapping);
+            EXPECT_EQ(evaluate_case(c).cycles, evaluate_case(block).cycles);
+        }
+    }
+    // The JSON forms have no `for:`; they stay JSON.
+    EXPECT_EQ(detect_mapping_form(R"({"levels": []})"), MappingForm::json);
+    EXPECT_EQ(detect_mapping_form(R"({"mapping": {"levels": []}, "cycles": 1})"),
+              MappingForm::json);
+    EXPECT_EQ(detect_mapping_form(R"({"network": "resnet18", "layers": []})"), MappingForm::json);
+    EXPECT_EQ(detect_mapping_form("{not json, not yaml: ["), MappingForm::json);
+    // A bad `for:` entry in JSON is located as in block YAML.
+    const std::filesystem::path file = example_files().front();
+    const std::string bad = R"({"for": {"arch": "../../arch_specs/procrustes_baseline_16x16.yaml",)"
+                            "\n"
+                            R"( "phase": "fx"}, "mapping": []})";
+    const SpecError e =
+        testing::expect_spec_error([&] { load_mapping_case_text(bad, file.string(), {}); });
+    EXPECT_EQ(e.where().file, file.string());
+    EXPECT_EQ(e.where().line, 2);
+    EXPECT_EQ(e.key_path(), "for.phase");
 }
 
 }  // namespace

@@ -819,6 +819,12 @@ def db_cases() -> None:
         "runtime_overflow": ("SELECT abs(-9223372036854775807 - 1)", "failed"),
         "attach_missing": ("ATTACH DATABASE '/nonexistent/x.db' AS x", None),
         "no_such_table": ("SELECT * FROM nothing_here", "no such table"),
+        # What reaches past the database (issue 63: a pointer into the process).
+        "fts3_tokenizer": ("SELECT hex(fts3_tokenizer('simple'))", "not available to --sql"),
+        "fts3_tokenizer_set": ("SELECT fts3_tokenizer('x', x'0000000000000000')",
+                               "not available to --sql"),
+        "load_extension": ("SELECT load_extension('libc.so.6')", "not available to --sql"),
+        "trust_schema": ("PRAGMA trusted_schema = 1", "not available to --sql"),
         "endless": ("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
                     "SELECT count(*) FROM c", "time limit"),
         "huge_blob": ("SELECT zeroblob(400000000)", "memory limit"),
@@ -1165,6 +1171,151 @@ def network_layer_cases() -> None:
                  Expect(file="net.yaml", line=line, key=key, contains=contains, absent=absent)))
 
 
+# ---------------------------------------------------------------------------
+# Issue 63's classes: a contradictory Timeloop keep/bypass, physical quantities
+# out of range, `for:` in every mapping form, output files through symbolic
+# links, and names with characters names may not hold. Each is refused at its
+# key.
+
+
+def issue63_cases() -> None:
+    lib = lib_files()
+
+    def line_of(text: str, needle: str) -> int:
+        return next(i for i, l in enumerate(text.splitlines(), 1) if needle in l)
+
+    # Timeloop: a data space both kept and bypassed, in a mapping entry (v0.3)
+    # and in a v0.4 component's dataspace constraint.
+    entry = "- target: RegFile\n  type: datatype\n  keep: [Weights, Inputs]\n  bypass: [Inputs]\n"
+    tl = ["{case}/../lib/timeloop/" + f for f in ("arch.yaml", "problem.yaml")]
+    text = TIMELOOP_MAP.rstrip("\n") + "\n" + entry
+    add(Case("timeloop_map/keep_and_bypass_same_space", {"map.yaml": text.encode()},
+             ["eval", "--timeloop", *tl, "{case}/map.yaml", "{case}/../lib/timeloop/ERT.yaml"],
+             Expect(file="map.yaml", line=line_of(text, "bypass: [Inputs]"), key="bypass[0]",
+                    contains=["both kept and bypassed at `RegFile`"])))
+    golden = "{data}/tests/golden/timeloop/conv3x_fixed/"
+    v04_arch = """\
+architecture:
+  version: 0.4
+  nodes:
+  - !Container
+    name: system
+  - !Component
+    name: DRAM
+    class: DRAM
+    attributes: {type: LPDDR4, width: 64, datawidth: 16}
+  - !Container
+    name: chip
+  - !Component
+    name: GlobalBuffer
+    class: smartbuffer_SRAM
+    attributes: {depth: 16384, width: 64, datawidth: 16, read_bandwidth: 16, write_bandwidth: 16}
+  - !Container
+    name: PE
+    spatial: {meshX: 16, meshY: 16}
+  - !Component
+    name: RegFile
+    class: smartbuffer_RF
+    attributes: {depth: 512, width: 16, datawidth: 16}
+    constraints: {dataspace: {keep: [Weights], bypass: [Weights]}}
+  - !Component
+    name: MACC
+    class: intmac
+    attributes: {datawidth: 16}
+"""
+    add(Case("timeloop_arch/v04_keep_and_bypass_same_space", {"arch.yaml": v04_arch.encode()},
+             ["eval", "--timeloop", "{case}/arch.yaml", golden + "problem.yaml",
+              golden + "map.yaml", golden + "ERT.yaml"],
+             Expect(file="arch.yaml", line=line_of(v04_arch, "constraints:"),
+                    key="dataspace.bypass[0]", contains=["both kept and bypassed"])))
+
+    # Physical quantities out of their kind's range, in each spec that gives one.
+    for name, old, new, key in [
+        ("clock_absurd_low", "clock_ghz: 1.0", "clock_ghz: 1e-300", "clock_ghz"),
+        ("clock_absurd_high", "clock_ghz: 1.0", "clock_ghz: 1e300", "clock_ghz"),
+        ("clock_below_1_mhz", "clock_ghz: 1.0", "clock_ghz: 0.0005", "clock_ghz"),
+        ("bandwidth_absurd_high", "    read_bandwidth: 16", "    read_bandwidth: 1e300",
+         "storage[1].read_bandwidth"),
+        ("word_bits_absurd", "    word_bits: 32", "    word_bits: 4503599627370496",
+         "storage[0].word_bits"),
+    ]:
+        text = ARCH.replace(old, new, 1)
+        assert text != ARCH, name
+        add(Case(f"arch/range_{name}", {"arch.yaml": text.encode(), **lib},
+                 ["spec", "check", "{case}/arch.yaml"],
+                 Expect(file="arch.yaml", line=line_of(text, new.strip()), key=key,
+                        contains=["is out of range"])))
+    for name, old, new, key in [
+        ("energy_absurd", "    mac_pj: 4.6", "    mac_pj: 1e300", "entries[0].mac_pj"),
+        ("energy_tiny", "    mac_pj: 4.6", "    mac_pj: 1e-300", "entries[0].mac_pj"),
+        ("leakage_absurd", "    leakage_mw: 0.0\n    area_um2: 11884",
+         "    leakage_mw: 1e300\n    area_um2: 11884", "entries[0].leakage_mw"),
+        ("area_absurd", "    area_um2: 11884", "    area_um2: 1e300", "entries[0].area_um2"),
+    ]:
+        text = COMPONENTS.replace(old, new, 1)
+        assert text != COMPONENTS, name
+        add(Case(f"components/range_{name}", {"components.yaml": text.encode()},
+                 ["spec", "check", "{case}/components.yaml"],
+                 Expect(file="components.yaml", line=line_of(text, new.strip().splitlines()[0]),
+                        key=key, contains=["is out of range"])))
+
+    # `for:` reads the same in every form: flow-style JSON and flow YAML
+    # with a bad `for:` entry are located there, as block YAML is.
+    doc = yaml.safe_load(MAPPING)
+    doc["for"]["phase"] = "fx"
+    as_json = json.dumps(doc, indent=1)
+    flow = "{for: {arch: ../lib/arch.yaml, workload: ../lib/net.yaml, layer: fc1,\n" \
+           "  phase: fx}, mapping: []}\n"
+    for name, text in [("json_for_block", as_json), ("flow_yaml_for_block", flow)]:
+        add(Case(f"mapping/{name}_bad_phase", {"mapping.yaml": text.encode()},
+                 ["eval", "-m", "{case}/mapping.yaml"],
+                 Expect(file="mapping.yaml", line=line_of(text, "fx"), key="for.phase",
+                        absent=["no arch given"])))
+
+    # An output folder with a symbolic link (here dangling) at a file's name:
+    # it counts as an existing file, never written through.
+    add(Case("cli/import_timeloop_symlink_in_out", {},
+             ["import", "timeloop", "{case}/../lib/timeloop/arch.yaml",
+              "{case}/../lib/timeloop/problem.yaml", "{case}/../lib/timeloop/map.yaml",
+              "{case}/../lib/timeloop/ERT.yaml", "--out", "{tmp}"],
+             Expect(key="--out", contains=["refusing to overwrite", "arch.yaml"]),
+             setup=["symlink-tmp:arch.yaml:/nonexistent/outside/arch.yaml"]))
+
+    # Names: a path separator, `..`, control characters, a right-to-left
+    # override, a space; in each spec that defines names.
+    bad_names = [("slash", '"a/b"', "`/`"), ("dotdot", '".."', "begins with `.`"),
+                 ("newline", '"conv\\n1"', "U+000A"), ("rlo", '"fc\\u202Egnp"', "U+202E"),
+                 ("space", '"conv 1"', "a space"), ("dash_first", '"-rf"', "begins with `-`")]
+    specs = [
+        ("network", "net.yaml", NETWORK, "  - name: conv1", "layers[0].name",
+         ["spec", "check", "{case}/net.yaml"]),
+        ("network", "net.yaml", NETWORK, "network: corpus_net", "network",
+         ["spec", "check", "{case}/net.yaml"]),
+        ("arch", "arch.yaml", ARCH, "architecture: corpus_arch", "architecture",
+         ["spec", "check", "{case}/arch.yaml"]),
+        ("arch", "arch.yaml", ARCH, "  - name: DRAM", "storage[0].name",
+         ["spec", "check", "{case}/arch.yaml"]),
+        ("components", "components.yaml", COMPONENTS, "  - name: fp32_mac", "entries[0].name",
+         ["spec", "check", "{case}/components.yaml"]),
+        ("sparsity", "profile.yaml", PROFILE, "sparsity_profile: corpus_profile",
+         "sparsity_profile", ["spec", "check", "{case}/profile.yaml"]),
+        ("sweep", "sweep.yaml", SWEEP, "sweep: corpus_sweep", "sweep",
+         ["sweep", "{case}/sweep.yaml", "--db", "{tmp}/out.db", "-q"]),
+        ("timeloop_arch", "arch.yaml", TIMELOOP_ARCH, "- name: RegFile", "name",
+         ["eval", "--timeloop", "{case}/arch.yaml", "{case}/../lib/timeloop/problem.yaml",
+          "{case}/../lib/timeloop/map.yaml", "{case}/../lib/timeloop/ERT.yaml"]),
+    ]
+    for kind, filename, base, line_text, key, cmd in specs:
+        prefix, _, old = line_text.rpartition(" ")
+        for label, value, said in bad_names:
+            text = base.replace(line_text, f"{prefix} {value}", 1)
+            assert text != base, (kind, line_text)
+            files = {filename: text.encode(), **(lib if kind == "arch" else {})}
+            add(Case(f"{kind}/name_{key.replace('[0]', '')}_{label}", files, cmd,
+                     Expect(file=filename, line=line_of(text, f"{prefix} {value}"), key=key,
+                            contains=[said], absent=["\u202e"])))
+
+
 def lib_files() -> dict[str, bytes]:
     return {}  # the shared files live in cases/lib/, written once
 
@@ -1249,6 +1400,7 @@ def main() -> None:
     cli_cases()
     reference_cases()
     overflow_cases()
+    issue63_cases()
     write_corpus()
 
 

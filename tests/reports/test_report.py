@@ -388,5 +388,30 @@ class BadInput(unittest.TestCase):
         self.assertIn("empty database", run.stderr)
 
 
+class SafeWrites(unittest.TestCase):
+    """The page and --figures' files replace a symbolic link planted at their
+    name; the link's target, outside the folder, is never written."""
+
+    def test_a_planted_link_is_replaced_not_followed(self):
+        import tempfile
+        from trainloop_report.files import write_replacing
+        with tempfile.TemporaryDirectory() as root:
+            out = os.path.join(root, "out")
+            os.mkdir(out)
+            target = os.path.join(root, "precious.txt")
+            with open(target, "w", encoding="utf-8") as f:
+                f.write("keep me")
+            for name in ("report.html", "report.html.tmp", "chart.pdf"):
+                os.symlink(target, os.path.join(out, name))
+                write_replacing(os.path.join(out, name), "new" if name != "chart.pdf" else b"%PDF")
+                self.assertFalse(os.path.islink(os.path.join(out, name)))
+            with open(target, encoding="utf-8") as f:
+                self.assertEqual(f.read(), "keep me")
+            with open(os.path.join(out, "report.html"), encoding="utf-8") as f:
+                self.assertEqual(f.read(), "new")
+            self.assertEqual(sorted(os.listdir(out)),
+                             ["chart.pdf", "report.html", "report.html.tmp"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <thread>
+#include <utility>
 
 #include "common/spec_error.hpp"
 #include "store/canned_queries.hpp"
@@ -117,6 +118,43 @@ TEST(StoreReliability, SqlThatFailsWhileRunningIsASpecError) {
         [&] { run_read_only_sql(store.database(), "SELECT abs(-9223372036854775807 - 1)"); });
     EXPECT_TRUE(contains(overflow.message(), "the statement failed: integer overflow"));
     EXPECT_EQ(overflow.key_path(), "--sql");
+}
+
+// What reaches past the database is refused by name, whatever this SQLite's
+// build allows (Debian's enables the FTS3 tokenizer function): no pointer
+// into the process, no shared library, no trusting the schema again.
+TEST(StoreReliability, SqlCannotReachPastTheDatabase) {
+    const std::string path = db_with_points("escape.db", 1);
+    ResultsStore store = ResultsStore::open_for_reading(path);
+    for (const auto& [sql, refused] :
+         {std::pair{"SELECT hex(fts3_tokenizer('simple'))", "fts3_tokenizer()"},
+          std::pair{"SELECT FTS3_TOKENIZER('porter')", "fts3_tokenizer()"},
+          std::pair{"SELECT fts3_tokenizer('x', x'0000000000000000')", "fts3_tokenizer()"},
+          std::pair{"SELECT load_extension('libc.so.6')", "load_extension()"},
+          std::pair{"WITH t(n) AS (SELECT 'simple') SELECT fts3_tokenizer(n) FROM t",
+                    "fts3_tokenizer()"},
+          std::pair{"PRAGMA trusted_schema = 1", "PRAGMA trusted_schema"}}) {
+        const SpecError e =
+            expect_spec_error([&, sql = sql] { run_read_only_sql(store.database(), sql); });
+        EXPECT_TRUE(contains(e.message(), refused)) << sql << ": " << e.message();
+        EXPECT_TRUE(contains(e.message(), "not available to --sql")) << sql;
+        EXPECT_EQ(e.key_path(), "--sql");
+    }
+    // The connection is hardened, not just the statement's text checked.
+    int tokenizer = -1;
+    int defensive = -1;
+    int trusted = -1;
+    sqlite3_db_config(store.database().handle(), SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, -1,
+                      &tokenizer);
+    sqlite3_db_config(store.database().handle(), SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive);
+    sqlite3_db_config(store.database().handle(), SQLITE_DBCONFIG_TRUSTED_SCHEMA, -1, &trusted);
+    EXPECT_EQ(tokenizer, 0);
+    EXPECT_EQ(defensive, 1);
+    EXPECT_EQ(trusted, 0);
+    // The schema's views still read (they use only innocuous functions).
+    EXPECT_NO_THROW(run_read_only_sql(store.database(), "SELECT * FROM result_energy_by_class"));
+    EXPECT_NO_THROW(run_read_only_sql(store.database(), "SELECT * FROM phase_times"));
+    EXPECT_EQ(run_read_only_sql(store.database(), "PRAGMA trusted_schema").rows.size(), 1U);
 }
 
 TEST(StoreReliability, SqlIsBoundedInTimeAndMemory) {

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "arch/architecture_parser.hpp"
 #include "arch/architecture_yaml.hpp"
@@ -584,6 +585,52 @@ TEST(TimeloopExportCli, BwPhaseNotesAndForce) {
         files += " " + (dir / f).string();
     const CommandResult eval = run("eval --timeloop" + files);
     EXPECT_EQ(eval.exit_code, 0) << eval.output;
+}
+
+// A symbolic link planted in the output folder is never written through:
+// without --force it counts as an existing file (dangling or not); with
+// --force the link itself is replaced and its target, outside the folder,
+// keeps its text. Import and export write through the same helper.
+TEST(TimeloopCli, ForceReplacesASymlinkNotItsTarget) {
+    const std::string import_command = "import timeloop" + joined(golden_files());
+    const std::string export_command =
+        "export timeloop --mapping " +
+        (kSource / "examples/mappings/resnet18_3x3_KN_fw.yaml").string();
+    for (const auto& [command, file] :
+         {std::pair{import_command, "arch.yaml"}, std::pair{import_command, "mapping.yaml"},
+          std::pair{export_command, "map.yaml"}, std::pair{export_command, "ERT.yaml"}}) {
+        SCOPED_TRACE(command + " " + file);
+        const fs::path dir = fresh_dir("symlink_out");
+        const fs::path outside = fresh_dir("symlink_target") / "precious.txt";
+        fs::create_directories(outside.parent_path());
+        std::ofstream(outside) << "keep me\n";
+        fs::create_directories(dir);
+        fs::create_symlink(outside, dir / file);
+        const CommandResult refused = run(command + " --out " + dir.string());
+        EXPECT_EQ(refused.exit_code, 2) << refused.output;
+        EXPECT_TRUE(contains(refused.output, "refusing to overwrite " + (dir / file).string()));
+        const CommandResult forced = run(command + " --out " + dir.string() + " --force");
+        EXPECT_EQ(forced.exit_code, 0) << forced.output;
+        EXPECT_EQ(read_text(outside), "keep me\n");
+        EXPECT_FALSE(fs::is_symlink(fs::symlink_status(dir / file)));
+        EXPECT_TRUE(fs::is_regular_file(dir / file));
+        // No temporary file is left behind.
+        for (const auto& entry : fs::directory_iterator(dir))
+            EXPECT_FALSE(contains(entry.path().filename().string(), ".tmp")) << entry.path();
+    }
+    // A dangling link counts as a file too; a directory is never replaced.
+    const fs::path dir = fresh_dir("symlink_dangling");
+    fs::create_directories(dir);
+    fs::create_symlink(dir / "nowhere" / "x", dir / "map.yaml");
+    const CommandResult dangling = run(export_command + " --out " + dir.string());
+    EXPECT_EQ(dangling.exit_code, 2) << dangling.output;
+    EXPECT_TRUE(contains(dangling.output, "refusing to overwrite"));
+    fs::remove(dir / "map.yaml");
+    fs::create_directories(dir / "map.yaml");
+    const CommandResult directory = run(export_command + " --out " + dir.string() + " --force");
+    EXPECT_EQ(directory.exit_code, 2) << directory.output;
+    EXPECT_TRUE(contains(directory.output, "cannot overwrite the directory"));
+    EXPECT_FALSE(fs::exists(dir / "problem.yaml"));  // nothing written
 }
 
 TEST(TimeloopExportCli, InvalidMappingIsRefusedAtItsLine) {

@@ -50,7 +50,7 @@ TEST(TimeloopReliability, NegativeEnergiesAndAreasAreRefused) {
         files_with("ERT.yaml", "{name: read,   energy: 10.0}", "{name: read,   energy: -10.0}"));
     EXPECT_TRUE(contains(e.where().file, "ERT.yaml"));
     EXPECT_EQ(e.key_path(), "ERT.tables[1].actions[0].energy");
-    EXPECT_TRUE(contains(e.message(), "negative energy -10 pJ"));
+    EXPECT_TRUE(contains(e.message(), "an energy of -10 pJ is out of range"));
 }
 
 TEST(TimeloopReliability, AMeshXThatContradictsTheInstanceCountIsRefusedAtIt) {

@@ -100,6 +100,36 @@ TEST(TimeloopV04, AComponentsDataspaceConstraintGivesItsKeepSet) {
     EXPECT_TRUE(contains(e.message(), "RegFile"));
 }
 
+// A data space in both `keep` and `bypass` contradicts itself (Timeloop
+// would bypass everything at the level): refused at the bypass entry, in a
+// v0.4 constraint and in a datatype entry of a v0.3 or v0.4 mapping.
+TEST(TimeloopV04, ADataSpaceBothKeptAndBypassedIsRefused) {
+    const std::string contradictory =
+        v04_arch("    constraints: {dataspace: {keep: [Weights], bypass: [Weights]}}\n");
+    const std::string arch_file = testing::temp_file("arch.yaml", contradictory);
+    const SpecError e = testing::expect_spec_error([&] {
+        read_timeloop_spec({arch_file, (kGolden / "problem.yaml").string(),
+                            (kGolden / "map.yaml").string(), (kGolden / "ERT.yaml").string()});
+    });
+    EXPECT_EQ(e.where().file, arch_file);
+    EXPECT_EQ(e.where().line, 25);
+    EXPECT_TRUE(contains(e.key_path(), "dataspace.bypass"));
+    EXPECT_TRUE(contains(e.message(), "`Weights` is both kept and bypassed at `RegFile`"));
+    for (const std::string entry :
+         {"- {target: RegFile, type: datatype, keep: [Inputs, Outputs], bypass: [Outputs]}\n",
+          "- {target: RegFile, type: bypass, keep: [Weights], bypass: [Inputs, Weights]}\n"}) {
+        const std::string map_file = testing::temp_file("map.yaml", golden("map.yaml") + entry);
+        const SpecError m = testing::expect_spec_error([&] {
+            read_timeloop_spec({(kGolden / "arch.yaml").string(),
+                                (kGolden / "problem.yaml").string(), map_file,
+                                (kGolden / "ERT.yaml").string()});
+        });
+        EXPECT_EQ(m.where().file, map_file) << entry;
+        EXPECT_TRUE(contains(m.key_path(), "bypass[")) << m.key_path();
+        EXPECT_TRUE(contains(m.message(), "both kept and bypassed at `RegFile`")) << m.message();
+    }
+}
+
 TEST(TimeloopV04, TimeloopfesProblemNamesAreRead) {
     // timeloopfe calls the output channels M and lists the input's size,
     // which Timeloop's projection does not read (noted).

@@ -2,6 +2,8 @@
 // line, the key path and what was expected.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "support/network_text.hpp"
 #include "support/spec_error_matchers.hpp"
 #include "workload/network.hpp"
@@ -43,6 +45,33 @@ TEST(NetworkErrors, MissingKeyIsNamed) {
     EXPECT_EQ(e.where().line, 5);
     EXPECT_EQ(e.key_path(), "layers[0]");
     EXPECT_TRUE(contains(e.message(), "missing key `out_channels`"));
+}
+
+// Names hold letters, digits, `_`, `-` and `.` (common/names.hpp): a path
+// separator, `..`, a control character or a right-to-left override is
+// refused at the name, for the network, its inputs and its layers.
+TEST(NetworkErrors, ANameWithCharactersNamesMayNotHoldIsRefused) {
+    const std::string layer = "  - {name: a, type: relu, inputs: [image]}\n";
+    for (const auto& [text, line, key, said] :
+         {std::tuple{kHeader + "  - {name: \"../../etc/passwd\", type: relu, inputs: [image]}\n", 5,
+                     "layers[0].name", "holds `/`"},
+          std::tuple{kHeader + "  - {name: \"conv\\n1\", type: relu, inputs: [image]}\n", 5,
+                     "layers[0].name", "U+000A"},
+          std::tuple{kHeader + "  - {name: \"fc\u202Egnp\", type: relu, inputs: [image]}\n", 5,
+                     "layers[0].name", "U+202E"},
+          std::tuple{kHeader + "  - {name: .., type: relu, inputs: [image]}\n", 5, "layers[0].name",
+                     "begins with `.`"},
+          std::tuple{"network: a/b\n" + kHeader.substr(kHeader.find('\n') + 1) + layer, 1,
+                     "network", "holds `/`"},
+          std::tuple{
+              "network: tiny\ninputs:\n  - {name: \"im age\", channels: 3}\nlayers:\n" + layer, 3,
+              "inputs[0].name", "holds a space"}}) {
+        const SpecError e = expect_spec_error([&, text = text] { build(text); });
+        EXPECT_EQ(e.where().line, line) << text;
+        EXPECT_EQ(e.key_path(), key) << text;
+        EXPECT_TRUE(contains(e.message(), said)) << e.message();
+        EXPECT_TRUE(contains(e.expected(), "ASCII letters, digits")) << e.expected();
+    }
 }
 
 TEST(NetworkErrors, WrongTypeSaysWhatWasExpected) {
