@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "common/utf8.hpp"
+
 namespace trainloop {
 namespace {
 
@@ -13,40 +15,12 @@ bool name_character(char c) {
            c == '-' || c == '.';
 }
 
-// The UTF-8 sequence at `text[at]`: its code point and length, or nothing
-// when the bytes are not UTF-8.
-std::optional<std::pair<char32_t, std::size_t>> decode(std::string_view text, std::size_t at) {
-    const auto lead = static_cast<unsigned char>(text[at]);
-    std::size_t length = 0;
-    char32_t code = 0;
-    if (lead < 0x80) return std::pair{char32_t(lead), std::size_t{1}};
-    if ((lead & 0xe0) == 0xc0) {
-        length = 2;
-        code = lead & 0x1f;
-    } else if ((lead & 0xf0) == 0xe0) {
-        length = 3;
-        code = lead & 0x0f;
-    } else if ((lead & 0xf8) == 0xf0) {
-        length = 4;
-        code = lead & 0x07;
-    } else {
-        return std::nullopt;
-    }
-    if (at + length > text.size()) return std::nullopt;
-    for (std::size_t i = 1; i < length; ++i) {
-        const auto next = static_cast<unsigned char>(text[at + i]);
-        if ((next & 0xc0) != 0x80) return std::nullopt;
-        code = (code << 6) | (next & 0x3f);
-    }
-    return std::pair{code, length};
-}
-
 }  // namespace
 
 std::string visible_text(std::string_view text) {
     std::string out;
     for (std::size_t at = 0; at < text.size();) {
-        const auto c = decode(text, at);
+        const auto c = decode_utf8(text, at);
         if (!c) {
             out += fmt::format("<0x{:02X}>", static_cast<unsigned char>(text[at]));
             ++at;
@@ -75,7 +49,7 @@ std::optional<std::string> name_problem(std::string_view name) {
             ++at;
             continue;
         }
-        const auto c = decode(name, at);
+        const auto c = decode_utf8(name, at);
         const std::string what =
             !c ? fmt::format("the byte 0x{:02X}", static_cast<unsigned char>(name[at]))
             : (c->first >= 0x21 && c->first < 0x7f) ? fmt::format("`{}`", name[at])

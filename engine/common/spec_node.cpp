@@ -14,6 +14,7 @@
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
+#include "common/utf8.hpp"
 
 namespace trainloop {
 namespace {
@@ -36,40 +37,12 @@ bool printable(std::uint32_t code) {
 // The first byte of `text` that is not part of well-formed UTF-8, or starts
 // a character YAML does not allow (a control character such as NUL), if any.
 std::optional<std::size_t> first_invalid_character(std::string_view text) {
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        std::size_t length = 0;
-        std::uint32_t code = 0;
-        if (c < 0x80) {
-            if (!printable(c)) return i;
-            ++i;
-            continue;
-        } else if ((c & 0xE0) == 0xC0) {
-            length = 2;
-            code = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            length = 3;
-            code = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            length = 4;
-            code = c & 0x07;
-        } else {
-            return i;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto c = decode_utf8(text, i);
+        if (!c || (!printable(c->first) && !(c->first == 0xFEFF && i == 0))) {
+            return i;  // a leading BOM is fine
         }
-        if (i + length > text.size()) return i;
-        for (std::size_t k = 1; k < length; ++k) {
-            const auto next = static_cast<unsigned char>(text[i + k]);
-            if ((next & 0xC0) != 0x80) return i;
-            code = code << 6 | (next & 0x3F);
-        }
-        // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
-        const std::uint32_t smallest[] = {0, 0, 0x80, 0x800, 0x10000};
-        if (code < smallest[length] || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF ||
-            (!printable(code) && !(code == 0xFEFF && i == 0))) {  // a leading BOM is fine
-            return i;
-        }
-        i += length;
+        i += c->second;
     }
     return std::nullopt;
 }
