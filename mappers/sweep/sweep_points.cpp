@@ -56,11 +56,9 @@ void check_names_an_entry(const SweepExclusion& e, const std::string& key,
 }
 
 void check_exclusions(const SweepSpec& spec, const std::vector<std::string>& architecture_names,
+                      const std::vector<std::string>& architectures_written,
                       const std::vector<std::string>& network_names,
                       const std::vector<std::string>& sparsity_names) {
-    std::vector<std::string> architectures_written;
-    for (const SweepArchitecture& a : spec.architectures)
-        architectures_written.push_back(a.written);
     for (const SweepExclusion& e : spec.exclude) {
         if (e.given.empty()) continue;  // made in code, not read from a file
         check_names_an_entry(e, "architecture", e.architecture, architecture_names,
@@ -82,10 +80,11 @@ std::vector<SweepPoint> sweep_points(const SweepSpec& spec,
                                      const std::vector<std::string>& architecture_names,
                                      const std::vector<std::string>& network_names,
                                      const std::vector<std::string>& sparsity_names) {
-    check_exclusions(spec, architecture_names, network_names, sparsity_names);
     std::vector<std::string> architectures_written;
     for (const SweepArchitecture& a : spec.architectures)
         architectures_written.push_back(a.written);
+    check_exclusions(spec, architecture_names, architectures_written, network_names,
+                     sparsity_names);
     std::vector<SweepPoint> points;
     SweepPoint p;
     // Without an `iterations:` axis every point is one iteration's mapping.
