@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "problem/iteration_space.hpp"
 #include "problem/projection.hpp"
 #include "sparse/compressed_format.hpp"
 #include "sparse/fibertree.hpp"

@@ -135,9 +135,10 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
             dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
             group_thousands(extent - problem.space.bounds[d]),
             extent - problem.space.bounds[d] == 1 ? " does" : "s do",
-            kWindowDims.contains(d) ? "; the inputs its window reaches past the edge count as "
-                                      "moved (an upper bound)"
-                                    : "");
+            window_dims(problem.space.shape).contains(d)
+                ? "; the inputs its window reaches past the edge count as "
+                  "moved (an upper bound)"
+                : "");
     }
     if (e.sparse) out += sparse_section(e, arch, model, problem, mapping);
     out += fmt::format("energy       {} ({:.2f} pJ/MAC)\n", energy(e.energy_pj),

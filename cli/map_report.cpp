@@ -79,10 +79,7 @@ std::string convergence_line(const MapRun& run) {
 
 std::string idle_axis_line(const MapRun& run) {
     const MapOptions& o = run.options;
-    // The dimensions the run does not pad yet.
-    const DimSet unpadded = (kPaddableDims | kWindowDims) &
-                            paddable_dims(o.imperfect_factors, o.imperfect_windows).complement();
-    if (unpadded.empty()) return "";
+    if (o.imperfect_factors && o.imperfect_windows) return "";  // it pads every dimension
     std::size_t count = 0;
     bool window = false;    // some hint is of P, Q, R or S
     bool one_term = false;  // some hint is of N, K, C or G
@@ -90,9 +87,14 @@ std::string idle_axis_line(const MapRun& run) {
     for (const LayerResult& layer : run.result.layers) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const PhaseProblem& problem = run.plan.problems[lp.problem].problem;
+            const ProblemShape& shape = problem.space.shape;
+            // The dimensions the run does not pad yet.
+            const DimSet unpadded =
+                (one_term_dims(shape) | window_dims(shape)) &
+                paddable_dims(shape, o.imperfect_factors, o.imperfect_windows).complement();
             const auto hint = idle_axis_hint(run.model, problem.space, lp.best->mapping, unpadded);
             if (!hint) continue;
-            (kWindowDims.contains(hint->dim) ? window : one_term) = true;
+            (window_dims(shape).contains(hint->dim) ? window : one_term) = true;
             if (count++ > 0) continue;
             example =
                 fmt::format("`{}` {}: {} = {} on {} of {} {}", layer.name, phase_name(lp.phase),

@@ -2,9 +2,22 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+#include <optional>
+
 #include "common/count_format.hpp"
 
 namespace trainloop::cli {
+namespace {
+
+// Every MAC layer a network file can write is of the conv family.
+ConvWindow window_of(const LayerTraining& layer) {
+    const std::optional<ConvWindow> window = conv_window(layer.space.shape);
+    assert(window);
+    return *window;
+}
+
+}  // namespace
 
 nlohmann::json training_to_json(const Network& network, const NetworkTraining& training,
                                 std::int64_t batch) {
@@ -25,8 +38,8 @@ nlohmann::json training_to_json(const Network& network, const NetworkTraining& t
             {{"name", analyzed.layer.name},
              {"type", std::string(layer_type_name(analyzed.layer.type))},
              {"dims", dims},
-             {"stride", {{"h", layer.space.stride.h}, {"w", layer.space.stride.w}}},
-             {"dilation", {{"h", layer.space.dilation.h}, {"w", layer.space.dilation.w}}},
+             {"stride", {{"h", window_of(layer).stride.h}, {"w", window_of(layer).stride.w}}},
+             {"dilation", {{"h", window_of(layer).dilation.h}, {"w", window_of(layer).dilation.w}}},
              {"weights", layer.space.weights()},
              {"phases", phases}});
     }
@@ -67,9 +80,10 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
             "{:<28} {:<9} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} "
             "{:>14} {:>14}\n",
             layer.layer->layer.name, layer_type_name(layer.layer->layer.type), b[Dim::G], b[Dim::N],
-            b[Dim::K], b[Dim::C], b[Dim::P], b[Dim::Q], b[Dim::R], b[Dim::S], layer.space.stride.h,
-            group_thousands(layer.space.weights()), phase_cell(layer, Phase::fw),
-            phase_cell(layer, Phase::bw), phase_cell(layer, Phase::wu));
+            b[Dim::K], b[Dim::C], b[Dim::P], b[Dim::Q], b[Dim::R], b[Dim::S],
+            window_of(layer).stride.h, group_thousands(layer.space.weights()),
+            phase_cell(layer, Phase::fw), phase_cell(layer, Phase::bw),
+            phase_cell(layer, Phase::wu));
     }
     const std::int64_t fw = training.phase_macs(Phase::fw);
     const std::int64_t bw = training.phase_macs(Phase::bw);

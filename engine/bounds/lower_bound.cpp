@@ -48,16 +48,25 @@ double capacity_traffic_words(const PhaseProblem& problem, double on_chip_words)
     if (on_chip_words <= 0) return 0;
     const DimBounds& b = problem.space.bounds;
     // Loomis–Whitney over the MACs' three projections (weights, outputs, the
-    // input window's elements, each ≤ R·S per input word): MACs per segment
-    // ≤ √(R·S · |W|·|O|·|I|) with |W| + |I| + |O| ≤ 3S.
-    const double per_segment =
-        std::sqrt(double(b[Dim::R]) * double(b[Dim::S])) * std::pow(on_chip_words, 1.5);
+    // input window's elements, each ≤ R·S per input word: the filter extent of
+    // each sliding-window axis): MACs per segment ≤ √(R·S · |W|·|O|·|I|) with
+    // |W| + |I| + |O| ≤ 3S.
+    double window_elements = 1;
+    for (DataSpace s : kAllDataSpaces) {
+        const Projection& projection = problem.projection(s);
+        for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+            const TensorAxis& axis = projection.axes[a];
+            if (axis.num_terms == 2) window_elements *= double(b[axis.terms[1].dim]);
+        }
+    }
+    const double per_segment = std::sqrt(window_elements) * std::pow(on_chip_words, 1.5);
     const double segments = std::ceil(double(problem.macs()) / per_segment);
     return on_chip_words * std::max(0.0, segments - 1);
 }
 
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
-                                const MappingConstraints* constraints, DimSet paddable) {
+                                const MappingConstraints* constraints,
+                                std::optional<DimSet> paddable) {
     CostLowerBound bound;
     const std::int64_t macs = problem.macs();
     const std::int64_t units = arch.num_macs();

@@ -44,6 +44,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "arch/arch_model.hpp"
 #include "constraints/mapping_constraints.hpp"
@@ -65,11 +66,12 @@ struct CostLowerBound {
 // on it honours, so the MAC-serving term may assume them: the dimensions they
 // let across each axis, and that a level they make bypass a data space does
 // not serve it. `paddable`: the dimensions the mappings may pad
-// (nest/padding.hpp paddable_dims; the default holds with or without
-// imperfect factors unless the sliding-window dimensions are padded too).
+// (nest/padding.hpp paddable_dims; the default, the problem's one-term
+// dimensions, holds with or without imperfect factors unless the
+// sliding-window dimensions are padded too).
 CostLowerBound cost_lower_bound(const ArchModel& arch, const PhaseProblem& problem,
                                 const MappingConstraints* constraints = nullptr,
-                                DimSet paddable = kPaddableDims);
+                                std::optional<DimSet> paddable = std::nullopt);
 
 // The words the inner levels hold at once (every instance's capacity); -1
 // when one of them is unbounded.

@@ -41,10 +41,13 @@ double axis_multicast_cap(const ArchModel& arch, const PhaseProblem& problem, Ar
     for (Dim d : kAllDims) {
         if (allowed(d) && problem.projection(s).axis_of[d] < 0) spread *= extent(d);
     }
-    if (s == DataSpace::inputs) {
-        for (const auto& [p, r] : {std::pair{Dim::P, Dim::R}, std::pair{Dim::Q, Dim::S}}) {
-            if (allowed(p) || allowed(r)) spread *= std::min(extent(p), extent(r));
-        }
+    const Projection& projection = problem.projection(s);
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        if (axis.num_terms < 2) continue;
+        const Dim p = axis.terms[0].dim;
+        const Dim r = axis.terms[1].dim;
+        if (allowed(p) || allowed(r)) spread *= std::min(extent(p), extent(r));
     }
     return std::min(fanout, spread);
 }
@@ -95,19 +98,38 @@ double least_serving_sum(const std::array<double, 3>& a, const std::array<double
 
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct,
-                                  const MappingConstraints* constraints, DimSet paddable) {
+                                  const MappingConstraints* constraints,
+                                  std::optional<DimSet> padded_dims) {
     const DimBounds& b = problem.space.bounds;
+    const DimSet paddable = padded_dims.value_or(one_term_dims(problem.space.shape));
     const std::function<double(Dim)> extent = [&](Dim d) {
         return double(paddable.contains(d) ? 2 * b[d] - 1 : b[d]);
     };
     const double macs = double(problem.macs());
     const double units = double(arch.num_macs());
-    const double window =
-        std::min(extent(Dim::R), extent(Dim::P)) * std::min(extent(Dim::S), extent(Dim::Q));
+    // A data space's word serves at most the MACs of the dimensions that do
+    // not index it, times, along a sliding window's axis, the overlap of its
+    // two dimensions (conv: weights N·P·Q, outputs C·R·S, inputs
+    // K·min(R,P)·min(S,Q)).
     PerDataSpace<double> cap{};
-    cap[DataSpace::weights] = extent(Dim::N) * extent(Dim::P) * extent(Dim::Q);
-    cap[DataSpace::outputs] = extent(Dim::C) * extent(Dim::R) * extent(Dim::S);
-    cap[DataSpace::inputs] = extent(Dim::K) * window;
+    double window = 1;  // Π of every window axis's overlap
+    for (DataSpace s : kAllDataSpaces) {
+        const Projection& projection = problem.projection(s);
+        double serving = 1;
+        for (Dim d : kAllDims) {
+            if (projection.axis_of[d] < 0) serving *= extent(d);
+        }
+        for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+            const TensorAxis& axis = projection.axes[a];
+            if (axis.num_terms == 2) {
+                const double overlap =
+                    std::min(extent(axis.terms[1].dim), extent(axis.terms[0].dim));
+                serving *= overlap;
+                window *= overlap;
+            }
+        }
+        cap[s] = serving;
+    }
     for (DataSpace s : kAllDataSpaces) {
         cap[s] = std::min(
             cap[s], axis_multicast_cap(arch, problem, ArrayAxis::x, s, constraints, extent) *

@@ -30,6 +30,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 
 #include "arch/arch_model.hpp"
 #include "constraints/mapping_constraints.hpp"
@@ -44,11 +45,12 @@ namespace trainloop {
 // problem's phase; an axis they give dimensions for multicasts only through
 // those, and a level they make bypass a data space does not keep it.
 // `paddable`: the dimensions a mapping may pad (nest/padding.hpp), whose
-// spread may reach twice their size less one. At least 0.
+// spread may reach twice their size less one (default: the problem's
+// one-term dimensions). At least 0.
 double mac_serving_lower_bound_pj(const ArchModel& arch, const PhaseProblem& problem,
                                   const PerDataSpace<double>& distinct,
                                   const MappingConstraints* constraints = nullptr,
-                                  DimSet paddable = kPaddableDims);
+                                  std::optional<DimSet> paddable = std::nullopt);
 
 // The least Σ a_s / m_s over 1 ≤ m_s ≤ cap_s with Π m_s ≤ product (exposed
 // for its test).

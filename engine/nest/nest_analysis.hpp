@@ -88,7 +88,7 @@ struct NestAnalysis {
 // Preconditions: the mapping has as many levels as the analysis expects,
 // level 0 keeps every data space, all factors are positive, and each
 // dimension's factors multiply to its bound or, for a dimension
-// kPaddableDims holds, to a padded extent in [bound, 2·bound) (see
+// one_term_dims holds, to a padded extent in [bound, 2·bound) (see
 // mapping_check.hpp and padding.hpp). Capacity is not checked here.
 NestAnalysis analyze_nest(const PhaseProblem& problem, const Mapping& mapping);
 // The same, written into `out` (the evaluator's hot path avoids a copy).

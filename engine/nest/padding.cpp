@@ -79,9 +79,30 @@ std::int64_t steps_with_real_work(const Mapping& mapping, Dim d, std::int64_t bo
 
 }  // namespace
 
-DimSet paddable_dims(bool imperfect_factors, bool imperfect_windows) {
+DimSet window_dims(const ProblemShape& shape) {
+    DimSet out;
+    for (const Projection& projection : shape.projections) {
+        for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+            const TensorAxis& axis = projection.axes[a];
+            if (axis.num_terms < 2) continue;
+            for (std::uint8_t t = 0; t < axis.num_terms; ++t) out.insert(axis.terms[t].dim);
+        }
+    }
+    return out;
+}
+
+DimSet one_term_dims(const ProblemShape& shape) {
+    const DimSet windows = window_dims(shape);
+    DimSet out;
+    for (Dim d : kAllDims) {
+        if (shape.uses(d) && !windows.contains(d)) out.insert(d);
+    }
+    return out;
+}
+
+DimSet paddable_dims(const ProblemShape& shape, bool imperfect_factors, bool imperfect_windows) {
     if (!imperfect_factors) return {};
-    return imperfect_windows ? kPaddableDims | kWindowDims : kPaddableDims;
+    return imperfect_windows ? one_term_dims(shape) | window_dims(shape) : one_term_dims(shape);
 }
 
 std::vector<std::pair<Dim, std::int64_t>> padded_extents(const IterationSpace& space,

@@ -55,19 +55,20 @@
 
 namespace trainloop {
 
-// The dimensions whose padding is counted exactly: those that index every
-// tensor they index through a one-term axis, in every layer and phase. P, Q,
-// R and S always form the input's window axes p·stride + r·dilation
-// (problem/projection.hpp), so these four are all; `map --imperfect-factors`
-// pads these.
-inline constexpr DimSet kPaddableDims{Dim::N, Dim::K, Dim::C, Dim::G};
-// The sliding-window dimensions, padded only when asked (`map
-// --imperfect-windows`): the inputs' counts are then an upper bound.
-inline constexpr DimSet kWindowDims{Dim::P, Dim::Q, Dim::R, Dim::S};
+// The dimensions of `shape` whose padding is counted exactly: those it uses
+// that index every tensor they index through a one-term axis (the conv
+// family's N, K, C, G); `map --imperfect-factors` pads these. The same in
+// every phase: the phases share the shape's projections.
+DimSet one_term_dims(const ProblemShape& shape);
+// The dimensions some tensor's sliding-window axis sums (the conv family's P,
+// Q, R, S), padded only when asked (`map --imperfect-windows`): the window's
+// tensor is then counted as an upper bound.
+DimSet window_dims(const ProblemShape& shape);
 
-// The dimensions a mapspace may pad: none without imperfect factors; N, K,
-// C, G with them; and P, Q, R, S as well when windows may be padded.
-DimSet paddable_dims(bool imperfect_factors, bool imperfect_windows);
+// The dimensions a mapspace may pad: none without imperfect factors; the
+// one-term dimensions with them; and the window dimensions as well when
+// windows may be padded.
+DimSet paddable_dims(const ProblemShape& shape, bool imperfect_factors, bool imperfect_windows);
 
 // The dimensions `mapping` pads, with the extents it pads them to (the
 // product of their factors), in dimension order; empty when it pads none.

@@ -6,6 +6,7 @@
 #include <cassert>
 
 #include "common/checked_math.hpp"
+#include "problem/projection.hpp"
 
 namespace trainloop {
 
@@ -16,36 +17,48 @@ std::int64_t IterationSpace::macs() const {
 }
 
 std::int64_t IterationSpace::weights() const {
-    return bounds[Dim::G] * bounds[Dim::K] * bounds[Dim::C] * bounds[Dim::R] * bounds[Dim::S];
+    return footprint(shape.projections[DataSpace::weights], bounds);
 }
 
+IterationSpace conv_space(const DimBounds& bounds, Extent2 stride, Extent2 dilation) {
+    return IterationSpace{bounds, conv_shape(stride, dilation)};
+}
+
+namespace {
+
+// The words of data space `s` over the whole space: Π over its axes of
+// 1 + Σ (bound − 1)·coef, or nullopt past kMaxCount.
+std::optional<std::int64_t> checked_tensor_words(const IterationSpace& space, DataSpace s) {
+    const Projection& projection = space.shape.projections[s];
+    std::int64_t words = 1;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        std::int64_t span = 1;
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            const auto term = checked_mul(space.bounds[axis.terms[t].dim] - 1, axis.terms[t].coef);
+            const auto sum = term ? checked_add(span, *term) : std::nullopt;
+            if (!sum || *sum > kMaxCount) return std::nullopt;
+            span = *sum;
+        }
+        const auto product = checked_mul(words, span);
+        if (!product || *product > kMaxCount) return std::nullopt;
+        words = *product;
+    }
+    return words;
+}
+
+}  // namespace
+
 std::optional<std::string> oversize_reason(const IterationSpace& space) {
-    const DimBounds& b = space.bounds;
-    // The input rows (columns) an output row (column) range and the filter
-    // rows (columns) touch: (P-1)·stride + (R-1)·dilation + 1.
-    auto input_extent = [](std::int64_t out, std::int64_t kernel, std::int64_t stride,
-                           std::int64_t dilation) -> std::optional<std::int64_t> {
-        const auto a = checked_mul(out - 1, stride);
-        const auto c = checked_mul(kernel - 1, dilation);
-        if (!a || !c) return std::nullopt;
-        const auto sum = checked_add(*a, *c);
-        if (!sum || *sum >= kMaxCount) return std::nullopt;
-        return *sum + 1;
-    };
-    const auto h = input_extent(b[Dim::P], b[Dim::R], space.stride.h, space.dilation.h);
-    const auto w = input_extent(b[Dim::Q], b[Dim::S], space.stride.w, space.dilation.w);
     struct Tensor {
-        const char* name;
+        std::string_view name;
         std::optional<std::int64_t> size;
     };
     const Tensor tensors[] = {
-        {"MACs", count_product(b.values)},
-        {"weights",
-         count_product(std::array{b[Dim::G], b[Dim::K], b[Dim::C], b[Dim::R], b[Dim::S]})},
-        {"outputs",
-         count_product(std::array{b[Dim::G], b[Dim::N], b[Dim::K], b[Dim::P], b[Dim::Q]})},
-        {"inputs", h && w ? count_product(std::array{b[Dim::G], b[Dim::N], b[Dim::C], *h, *w})
-                          : std::nullopt},
+        {"MACs", count_product(space.bounds.values)},
+        {"weights", checked_tensor_words(space, DataSpace::weights)},
+        {"outputs", checked_tensor_words(space, DataSpace::outputs)},
+        {"inputs", checked_tensor_words(space, DataSpace::inputs)},
     };
     for (const Tensor& t : tensors) {
         if (!t.size) {
@@ -59,7 +72,7 @@ std::optional<std::string> oversize_reason(const IterationSpace& space) {
 IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
                                   const TensorShape& output, std::int64_t batch) {
     assert(is_mac_layer(layer.type));
-    IterationSpace space;
+    IterationSpace space;  // the conv family's shape
     for (Dim d : kAllDims) space.bounds[d] = 1;
     space.bounds[Dim::N] = batch;
     switch (layer.type) {
@@ -72,8 +85,7 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
             space.bounds[Dim::Q] = output.width;
             space.bounds[Dim::R] = conv.kernel.h;
             space.bounds[Dim::S] = conv.kernel.w;
-            space.stride = conv.stride;
-            space.dilation = conv.dilation;
+            space.shape = conv_shape(conv.stride, conv.dilation);
             break;
         }
         case LayerType::fc: {  // flattens its input: every element is a feature
@@ -107,8 +119,10 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
 
 std::string to_string(const IterationSpace& space) {
     std::string text;
-    for (Dim d : {Dim::G, Dim::N, Dim::K, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S}) {
-        text += fmt::format("{}{}={}", text.empty() ? "" : " ", dim_name(d), space.bounds[d]);
+    for (std::uint8_t i = 0; i < space.shape.num_dims; ++i) {
+        const Dim d = space.shape.listing[i];
+        text += fmt::format("{}{}={}", text.empty() ? "" : " ", space.shape.dim_name(d),
+                            space.bounds[d]);
     }
     return text;
 }

@@ -2,18 +2,6 @@
 
 namespace trainloop {
 
-DimSet projection_of(DataSpace space) {
-    switch (space) {
-        case DataSpace::weights:
-            return {Dim::G, Dim::K, Dim::C, Dim::R, Dim::S};
-        case DataSpace::inputs:
-            return {Dim::N, Dim::G, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S};
-        case DataSpace::outputs:
-            return {Dim::N, Dim::G, Dim::K, Dim::P, Dim::Q};
-    }
-    return {};
-}
-
 PhaseProblem make_phase_problem(std::string layer, Phase phase, const IterationSpace& space) {
     PhaseProblem problem;
     problem.layer = std::move(layer);

@@ -17,11 +17,6 @@
 
 namespace trainloop {
 
-// The dimensions that index each data space (docs/design.md, "One iteration space, three
-// phases": the fw/bw/wu equations): weights w[g,k,c,r,s]; inputs x[n,g,c, p·σ+r, q·σ+s]
-// (so P,Q,R,S together index the input's rows and columns); outputs y[n,g,k,p,q].
-DimSet projection_of(DataSpace space);
-
 struct TensorRole {
     TensorName tensor;
     DataSpace space;
@@ -33,8 +28,8 @@ struct PhaseProblem {
     Phase phase = Phase::fw;
     IterationSpace space;
     PerDataSpace<TensorRole> tensors;
-    // How each data space is indexed (derived from `space`; cached because the
-    // evaluator reads it for every mapping).
+    // How each data space is indexed (the shape's projections, copied beside
+    // the roles because the evaluator reads them for every mapping).
     PerDataSpace<Projection> projections;
 
     const TensorRole& role(DataSpace s) const { return tensors[s]; }
@@ -43,8 +38,8 @@ struct PhaseProblem {
     TensorName output_tensor() const { return tensor_in_phase(phase, output()); }
     // Dimensions summed over into each output element: those that do not
     // index the output (fw: C,R,S; bw: K, plus the sliding-window overlap of
-    // P,Q with R,S; wu: N,P,Q).
-    DimSet reduced_dims() const { return projection_of(output()).complement(); }
+    // P,Q with R,S; wu: N,P,Q), and the slots the shape leaves unused (bound 1).
+    DimSet reduced_dims() const { return projections[output()].relevant.complement(); }
     std::int64_t macs() const { return space.macs(); }
 };
 

@@ -3,50 +3,31 @@
 #include <algorithm>
 #include <numeric>
 
+#include "problem/iteration_space.hpp"
+
 namespace trainloop {
-namespace {
 
-TensorAxis single(Dim d) {
-    TensorAxis axis;
-    axis.terms[0] = {d, 1};
-    return axis;
-}
-
-TensorAxis window(Dim output, std::int64_t stride, Dim filter, std::int64_t dilation) {
-    TensorAxis axis;
-    axis.terms[0] = {output, stride};
-    axis.terms[1] = {filter, dilation};
-    axis.num_terms = 2;
-    return axis;
-}
-
-}  // namespace
-
-Projection projection_for(DataSpace space, const IterationSpace& problem) {
+Projection make_projection(const TensorAxis* axes, std::size_t count) {
     Projection p;
     p.axis_of.values.fill(-1);
-    auto add = [&p](TensorAxis axis) {
+    for (std::size_t a = 0; a < count; ++a) {
+        const TensorAxis& axis = axes[a];
         for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
             p.relevant.insert(axis.terms[t].dim);
             p.axis_of[axis.terms[t].dim] = std::int8_t(p.num_axes);
             p.coef_of[axis.terms[t].dim] = axis.terms[t].coef;
         }
         p.axes[p.num_axes++] = axis;
-    };
-    switch (space) {
-        case DataSpace::weights:
-            for (Dim d : {Dim::G, Dim::K, Dim::C, Dim::R, Dim::S}) add(single(d));
-            break;
-        case DataSpace::inputs:
-            for (Dim d : {Dim::N, Dim::G, Dim::C}) add(single(d));
-            add(window(Dim::P, problem.stride.h, Dim::R, problem.dilation.h));
-            add(window(Dim::Q, problem.stride.w, Dim::S, problem.dilation.w));
-            break;
-        case DataSpace::outputs:
-            for (Dim d : {Dim::N, Dim::G, Dim::K, Dim::P, Dim::Q}) add(single(d));
-            break;
     }
     return p;
+}
+
+Projection make_projection(std::initializer_list<TensorAxis> axes) {
+    return make_projection(axes.begin(), axes.size());
+}
+
+const Projection& projection_for(DataSpace space, const IterationSpace& problem) {
+    return problem.shape.projections[space];
 }
 
 std::int64_t footprint(const Projection& projection, const DimBounds& extent) {

@@ -1,42 +1,62 @@
-// How each data space is indexed (docs/design.md, "One iteration space, three phases"):
+// How a data space is indexed: its tensor's axes, each an affine sum of the
+// iteration space's dimensions (Timeloop's problem-shape projections). For the
+// conv family (problem_shape.hpp):
 //   weights [g, k, c, r, s]
 //   inputs  [n, g, c, p·σh + r·δh, q·σw + s·δw]   (the sliding window)
 //   outputs [n, g, k, p, q]
 // A tensor axis is a sum of at most two (dimension × coefficient) terms, so
 // the extent of an axis over a box of the iteration space with extents E is
-// Σ (E_d − 1)·coef + 1, e.g. the input halo (P'−1)·σ + (R'−1)·δ + 1
-// (Timeloop's projection of the CNN-layer problem shape).
+// Σ (E_d − 1)·coef + 1, e.g. the input halo (P'−1)·σ + (R'−1)·δ + 1.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
-#include "problem/iteration_space.hpp"
+#include "vocabulary/dims.hpp"
 #include "vocabulary/phase.hpp"
 
 namespace trainloop {
 
+struct IterationSpace;  // problem/iteration_space.hpp
+
+// The most axes a tensor has (the conv family's inputs: n, g, c, h, w) and
+// the most terms an axis sums (a sliding window: p·σ + r·δ).
+inline constexpr std::size_t kMaxTensorAxes = 5;
+inline constexpr std::size_t kMaxAxisTerms = 2;
+
 struct AxisTerm {
     Dim dim = Dim::N;
     std::int64_t coef = 1;
+    friend bool operator==(const AxisTerm&, const AxisTerm&) = default;
 };
 
 struct TensorAxis {
-    std::array<AxisTerm, 2> terms{};
+    std::array<AxisTerm, kMaxAxisTerms> terms{};
     std::uint8_t num_terms = 1;
+    friend bool operator==(const TensorAxis&, const TensorAxis&) = default;
 };
 
 struct Projection {
-    std::array<TensorAxis, 5> axes{};
+    std::array<TensorAxis, kMaxTensorAxes> axes{};
     std::uint8_t num_axes = 0;
     DimSet relevant;  // dimensions that appear in some axis
     // Each dimension indexes at most one axis: which one (-1: none), and with
     // which coefficient. The hot loops read these instead of the terms.
     PerDim<std::int8_t> axis_of{};
     PerDim<std::int64_t> coef_of{};
+    friend bool operator==(const Projection&, const Projection&) = default;
 };
 
-Projection projection_for(DataSpace space, const IterationSpace& problem);
+// The projection with these axes, in order. Preconditions (the einsum
+// parser's checks): at most kMaxTensorAxes axes, each of 1..kMaxAxisTerms
+// terms with positive coefficients, and no dimension in two axes.
+Projection make_projection(const TensorAxis* axes, std::size_t count);
+Projection make_projection(std::initializer_list<TensorAxis> axes);
+
+// The projection of data space `space` of the problem (its shape's).
+const Projection& projection_for(DataSpace space, const IterationSpace& problem);
 
 // Words in the box of the iteration space with per-dimension extents `extent`.
 std::int64_t footprint(const Projection& projection, const DimBounds& extent);

@@ -30,6 +30,13 @@ bool timeloop_name(const std::string& name) {
 
 void check_exportable(const Architecture& arch, const PhaseProblem& problem, const Mapping& mapping,
                       const SourceLocation& origin) {
+    if (!conv_window(problem.space.shape)) {
+        throw SpecError(origin, "problem",
+                        fmt::format("layer `{}` is no convolution ({}): the export writes "
+                                    "Timeloop's CNN-Layer problem",
+                                    problem.layer, to_string(problem.space)),
+                        "a layer of the conv family (conv, fc, matmul, lstm)", "");
+    }
     const std::int64_t groups = problem.space.bounds[Dim::G];
     if (groups > 1) {
         throw SpecError(origin, "problem",
@@ -193,8 +200,9 @@ std::string problem_yaml(const PhaseProblem& problem) {
         "      read-write: True\n"
         "  instance:\n";
     for (Dim d : kTimeloopDims) out += fmt::format("    {}: {}\n", dim_name(d), s.bounds[d]);
+    const ConvWindow window = *conv_window(s.shape);  // check_exportable
     out += fmt::format("    Wstride: {}\n    Hstride: {}\n    Wdilation: {}\n    Hdilation: {}\n",
-                       s.stride.h, s.stride.w, s.dilation.h, s.dilation.w);
+                       window.stride.h, window.stride.w, window.dilation.h, window.dilation.w);
     return out;
 }
 

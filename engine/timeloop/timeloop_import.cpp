@@ -181,11 +181,7 @@ Architecture import_architecture(const TimeloopSpec& spec) {
 }
 
 IterationSpace import_problem(const TimeloopProblem& p) {
-    IterationSpace space;
-    space.bounds = p.bounds;
-    space.stride = {p.wstride, p.hstride};
-    space.dilation = {p.wdilation, p.hdilation};
-    return space;
+    return conv_space(p.bounds, {p.wstride, p.hstride}, {p.wdilation, p.hdilation});
 }
 
 // A datatype entry's keep set: `keep` lists what stays (all when absent),

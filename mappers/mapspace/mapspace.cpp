@@ -218,7 +218,7 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
     check_dataflow_against_constraints(constraints);
     Mapspace m;
     m.num_levels_ = arch.num_levels;
-    m.paddable_ = constraints.paddable();
+    m.paddable_ = constraints.paddable(space.shape);
     m.bounds_ = space.bounds;
     m.build_spatial_choices(arch, space, constraints);
     m.build_keep_choices(arch, constraints);
@@ -229,7 +229,9 @@ Mapspace Mapspace::build(const ArchModel& arch, const IterationSpace& space,
 }
 
 std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
-                                           const Mapping& mapping, DimSet paddable) {
+                                           const Mapping& mapping,
+                                           std::optional<DimSet> padded_dims) {
+    const DimSet paddable = padded_dims.value_or(one_term_dims(space.shape));
     for (std::size_t i = 0; i < mapping.num_levels; ++i) {
         for (const bool x : {true, false}) {
             const LoopList& axis = x ? mapping.level(i).spatial_x : mapping.level(i).spatial_y;

@@ -60,8 +60,11 @@ struct MapspaceConstraints {
         return {dataflow, explore_bypass, constraints_for_phase(user, phase), imperfect_factors,
                 imperfect_windows};
     }
-    // The dimensions the mapspace may pad (nest/padding.hpp paddable_dims).
-    DimSet paddable() const { return paddable_dims(imperfect_factors, imperfect_windows); }
+    // The dimensions a mapspace of a problem of `shape` may pad (nest/padding.hpp
+    // paddable_dims).
+    DimSet paddable(const ProblemShape& shape) const {
+        return paddable_dims(shape, imperfect_factors, imperfect_windows);
+    }
     // The phase a mapspace depends on: none unless some entry is per phase
     // (then problems of one iteration space but different phases need their
     // own mapspaces).
@@ -85,7 +88,8 @@ struct IdleAxisHint {
     std::int64_t fanout = 1;     // the axis's instances at that level
 };
 std::optional<IdleAxisHint> idle_axis_hint(const ArchModel& arch, const IterationSpace& space,
-                                           const Mapping& mapping, DimSet paddable = kPaddableDims);
+                                           const Mapping& mapping,
+                                           std::optional<DimSet> paddable = std::nullopt);
 
 // Throws SpecError (at the constraint, key `--dataflow`) when a named
 // dataflow puts other dimensions across an axis than `user` fixes there.

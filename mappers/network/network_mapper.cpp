@@ -202,7 +202,8 @@ NetworkMapResult map_network(const ArchModel& arch, const NetworkTraining& train
             const MappingConstraints constraints =
                 constraints_for_phase(options.architecture_constraints, planned.problem.phase);
             // Valid for every mapping of the mapspace, padded ones included.
-            const DimSet paddable = kPaddableDims | plan.mapspaces[planned.mapspace].paddable();
+            const DimSet paddable = one_term_dims(planned.problem.space.shape) |
+                                    plan.mapspaces[planned.mapspace].paddable();
             searched.bound = cost_lower_bound(arch, planned.problem, &constraints, paddable);
         }
         result.evaluations += searched.result.evaluations;

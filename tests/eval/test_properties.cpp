@@ -30,17 +30,17 @@ std::vector<Case> cases() {
                                        {Dim::Q, 3},
                                        {Dim::R, 3},
                                        {Dim::S, 3}});
-    strided.stride = {2, 2};
+    strided.shape = conv_shape({2, 2});
     IterationSpace dilated = space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 6}, {Dim::R, 3}});
-    dilated.dilation = {2, 1};
+    dilated.shape = conv_shape({1, 1}, {2, 1});
     // Windows with holes: a 1×1 stride-2 layer (the ResNet shortcut) and a
     // dilation larger than the output tile; in bw the output dx is indexed
     // through such a window.
     IterationSpace gapped =
         space_of({{Dim::N, 2}, {Dim::K, 4}, {Dim::C, 4}, {Dim::P, 4}, {Dim::Q, 3}});
-    gapped.stride = {2, 2};
+    gapped.shape = conv_shape({2, 2});
     IterationSpace dilated_gaps = space_of({{Dim::K, 2}, {Dim::C, 2}, {Dim::P, 3}, {Dim::R, 2}});
-    dilated_gaps.dilation = {3, 1};
+    dilated_gaps.shape = conv_shape({1, 1}, {3, 1});
     return {
         {"conv", space_of({{Dim::N, 4},
                            {Dim::K, 8},
@@ -135,21 +135,22 @@ TEST(EvaluatorProperties, TouchedWordsCountTheDistinctWindowPositions) {
     std::uniform_int_distribution<int> extent(1, 7), coef(1, 4);
     for (int n = 0; n < 2000; ++n) {
         IterationSpace sp = space_of({{Dim::P, extent(rng)}, {Dim::R, extent(rng)}});
-        sp.stride = {coef(rng), 1};
-        sp.dilation = {coef(rng), 1};
+        const std::int64_t stride = coef(rng);
+        const std::int64_t dilation = coef(rng);
+        sp.shape = conv_shape({stride, 1}, {dilation, 1});
         const Projection proj = projection_for(DataSpace::inputs, sp);
         std::set<std::int64_t> rows;
         for (std::int64_t p = 0; p < sp.bounds[Dim::P]; ++p) {
             for (std::int64_t r = 0; r < sp.bounds[Dim::R]; ++r) {
-                rows.insert(p * sp.stride.h + r * sp.dilation.h);
+                rows.insert(p * stride + r * dilation);
             }
         }
         DimBounds ones_box;
         ones_box.values.fill(1);
         const std::int64_t touched = touched_words(proj, sp.bounds, ones_box);
         EXPECT_EQ(touched, std::int64_t(rows.size()))
-            << "P=" << sp.bounds[Dim::P] << " R=" << sp.bounds[Dim::R] << " stride=" << sp.stride.h
-            << " dilation=" << sp.dilation.h;
+            << "P=" << sp.bounds[Dim::P] << " R=" << sp.bounds[Dim::R] << " stride=" << stride
+            << " dilation=" << dilation;
         EXPECT_LE(touched, footprint(proj, sp.bounds));
     }
 }
@@ -255,6 +256,7 @@ TEST(EvaluatorProperties, WeightFillsFollowTheInnermostRelevantLoopFormula) {
 // the set of input words the tile covers, and count the new ones.
 std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m,
                                      std::size_t level) {
+    const ConvWindow window = *conv_window(sp.shape);
     using L = testing::FlatLoop;
     const auto [nest, tile] = testing::flat_loops(m, level);
     std::vector<L> above;
@@ -279,10 +281,10 @@ std::int64_t brute_force_input_fills(const IterationSpace& sp, const Mapping& m,
                                 for (std::int64_t s = 0; s < tile[Dim::S]; ++s) {
                                     current.insert({origin[Dim::N] + n, origin[Dim::G] + g,
                                                     origin[Dim::C] + c,
-                                                    (origin[Dim::P] + p) * sp.stride.h +
-                                                        (origin[Dim::R] + r) * sp.dilation.h,
-                                                    (origin[Dim::Q] + q) * sp.stride.w +
-                                                        (origin[Dim::S] + s) * sp.dilation.w});
+                                                    (origin[Dim::P] + p) * window.stride.h +
+                                                        (origin[Dim::R] + r) * window.dilation.h,
+                                                    (origin[Dim::Q] + q) * window.stride.w +
+                                                        (origin[Dim::S] + s) * window.dilation.w});
                                 }
         for (const Word& w : current) fills += previous.count(w) ? 0 : 1;
         previous = std::move(current);

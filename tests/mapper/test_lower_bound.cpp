@@ -35,10 +35,10 @@ std::vector<IterationSpace> layers() {
                                     {Dim::Q, 56},
                                     {Dim::R, 7},
                                     {Dim::S, 7}});
-    stem.stride = {2, 2};
+    stem.shape = conv_shape({2, 2});
     IterationSpace downsample =
         space_of({{Dim::N, 4}, {Dim::K, 128}, {Dim::C, 64}, {Dim::P, 28}, {Dim::Q, 28}});
-    downsample.stride = {2, 2};  // 1×1 stride 2: half the input rows are never read
+    downsample.shape = conv_shape({2, 2});  // 1×1 stride 2: half the input rows are never read
     return {testing::resnet18_conv3x(), stem, downsample,
             space_of({{Dim::N, 16}, {Dim::K, 1000}, {Dim::C, 512}}),
             space_of(
@@ -47,7 +47,7 @@ std::vector<IterationSpace> layers() {
 
 TEST(LowerBound, DistinctWordsCountAStridedWindowsTouchedElements) {
     IterationSpace s = space_of({{Dim::C, 2}, {Dim::P, 4}, {Dim::Q, 3}});
-    s.stride = {2, 2};
+    s.shape = conv_shape({2, 2});
     const Projection inputs = projection_for(DataSpace::inputs, s);
     // Rows 0, 2, 4, 6 of the bounding box's 7; columns 0, 2, 4 of its 5.
     EXPECT_EQ(distinct_words(inputs, s.bounds), 2 * 4 * 3);
@@ -55,7 +55,7 @@ TEST(LowerBound, DistinctWordsCountAStridedWindowsTouchedElements) {
     IterationSpace window = space_of({{Dim::P, 4}, {Dim::R, 3}});  // stride 1: all 6 rows
     EXPECT_EQ(distinct_words(projection_for(DataSpace::inputs, window), window.bounds), 6);
     IterationSpace dilated = space_of({{Dim::P, 2}, {Dim::R, 2}});
-    dilated.dilation = {3, 1};  // rows 0, 1, 3, 4
+    dilated.shape = conv_shape({1, 1}, {3, 1});  // rows 0, 1, 3, 4
     EXPECT_EQ(distinct_words(projection_for(DataSpace::inputs, dilated), dilated.bounds), 4);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "format_test_support.hpp"
+#include "problem/iteration_space.hpp"
 #include "sparse/fibertree.hpp"
 #include "sparse/format_layout.hpp"
 

@@ -23,6 +23,7 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/architecture_yaml.hpp"
 #include "components/component_library_parser.hpp"
+#include "problem/einsum.hpp"
 #include "spec/mapping_case.hpp"
 #include "support/architecture_equality.hpp"
 #include "support/run_binary.hpp"
@@ -524,6 +525,20 @@ TEST(TimeloopExport, GroupedConvolutionIsRefused) {
     EXPECT_EQ(e.where().file, "m.yaml");
     EXPECT_TRUE(contains(e.message(), "G = 2"));
     EXPECT_TRUE(contains(e.message(), "no groups dimension"));
+}
+
+TEST(TimeloopExport, AnOperationThatIsNoConvolutionIsRefused) {
+    // Attention's scores index no tensor as Timeloop's CNN-Layer problem does.
+    const MappingCase c = load_mapping_case(kSource / "examples/mappings/resnet18_3x3_KN_fw.yaml");
+    IterationSpace scores = c.problem->space;
+    scores.shape = parse_einsum("S[b,h,q,k] += Q[b,h,q,d] * K[b,h,k,d]", {}, "einsum");
+    const PhaseProblem problem = make_phase_problem("scores", Phase::fw, scores);
+    const SpecError e = expect_spec_error([&] {
+        native_to_timeloop_files(c.arch, problem, c.mapping, {"m.yaml", 0, 0});
+    });
+    EXPECT_EQ(e.key_path(), "problem");
+    EXPECT_EQ(e.where().file, "m.yaml");
+    EXPECT_TRUE(contains(e.message(), "layer `scores` is no convolution"));
 }
 
 TEST(TimeloopExport, DimensionOnBothAxesIsRefused) {

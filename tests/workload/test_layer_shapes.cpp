@@ -32,7 +32,7 @@ TEST(LayerShapes, StridedPaddedConvolution) {
     const IterationSpace s =
         iteration_space_of(last(n).layer, last(n).input_shapes[0], last(n).output_shape, 4);
     EXPECT_EQ(to_string(s), "G=1 N=4 K=64 C=32 P=8 Q=8 R=3 S=3");
-    EXPECT_EQ(s.stride, (Extent2{2, 2}));
+    EXPECT_EQ(conv_window(s.shape)->stride, (Extent2{2, 2}));
 }
 
 TEST(LayerShapes, RectangularKernelAndDilation) {
@@ -44,7 +44,7 @@ TEST(LayerShapes, RectangularKernelAndDilation) {
         iteration_space_of(last(n).layer, last(n).input_shapes[0], last(n).output_shape, 1);
     EXPECT_EQ(s.bounds[Dim::R], 1);
     EXPECT_EQ(s.bounds[Dim::S], 3);
-    EXPECT_EQ(s.dilation, (Extent2{1, 2}));
+    EXPECT_EQ(conv_window(s.shape)->dilation, (Extent2{1, 2}));
 }
 
 TEST(LayerShapes, DepthwiseConvolutionPutsChannelsOnTheGroupDimension) {
