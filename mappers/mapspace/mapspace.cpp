@@ -154,29 +154,37 @@ std::string bound_text(std::int64_t lo, std::int64_t hi) {
 
 void check_dataflow_against_constraints(const MapspaceConstraints& constraints) {
     if (!constraints.dataflow) return;
-    for (const PhaseConstraints& phase : constraints.user.phases) {
-        check_dataflow_against_constraints(constraints.for_phase(phase.phase));
-    }
-    for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
-        const auto& c = constraints.user.axis(axis);
-        if (!c) continue;
-        const std::vector<Dim>& named =
-            axis == ArrayAxis::x ? constraints.dataflow->x : constraints.dataflow->y;
-        const bool same =
-            named.size() == c->dims.size() &&
-            std::all_of(named.begin(), named.end(), [&](Dim d) { return listed(c->dims, d); });
-        if (same) continue;
-        std::string dims;
-        for (Dim d : c->dims) dims += dim_name(d);
-        throw SpecError(
-            c->origin.where, c->origin.key,
-            fmt::format("--dataflow {} conflicts with the spatial constraint across {}, which "
-                        "allows {}",
-                        to_string(*constraints.dataflow), array_axis_name(axis),
-                        dims.empty() ? "no dimension" : dims),
-            fmt::format("a --dataflow with {} across {}, or `--dataflow any`",
-                        dims.empty() ? "nothing" : dims, array_axis_name(axis)),
-            "the constraint already fixes the axis: leave out --dataflow");
+    // Each phase as it resolves, in the order fw, bw, wu: the first conflict
+    // is the one reported, and a phase's own entry is named as such (a general
+    // entry applies to every phase that does not override it).
+    for (Phase phase : kAllPhases) {
+        const MappingConstraints resolved = constraints_for_phase(constraints.user, phase);
+        for (ArrayAxis axis : {ArrayAxis::x, ArrayAxis::y}) {
+            const auto& c = resolved.axis(axis);
+            if (!c) continue;
+            const std::vector<Dim>& named =
+                axis == ArrayAxis::x ? constraints.dataflow->x : constraints.dataflow->y;
+            const bool same =
+                named.size() == c->dims.size() &&
+                std::all_of(named.begin(), named.end(), [&](Dim d) { return listed(c->dims, d); });
+            if (same) continue;
+            const auto& general = constraints.user.axis(axis);
+            const bool own_entry = !general || general->origin.key != c->origin.key;
+            std::string dims;
+            for (Dim d : c->dims) dims += dim_name(d);
+            throw SpecError(
+                c->origin.where, c->origin.key,
+                fmt::format("--dataflow {} conflicts with the spatial constraint across {}{}, "
+                            "which allows {}",
+                            to_string(*constraints.dataflow), array_axis_name(axis),
+                            own_entry && !constraints.user.phases.empty()
+                                ? fmt::format(" in {}", phase_name(phase))
+                                : std::string(),
+                            dims.empty() ? "no dimension" : dims),
+                fmt::format("a --dataflow with {} across {}, or `--dataflow any`",
+                            dims.empty() ? "nothing" : dims, array_axis_name(axis)),
+                "the constraint already fixes the axis: leave out --dataflow");
+        }
     }
 }
 

@@ -104,9 +104,27 @@ TEST(MapConstraintsCommand, ADataflowAgainstOnePhasesEntryExitsTwoAtThatEntry) {
     const CommandResult r = run(kMlp + " --dataflow C,K --constraints " + file);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find(file + ":4:21: phases.bw.spatial.y"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("conflicts with the spatial constraint across y in bw, which allows C"),
+              std::string::npos)
+        << r.output;
+}
+
+TEST(MapConstraintsCommand, AConflictInFwIsReportedBeforeOneInALaterPhasesEntry) {
+    // The general y entry conflicts with C,K in every phase, fw first; wu's own
+    // x entry conflicts too. The first phase's conflict is the one named, as
+    // the general entry it is (it used to be wu's).
+    const std::string file = temp_file("fw_conflict.yaml",
+                                       "mapping_constraints: fw_conflict\n"
+                                       "spatial: {y: [C]}\n"
+                                       "phases:\n"
+                                       "  wu: {spatial: {x: [K]}}\n");
+    const CommandResult r = run(kMlp + " --dataflow C,K --constraints " + file);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(file + ":2:"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("conflicts with the spatial constraint across y, which allows C"),
               std::string::npos)
         << r.output;
+    EXPECT_EQ(r.output.find("wu"), std::string::npos) << r.output;
 }
 
 TEST(MapConstraintsCommand, TheMapspaceReportedBeforeSearchingReflectsTheConstraints) {
