@@ -37,8 +37,9 @@ run() {
   shift
   local rc=0
   "$tl" "$@" >"$out/$name.out" 2>"$out/$name.err" || rc=$?
-  # Paths, and the wall times and rates a run prints, are not behaviour.
-  sed -i -E "s#$root#<root>#g; s#$work#<work>#g; s#[0-9][0-9.]* s([ ),]|\$)#<t> s\1#g;
+  # Paths (the binary's too: --help shows it), and the wall times and rates a
+  # run prints, are not behaviour.
+  sed -i -E "s#$tl#<trainloop>#g; s#$root#<root>#g; s#$work#<work>#g; s#[0-9][0-9.]* s([ ),]|\$)#<t> s\1#g;
     s#[0-9][0-9,]* evaluations/s#<rate> evaluations/s#g" "$out/$name.out" "$out/$name.err"
   # Progress lines carry timings: keep only the error text.
   grep -v -E '^\s*(\[|progress|searching|mapping|eta|ETA)|[0-9]+(\.[0-9]+)? ?s( |$|\))' \
