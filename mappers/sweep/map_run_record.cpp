@@ -3,9 +3,9 @@
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
 #include "density/sparsity_library.hpp"
+#include "evaluator/cartesian_point_record.hpp"
+#include "evaluator/point_record.hpp"
 #include "run/run_identity.hpp"
-#include "sweep/cartesian_point_record.hpp"
-#include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
