@@ -14,10 +14,14 @@
 
 namespace trainloop::cli {
 
-RunSetup RunInputs::set_up(const RunSettings& settings, int threads) const {
-    return set_up_run({spec.arch, spec.constraints, model, network->name(), training,
-                       sparsity ? &*sparsity : nullptr},
-                      settings, usable_threads(threads));
+RunSubject RunInputs::subject() const {
+    return {spec.arch,       spec.constraints, model,
+            network->name(), training,         sparsity ? &*sparsity : nullptr};
+}
+
+RunSetup RunInputs::set_up(const RunSettings& settings, int threads,
+                           PlanMapspaces mapspaces) const {
+    return set_up_run(subject(), settings, usable_threads(threads), mapspaces);
 }
 
 RunInputs read_run_inputs(const MapOptions& o, const RunSettings& settings) {

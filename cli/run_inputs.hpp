@@ -29,7 +29,11 @@ struct RunInputs {
     std::optional<SparsityProfile> sparsity;  // none: dense evaluation
 
     const Architecture& arch() const { return spec.arch; }
-    RunSetup set_up(const RunSettings& settings, int threads) const;
+    // What set_up_run() reads; points into these inputs.
+    RunSubject subject() const;
+    // `mapspaces`: a training run's (set_up_run), the evaluator's.
+    RunSetup set_up(const RunSettings& settings, int threads,
+                    PlanMapspaces mapspaces = PlanMapspaces::build) const;
 };
 
 // Throws SpecError at the first input that is wrong. `o.sparsity.profile`

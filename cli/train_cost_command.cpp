@@ -15,6 +15,7 @@
 #include "common/count_format.hpp"
 #include "common/spec_error.hpp"
 #include "constraints/architecture_spec.hpp"
+#include "evaluator/evaluators.hpp"
 #include "interruption.hpp"
 #include "map_options.hpp"
 #include "map_report.hpp"
@@ -27,47 +28,49 @@
 #include "sparse/mask_check.hpp"
 #include "sweep/map_run_record.hpp"
 #include "train_cost_report.hpp"
-#include "training_run/cartesian_costs.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop::cli {
 namespace {
 
-// `--evaluator cartesian` needs an architecture of that dataflow class.
-void check_cartesian_run(const RunInputs& inputs) {
-    if (!inputs.arch().cartesian) {
-        throw SpecError({inputs.arch_file.string()}, "cartesian_product",
-                        fmt::format("architecture '{}' has no `cartesian_product:` section, so "
-                                    "--evaluator cartesian has no Cartesian-product array to "
-                                    "evaluate",
-                                    inputs.arch().name),
-                        "an architecture with a `cartesian_product:` section "
-                        "(docs/arch_format.md), e.g. gscn_4x64",
-                        "--evaluator loop-nest (the default) searches loop-nest mappings");
-    }
+// The evaluator's located refusal of an architecture it cannot run.
+void check_evaluator_runs(const Evaluator& evaluator, const RunInputs& inputs) {
+    const std::optional<ArchitectureGap> gap = evaluator.unsupported(inputs.arch());
+    if (!gap) return;
+    throw SpecError(
+        {inputs.arch_file.string()}, gap->section,
+        fmt::format("architecture '{}' has no `{}:` section, so --evaluator {} has no "
+                    "{} to evaluate",
+                    inputs.arch().name, gap->section, evaluator.name(), gap->missing),
+        fmt::format("an architecture with a `{}:` section (docs/arch_format.md), e.g. {}",
+                    gap->section, gap->example),
+        fmt::format("--evaluator {} (the default) searches loop-nest mappings",
+                    default_evaluator().name()));
 }
 
 void run_train_cost(const TrainCostOptions& t) {
     const MapOptions& o = t.map;
+    const Evaluator& evaluator = *t.evaluator;
     RunSettings settings = run_settings(o);
     settings.training_run = TrainingRunLength{t.iterations, t.samples};
-    settings.evaluator = t.evaluator;
     settings.cartesian_zeros = t.zeros.value_or(CartesianZeros::expected);
     check_search_ends(o);
-    if (t.zeros && t.evaluator != RunEvaluator::cartesian) {
+    if (t.zeros && !evaluator.places_zeros()) {
         throw SpecError({}, "--zeros", "--zeros without --evaluator cartesian",
                         "--zeros with --evaluator cartesian",
-                        "the loop-nest evaluator takes the profile's density models "
-                        "(docs/sparsity_format.md)");
+                        fmt::format("{} takes the profile's density models "
+                                    "(docs/sparsity_format.md)",
+                                    evaluator.title()));
     }
     const RunInputs inputs = read_run_inputs(o, settings);  // --sparsity is required
-    if (t.evaluator == RunEvaluator::cartesian) check_cartesian_run(inputs);
+    check_evaluator_runs(evaluator, inputs);
     const Architecture& arch = inputs.arch();
     const ArchModel& model = inputs.model;
     const Network& network = *inputs.network;
     const NetworkTraining& training = inputs.training;
-    const RunSetup setup = inputs.set_up(settings, o.threads);
+    const RunSubject subject = inputs.subject();
+    const RunSetup setup = inputs.set_up(settings, o.threads, evaluator.mapspaces());
     const TrainingRunPlan& plan = *setup.training_run;
     check_something_to_map(inputs, plan.layer_phases.size(), o.phase);
 
@@ -85,59 +88,43 @@ void run_train_cost(const TrainCostOptions& t) {
             "train-cost: {} sample{} over {} iterations; {} distinct problems to {} ({} in the "
             "samples, the rest for the dense baseline)\n",
             plan.samples.size(), plan.samples.size() == 1 ? "" : "s", group_thousands(t.iterations),
-            plan.problems.size(), t.evaluator == RunEvaluator::cartesian ? "evaluate" : "map",
+            plan.problems.size(), evaluator.searches_mappings() ? "map" : "evaluate",
             plan.sparse_states());
     }
-    std::vector<ProblemCost> costs;
-    std::optional<NetworkMapResult> searched_result;                   // the loop-nest evaluator's
-    std::optional<std::vector<CartesianProblemCost>> cartesian_costs;  // the Cartesian one's
-    if (t.evaluator == RunEvaluator::cartesian) {
-        // Every problem evaluated once by the dataflow's closed form: no search, no progress.
-        cartesian_costs = cartesian_problem_costs(plan, training, *arch.cartesian, model, o.batch,
-                                                  settings.cartesian_zeros);
-        costs = integrated_costs(*cartesian_costs);
-    } else {
-        ProgressBar bar("train-cost", "problems", !o.quiet, 5.0, false);
-        bar.start();
-        NetworkMapResult result = map_network(
-            model, training, setup.plan, setup.options, [&bar](const NetworkMapProgress& p) {
-                bar.update(std::int64_t(p.problems_done), std::int64_t(p.problems_total), p.seconds,
-                           fmt::format("{} evaluations", si_count(double(p.evaluations))),
-                           p.fraction_done);
-            });
-        bar.finish();
-        std::optional<std::vector<ProblemCost>> searched = problem_costs(result);
-        if (!searched) {
-            const MapRun run{o,
-                             arch,
-                             model,
-                             network,
-                             training,
-                             setup.plan,
-                             result,
-                             settings.dataflow,
-                             setup.constraints,
-                             !inputs.spec.constraints.empty()};
-            throw_no_mapping(run);
-        }
-        costs = std::move(*searched);
-        searched_result = std::move(result);
+    // Progress is the searches'; an evaluator that searches nothing has none to show.
+    ProgressBar bar("train-cost", "problems", !o.quiet && evaluator.searches_mappings(), 5.0,
+                    false);
+    bar.start();
+    const EvaluatedRun evaluated = evaluator.evaluate(
+        {subject, settings, setup, o.batch, [&bar](const NetworkMapProgress& p) {
+             bar.update(std::int64_t(p.problems_done), std::int64_t(p.problems_total), p.seconds,
+                        fmt::format("{} evaluations", si_count(double(p.evaluations))),
+                        p.fraction_done);
+         }});
+    bar.finish();
+    if (!evaluated.costs) {
+        const MapRun run{o,
+                         arch,
+                         model,
+                         network,
+                         training,
+                         setup.plan,
+                         *evaluated.searches,
+                         settings.dataflow,
+                         setup.constraints,
+                         !inputs.spec.constraints.empty()};
+        throw_no_mapping(run);
     }
     TrainingRunCost cost;
     try {
-        cost = integrate_training_run(plan, costs);
+        cost = integrate_training_run(plan, *evaluated.costs);
     } catch (const std::overflow_error& e) {
         throw SpecError({}, "--iterations", e.what(),
                         "a run whose total cycles fit in 64 bits (about 9.2e18)",
                         "fewer iterations, or a smaller --batch");
     }
-    const TrainCostRun run{t,
-                           arch,
-                           network,
-                           plan,
-                           cost,
-                           searched_result ? searched_result->evaluations : 0,
-                           settings.dataflow};
+    const TrainCostRun run{
+        t, settings, arch, network, plan, cost, evaluated.evaluations, settings.dataflow};
     if (o.format == "json") {
         std::cout << json_text(train_cost_to_json(run)) << "\n";
     } else {
@@ -146,13 +133,7 @@ void run_train_cost(const TrainCostOptions& t) {
     if (store) {
         const MapRunInputs stored{inputs.arch_file.string(), o.workload, o.batch,
                                   o.sparsity.profile, settings};
-        if (cartesian_costs) {
-            write_cartesian_train_cost_run(*store, stored, arch, model, network, training, plan,
-                                           *cartesian_costs);
-        } else {
-            write_train_cost_run(*store, stored, arch, model, network, training, plan,
-                                 *searched_result);
-        }
+        write_train_cost_run(*store, stored, evaluator, arch, model, network, evaluated);
         (o.format == "json" ? std::cerr : std::cout)
             << fmt::format("results written to {}\n", o.db);
     }
@@ -185,19 +166,19 @@ void add_train_cost_command(CLI::App& app) {
                     "(constant pieces take one exact sample each)")
         ->default_val(t->samples)
         ->transform(integer_in(1, kMaxRunSamples));
-    std::vector<std::string> evaluator_names;
-    for (RunEvaluator e : kRunEvaluators) evaluator_names.emplace_back(run_evaluator_name(e));
+    std::string evaluator_help;
+    for (const Evaluator* e : evaluators()) {
+        if (!evaluator_help.empty()) evaluator_help += "; ";
+        evaluator_help += fmt::format("{}: {}", e->name(), e->help());
+    }
     cmd->add_option_function<std::string>(
            "--evaluator",
-           [t](const std::string& name) {  // one of kRunEvaluators' names: checked below
-               t->evaluator = run_evaluator_from_name(name).value_or(t->evaluator);
+           [t](const std::string& name) {  // one of the registry's names: checked below
+               if (const Evaluator* e = find_evaluator(name)) t->evaluator = e;
            },
-           "loop-nest: search each problem's mappings (the mapper); cartesian: evaluate "
-           "each conv and fc layer-phase on the architecture's Cartesian-product array "
-           "(its `cartesian_product:` section: SCNN's and GSCN's dataflow, "
-           "docs/cartesian_product.md), no search")
-        ->default_str(std::string(run_evaluator_name(t->evaluator)))
-        ->check(CLI::IsMember(evaluator_names));
+           evaluator_help)
+        ->default_str(std::string(t->evaluator->name()))
+        ->check(CLI::IsMember(evaluator_names()));
     cmd->add_option_function<std::string>(
            "--zeros",
            [t](const std::string& name) {

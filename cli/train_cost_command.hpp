@@ -17,9 +17,11 @@
 //    "exact", "step_cycles", "step_energy_pj", "step_effectual_macs",
 //    "step_offchip_words", "step_workload_stddev", "step_workload_stddev_coarse",
 //    "step_workload_stddev_two_level", "new_states"}, ...], "evaluator"}
-// With --evaluator cartesian (training_run/cartesian_costs.hpp) the search
-// settings and the workload spreads are left out and "cartesian_product"
-// gives the array. Progress (distinct states mapped) on standard error;
+// --evaluator names one of the registry's evaluators (mappers/evaluator/):
+// with one that searches nothing (cartesian: evaluator/cartesian_evaluator.hpp)
+// the search settings are left out, the workload spreads too when it does not
+// compute them, and its own keys ("cartesian_product": the array) are added. Progress (distinct
+// states mapped) on standard error;
 // `--quiet` silences it.
 // `--db FILE` also writes the run to a results database, as a sweep's
 // `iterations:` point (mappers/sweep/map_run_record.hpp).

@@ -14,30 +14,6 @@ double seconds(const Architecture& arch, double cycles) { return cycles / (arch.
 
 std::string percent(double fraction) { return fmt::format("{:.2f} %", 100.0 * fraction); }
 
-bool cartesian(const TrainCostRun& run) { return run.options.evaluator == RunEvaluator::cartesian; }
-
-std::string zeros_name(const TrainCostRun& run) {
-    return std::string(cartesian_zeros_name(run.options.zeros.value_or(CartesianZeros::expected)));
-}
-
-// The Cartesian-product array a `--evaluator cartesian` run evaluated.
-nlohmann::json cartesian_json(const CartesianArray& a, const std::string& zeros) {
-    nlohmann::json out = {{"pe_rows", a.tiles_h},
-                          {"pe_columns", a.tiles_w},
-                          {"filter_vector", a.filter_vector},
-                          {"input_vector", a.input_vector},
-                          {"accumulator_banks", a.accumulator_banks},
-                          {"tiling", cartesian_tiling_name(a.tiling)},
-                          {"predictor", a.predictor},
-                          {"sample_tiles", a.sample_tiles},
-                          {"zeros", zeros}};
-    // Given where they differ from the defaults (a run without them reads as before).
-    if (a.filter_groups != 1) out["filter_groups"] = a.filter_groups;
-    if (a.bank_stalls != CartesianBankStalls::unbuffered)
-        out["bank_stalls"] = cartesian_bank_stalls_name(a.bank_stalls);
-    return out;
-}
-
 }  // namespace
 
 std::string train_cost_to_text(const TrainCostRun& run) {
@@ -73,7 +49,8 @@ std::string train_cost_to_text(const TrainCostRun& run) {
         fmt::format("speed-up {:.3f}x, energy {:.3f}x of dense\n", c.speedup(), c.energy_ratio());
     out += fmt::format("off-chip traffic: {} words sparse, {} dense\n",
                        si_count(c.total_offchip_words), si_count(c.dense_total_offchip_words));
-    if (!cartesian(run)) {
+    const Evaluator& evaluator = *run.options.evaluator;
+    if (evaluator.computes_workload_spread()) {
         out += fmt::format(
             "PE workload spread (sd / mean): {:.3f} as partitioned, {:.3f} after a coarse "
             "repartition, {:.3f} after work stealing too (Chen et al. 2024, Fig. 18)\n",
@@ -82,24 +59,7 @@ std::string train_cost_to_text(const TrainCostRun& run) {
     out += fmt::format("MACs removed over the run: {} ({} of {} MACs effectual)\n",
                        percent(c.macs_removed_fraction()), si_count(c.effectual_macs),
                        si_count(c.total_macs));
-    if (cartesian(run)) {
-        const CartesianArray& a = *run.arch.cartesian;
-        out += fmt::format(
-            "evaluated {} distinct problems ({} sparse states, the rest dense) on the "
-            "Cartesian-product array: {}{}×{} PEs, F×I = {}×{}, {} tiling{}, {} zeros (no "
-            "search)\n",
-            c.problems, c.sparse_states,
-            fmt::format(
-                "{}{}", a.sample_tiles > 1 ? fmt::format("{} tiles of ", a.sample_tiles) : "",
-                a.filter_groups > 1 ? fmt::format("{} filter groups of ", a.filter_groups) : ""),
-            a.tiles_h, a.tiles_w, a.filter_vector, a.input_vector, cartesian_tiling_name(a.tiling),
-            a.predictor ? " with GSCN's predictor" : "", zeros_name(run));
-        return out;
-    }
-    out += fmt::format(
-        "mapped {} distinct problems ({} sparse states, the rest dense), {} "
-        "evaluations\n",
-        c.problems, c.sparse_states, group_thousands(run.evaluations));
+    out += evaluator.run_summary(c, run.evaluations, run.arch, run.settings);
     return out;
 }
 
@@ -153,10 +113,10 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
                           {"problems_mapped", c.problems},
                           {"evaluations", run.evaluations},
                           {"samples", samples}};
-    out["evaluator"] = run_evaluator_name(run.options.evaluator);
-    if (cartesian(run)) {
-        // No mapping search and no workload spread: those keys would be numbers the run did
-        // not compute.
+    const Evaluator& evaluator = *run.options.evaluator;
+    out["evaluator"] = evaluator.name();
+    if (!evaluator.computes_workload_spread()) {
+        // Those keys would be numbers the run did not compute.
         for (const char* key :
              {"workload_stddev", "workload_stddev_coarse", "workload_stddev_two_level"})
             out.erase(key);
@@ -164,10 +124,9 @@ nlohmann::json train_cost_to_json(const TrainCostRun& run) {
             for (const char* key : {"step_workload_stddev", "step_workload_stddev_coarse",
                                     "step_workload_stddev_two_level"})
                 s.erase(key);
-        out["cartesian_product"] = cartesian_json(*run.arch.cartesian, zeros_name(run));
-        return out;
     }
-    out.update(search_settings_json(o, run.dataflow));
+    out.update(evaluator.run_json(run.arch, run.settings));
+    if (evaluator.searches_mappings()) out.update(search_settings_json(o, run.dataflow));
     return out;
 }
 

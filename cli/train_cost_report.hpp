@@ -8,6 +8,7 @@
 #include <string>
 
 #include "arch/architecture.hpp"
+#include "evaluator/evaluators.hpp"
 #include "map_options.hpp"
 #include "mapspace/dataflow.hpp"
 #include "run/run_settings.hpp"
@@ -20,12 +21,13 @@ struct TrainCostOptions {
     MapOptions map;  // --sparsity is required; --iteration and --export do not apply
     std::int64_t iterations = 0;
     std::int64_t samples = 16;
-    RunEvaluator evaluator = RunEvaluator::loop_nest;
-    std::optional<CartesianZeros> zeros;  // --zeros (with the cartesian evaluator only)
+    const Evaluator* evaluator = &default_evaluator();  // --evaluator
+    std::optional<CartesianZeros> zeros;  // --zeros (with an evaluator that places_zeros() only)
 };
 
 struct TrainCostRun {
     const TrainCostOptions& options;
+    const RunSettings& settings;
     const Architecture& arch;
     const Network& network;
     const TrainingRunPlan& plan;

@@ -9,8 +9,9 @@
 # It covers every shipped example mapping (text and JSON, each phase), a
 # network mapped with a fixed budget (text, JSON, and every table of the
 # results database it writes), the tiny sweep's database and its canned
-# queries, a sparse training run's cost, the Cartesian-product evaluator and
-# the Timeloop export. Runs are single-threaded where a thread count could
+# queries, a sparse training run's cost, the Cartesian-product evaluator,
+# train-cost and whole-run sweeps with each evaluator (and what each refuses)
+# and the Timeloop export. Runs are single-threaded where a thread count could
 # show, and the database dump leaves out only what is not a result (the tool
 # version and absolute paths). Development only: not run by CI.
 set -euo pipefail
@@ -36,8 +37,9 @@ run() {
   shift
   local rc=0
   "$tl" "$@" >"$out/$name.out" 2>"$out/$name.err" || rc=$?
-  # Paths, and the wall times and rates a run prints, are not behaviour.
-  sed -i -E "s#$root#<root>#g; s#$work#<work>#g; s#[0-9][0-9.]* s([ ),]|\$)#<t> s\1#g;
+  # Paths (the binary's too: --help shows it), and the wall times and rates a
+  # run prints, are not behaviour.
+  sed -i -E "s#$tl#<trainloop>#g; s#$root#<root>#g; s#$work#<work>#g; s#[0-9][0-9.]* s([ ),]|\$)#<t> s\1#g;
     s#[0-9][0-9,]* evaluations/s#<rate> evaluations/s#g" "$out/$name.out" "$out/$name.err"
   # Progress lines carry timings: keep only the error text.
   grep -v -E '^\s*(\[|progress|searching|mapping|eta|ETA)|[0-9]+(\.[0-9]+)? ?s( |$|\))' \
@@ -113,6 +115,87 @@ run train_cost_json train-cost --arch procrustes_sparse_16x16 --workload mlp_mni
   --format json
 run cartesian_text cartesian --workload resnet18 --phase all --batch 4
 run cartesian_json cartesian --workload resnet18 --phase all --batch 4 --format json
+
+# train-cost with each evaluator (text, JSON, the database it writes), the
+# options and architectures each refuses, and sweeps with each evaluator over
+# whole training runs (their databases, --check, and the keys each refuses).
+run train_cost_text train-cost --arch procrustes_sparse_16x16 --workload mlp_mnist --batch 16 \
+  --sparsity procrustes --iterations 1000 --samples 3 --budget 2000 --threads 1 --quiet \
+  --db "$work/train_cost.db"
+dump_db "$work/train_cost.db" train_cost_db
+for zeros in expected random; do
+  run "train_cost_cartesian_${zeros}_text" train-cost --arch gscn_4x64 --workload lenet \
+    --batch 8 --sparsity procrustes --iterations 10 --evaluator cartesian --zeros "$zeros" \
+    --quiet --db "$work/train_cost_cartesian.db"
+  run "train_cost_cartesian_${zeros}_json" train-cost --arch gscn_4x64 --workload lenet \
+    --batch 8 --sparsity procrustes --iterations 10 --evaluator cartesian --zeros "$zeros" \
+    --quiet --format json
+done
+dump_db "$work/train_cost_cartesian.db" train_cost_cartesian_db
+run train_cost_zeros_loop_nest train-cost --arch procrustes_sparse_16x16 --workload mlp_mnist \
+  --sparsity procrustes --iterations 10 --zeros random --quiet
+run train_cost_cartesian_no_array train-cost --arch procrustes_sparse_16x16 \
+  --workload mlp_mnist --sparsity procrustes --iterations 10 --evaluator cartesian --quiet
+run train_cost_cartesian_no_array_json train-cost --arch procrustes_sparse_16x16 \
+  --workload mlp_mnist --sparsity procrustes --iterations 10 --evaluator cartesian --quiet \
+  --format json
+run train_cost_evaluator_typo train-cost --arch gscn_4x64 --workload lenet \
+  --sparsity procrustes --iterations 10 --evaluator cartesain --quiet
+run train_cost_help train-cost --help
+cat >"$work/cartesian_sweep.yaml" <<'EOF2'
+sweep: cartesian_runs
+networks: [lenet]
+architectures: [gscn_4x64]
+batches: [4, 8]
+sparsity: [procrustes, dense]
+evaluator: cartesian
+iterations: [10, 100]
+EOF2
+run sweep_cartesian sweep "$work/cartesian_sweep.yaml" --db "$work/cartesian_sweep.db" \
+  --threads 1 --quiet
+dump_db "$work/cartesian_sweep.db" cartesian_sweep_db
+run sweep_cartesian_check sweep "$work/cartesian_sweep.yaml" --check
+cat >"$work/loop_nest_runs.yaml" <<'EOF2'
+sweep: loop_nest_runs
+networks: [mlp_mnist]
+architectures: [procrustes_sparse_16x16]
+sparsity: [procrustes]
+dataflows: ["K,N", any]
+evaluator: loop-nest
+iterations: [100]
+samples: 2
+search: {budget: 1000}
+EOF2
+run sweep_loop_nest_runs sweep "$work/loop_nest_runs.yaml" --db "$work/loop_nest_runs.db" \
+  --threads 1 --quiet
+dump_db "$work/loop_nest_runs.db" loop_nest_runs_db
+run sweep_loop_nest_runs_check sweep "$work/loop_nest_runs.yaml" --check
+# Each refused: a searching key with the cartesian evaluator, zeros without
+# it, no run length, an architecture without the array, a misspelt name.
+head="sweep: s
+networks: [lenet]
+architectures: [gscn_4x64]"
+bad=(
+  "evaluator: cartesian
+iterations: [1]
+dataflows: [any]"
+  "evaluator: cartesian
+iterations: [1]
+search: {seed: 2}"
+  "iterations: [1]
+zeros: random"
+  "evaluator: cartesian"
+  "evaluator: cartesain
+iterations: [1]"
+)
+for i in "${!bad[@]}"; do
+  printf '%s\n%s\n' "$head" "${bad[$i]}" >"$work/bad_$i.yaml"
+  run "sweep_bad_$i" sweep "$work/bad_$i.yaml" --check
+done
+printf 'sweep: s\nnetworks: [lenet]\narchitectures: [procrustes_sparse_16x16]\n%s\n' \
+  "evaluator: cartesian
+iterations: [1]" >"$work/bad_no_array.yaml"
+run sweep_bad_no_array sweep "$work/bad_no_array.yaml" --check
 
 run export_timeloop export timeloop --mapping examples/mappings/resnet18_3x3_KN_fw.yaml \
   --out "$work/timeloop_export"

@@ -17,7 +17,8 @@ std::string phases_text(const std::vector<Phase>& phases) {
 }
 
 RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std::int64_t batch,
-                             const SpecText& sparsity, const RunSettings& settings) {
+                             const SpecText& sparsity, const RunSettings& settings,
+                             std::string_view evaluator_lines) {
     const std::optional<TrainingRunLength>& length = settings.training_run;
     const SearchSettings& search = settings.search;
     const std::string constraints =
@@ -48,12 +49,7 @@ RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std:
     if (length) {
         id.description +=
             fmt::format("  iterations: {}\n  samples: {}\n", length->iterations, length->samples);
-        // Written only when not the default, as imperfect_factors.
-        if (settings.evaluator != RunEvaluator::loop_nest)
-            id.description +=
-                fmt::format("  evaluator: {}\n", run_evaluator_name(settings.evaluator));
-        if (settings.cartesian_zeros == CartesianZeros::random)
-            id.description += "  zeros: random\n";
+        id.description += evaluator_lines;
     }
     std::string hashed = id.description + content_hash(arch.yaml) + content_hash(network.yaml) +
                          content_hash(sparsity.yaml);

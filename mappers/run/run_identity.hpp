@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "run/run_settings.hpp"
 #include "store/store_records.hpp"
@@ -22,9 +23,12 @@ struct RunIdentity {
 };
 
 // With settings.training_run, the identity of a `train-cost --db` run: the
-// same settings under `train-cost:`, plus its iterations and samples.
+// same settings under `train-cost:`, plus its iterations and samples, then
+// `evaluator_lines`, the evaluator's own (Evaluator::identity: none for the
+// default, so the runs stored before there were evaluators keep theirs).
 RunIdentity map_run_identity(const SpecText& arch, const SpecText& network, std::int64_t batch,
-                             const SpecText& sparsity, const RunSettings& settings);
+                             const SpecText& sparsity, const RunSettings& settings,
+                             std::string_view evaluator_lines = {});
 
 // "fw,bw,wu": the phases a run maps, as stored.
 std::string phases_text(const std::vector<Phase>& phases);

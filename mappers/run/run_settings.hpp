@@ -8,11 +8,9 @@
 // result) is described by run_identity.hpp from the same settings.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cartesian/cartesian_product.hpp"
@@ -52,33 +50,6 @@ struct TrainingRunLength {
     std::int64_t samples = 0;
 };
 
-// Which model costs each problem of a whole training run (`train-cost
-// --evaluator`, a sweep's `evaluator:`).
-enum class RunEvaluator {
-    loop_nest,  // search each problem's loop-nest mappings (the mapper)
-    cartesian,  // the architecture's Cartesian-product array (training_run/cartesian_costs.hpp)
-};
-
-inline constexpr std::array kRunEvaluators{RunEvaluator::loop_nest, RunEvaluator::cartesian};
-
-// The option's and the sweep key's spelling, also the JSON's "evaluator".
-constexpr std::string_view run_evaluator_name(RunEvaluator e) {
-    switch (e) {
-        case RunEvaluator::loop_nest:
-            return "loop-nest";
-        case RunEvaluator::cartesian:
-            return "cartesian";
-    }
-    return "";
-}
-
-constexpr std::optional<RunEvaluator> run_evaluator_from_name(std::string_view name) {
-    for (RunEvaluator e : kRunEvaluators) {
-        if (run_evaluator_name(e) == name) return e;
-    }
-    return std::nullopt;
-}
-
 struct RunSettings {
     std::optional<Dataflow> dataflow;  // nullopt: any
     bool bypass = true;                // explore keep/bypass
@@ -93,9 +64,10 @@ struct RunSettings {
     // Set: the cost of a whole training run over the profile's schedules
     // (mappers/training_run/), not one iteration's.
     std::optional<TrainingRunLength> training_run;
-    // With training_run only: cartesian costs each problem without a search.
-    RunEvaluator evaluator = RunEvaluator::loop_nest;
-    // With the cartesian evaluator: where the profile's zeros fall.
+    // Which evaluator costs the run is not among these settings: evaluators
+    // sit above this module (mappers/evaluator/), and the caller hands its
+    // evaluator what set_up_run() built.
+    // With the Cartesian-product evaluator: where the profile's zeros fall.
     CartesianZeros cartesian_zeros = CartesianZeros::expected;
 };
 

@@ -33,7 +33,8 @@ NetworkMapOptions network_map_options(const SearchSettings& search, int threads)
     return options;
 }
 
-RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int threads) {
+RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int threads,
+                    PlanMapspaces mapspaces) {
     check_weights_fit_on_chip(subject.arch, subject.training);
     RunSetup setup;
     setup.constraints =
@@ -45,11 +46,10 @@ RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int 
         if (subject.sparsity == nullptr) {
             throw std::invalid_argument("set_up_run: a training run needs a sparsity profile");
         }
-        setup.training_run = plan_training_run(
-            subject.model, subject.training, settings.phases, setup.mapspace, *subject.sparsity,
-            subject.network, settings.training_run->iterations, settings.training_run->samples,
-            settings.evaluator == RunEvaluator::loop_nest ? PlanMapspaces::build
-                                                          : PlanMapspaces::none);
+        setup.training_run =
+            plan_training_run(subject.model, subject.training, settings.phases, setup.mapspace,
+                              *subject.sparsity, subject.network, settings.training_run->iterations,
+                              settings.training_run->samples, mapspaces);
         setup.plan = as_network_plan(*setup.training_run);
     } else {
         setup.plan =

@@ -53,7 +53,9 @@ NetworkMapOptions network_map_options(const SearchSettings& search, int threads)
 // Throws SpecError: the constraints as merged_constraints() does, a named
 // dataflow that contradicts a spatial constraint, a layer whose mapspace
 // cannot be built (named in the message). A training run needs a sparsity
-// profile (std::invalid_argument without one).
-RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int threads);
+// profile (std::invalid_argument without one); `mapspaces` says whether its
+// plan's problems get theirs (the evaluator's: Evaluator::mapspaces()).
+RunSetup set_up_run(const RunSubject& subject, const RunSettings& settings, int threads,
+                    PlanMapspaces mapspaces);
 
 }  // namespace trainloop

@@ -3,9 +3,8 @@
 #include "common/data_directory.hpp"
 #include "common/file_text.hpp"
 #include "density/sparsity_library.hpp"
+#include "evaluator/point_record.hpp"
 #include "run/run_identity.hpp"
-#include "sweep/cartesian_point_record.hpp"
-#include "sweep/point_record.hpp"
 #include "workload/network_library.hpp"
 
 namespace trainloop {
@@ -35,9 +34,10 @@ PointRecord run_record(const MapRunInputs& run, const Architecture& arch, const 
 }
 
 // The point written as a sweep of one, keyed on the run's identity.
-void write_run_point(ResultsStore& store, const MapRunInputs& run, const PointRecord& record) {
+void write_run_point(ResultsStore& store, const MapRunInputs& run, const PointRecord& record,
+                     std::string_view evaluator_lines) {
     const RunIdentity id = map_run_identity(record.arch.spec, record.network, run.batch,
-                                            record.sparsity, run.settings);
+                                            record.sparsity, run.settings, evaluator_lines);
     const std::int64_t sweep = store.ensure_sweep(
         {run.settings.training_run ? "train-cost" : "map", id.description, id.hash, 1});
     store.write_point(sweep, record);
@@ -52,29 +52,15 @@ void write_map_run(ResultsStore& store, const MapRunInputs& run, const Architect
     PointRecord record = run_record(run, arch, model, network);
     fill_point_results(record, {arch, model, training, plan, run.settings.search.objective},
                        result);
-    write_run_point(store, run, record);
+    write_run_point(store, run, record, {});  // one iteration: no evaluator but the search
 }
 
-void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Architecture& arch,
-                          const ArchModel& model, const Network& network,
-                          const NetworkTraining& training, const TrainingRunPlan& plan,
-                          const NetworkMapResult& result) {
+void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Evaluator& evaluator,
+                          const Architecture& arch, const ArchModel& model, const Network& network,
+                          const EvaluatedRun& evaluated) {
     PointRecord record = run_record(run, arch, model, network);
-    fill_training_run_results(
-        record, {arch, model, training, as_network_plan(plan), run.settings.search.objective}, plan,
-        result, run.settings.training_run->samples);
-    write_run_point(store, run, record);
-}
-
-void write_cartesian_train_cost_run(ResultsStore& store, const MapRunInputs& run,
-                                    const Architecture& arch, const ArchModel& model,
-                                    const Network& network, const NetworkTraining& training,
-                                    const TrainingRunPlan& plan,
-                                    const std::vector<CartesianProblemCost>& costs) {
-    PointRecord record = run_record(run, arch, model, network);
-    fill_cartesian_run_results(record, arch, training, plan, costs, run.settings.cartesian_zeros,
-                               run.settings.training_run->samples);
-    write_run_point(store, run, record);
+    evaluated.fill_record(record);
+    write_run_point(store, run, record, evaluator.identity(run.settings));
 }
 
 }  // namespace trainloop

@@ -9,11 +9,10 @@
 #include <cstdint>
 #include <string>
 
+#include "evaluator/evaluator.hpp"
 #include "network/network_mapper.hpp"
 #include "run/run_settings.hpp"
 #include "store/results_store.hpp"
-#include "training_run/cartesian_costs.hpp"
-#include "training_run/training_run.hpp"
 
 namespace trainloop {
 
@@ -34,21 +33,12 @@ void write_map_run(ResultsStore& store, const MapRunInputs& run, const Architect
 // `trainloop train-cost ... --db FILE` (run.settings.training_run set):
 // the run as a one-point sweep, stored as a sweep's `iterations:` point is
 // (its totals and samples in training_runs, its last sample's layers in
-// results). `result` holds the searches of `plan`'s problems (map_network
-// over as_network_plan(plan)). Precondition: `result` has no failure.
-void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Architecture& arch,
-                          const ArchModel& model, const Network& network,
-                          const NetworkTraining& training, const TrainingRunPlan& plan,
-                          const NetworkMapResult& result);
-
-// `trainloop train-cost --evaluator cartesian ... --db FILE`: the same
-// one-point sweep, its results from the Cartesian-product evaluator
-// (cartesian_point_record.hpp). `costs`: cartesian_problem_costs of `plan`
-// on arch.cartesian.
-void write_cartesian_train_cost_run(ResultsStore& store, const MapRunInputs& run,
-                                    const Architecture& arch, const ArchModel& model,
-                                    const Network& network, const NetworkTraining& training,
-                                    const TrainingRunPlan& plan,
-                                    const std::vector<CartesianProblemCost>& costs);
+// results), filled by `evaluated` (what `evaluator` made of the run: with
+// the loop-nest search, its searches of the plan's problems; with the
+// Cartesian-product array, cartesian_point_record.hpp). Precondition:
+// evaluated.costs is set (every problem has a cost).
+void write_train_cost_run(ResultsStore& store, const MapRunInputs& run, const Evaluator& evaluator,
+                          const Architecture& arch, const ArchModel& model, const Network& network,
+                          const EvaluatedRun& evaluated);
 
 }  // namespace trainloop

@@ -10,8 +10,8 @@
 #include "common/did_you_mean.hpp"
 #include "common/file_text.hpp"
 #include "common/spec_reading.hpp"
+#include "evaluator/evaluators.hpp"
 #include "mapspace/dataflow.hpp"
-#include "run/run_settings.hpp"
 #include "training_run/schedule_samples.hpp"
 #include "workload/network_library.hpp"
 
@@ -182,26 +182,24 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         spec.sparsity_written = {"dense"};
     }
 
-    // The Cartesian-product array has one dataflow of its own and searches
-    // nothing: a dataflow axis, objectives or search settings would be
-    // points that differ in nothing, or settings that change nothing.
+    // An evaluator that searches nothing (the Cartesian-product array has one
+    // dataflow of its own): a dataflow axis, objectives or search settings
+    // would be points that differ in nothing, or settings that change nothing.
     const std::optional<SpecNode> evaluator = r.optional("evaluator");
-    if (evaluator) {
-        std::vector<std::string> names;
-        for (RunEvaluator e : kRunEvaluators) names.emplace_back(run_evaluator_name(e));
-        spec.evaluator = *run_evaluator_from_name(evaluator->as_choice(names));
-    }
-    const bool searched = spec.evaluator == RunEvaluator::loop_nest;
+    if (evaluator) spec.evaluator = &evaluator_named(*evaluator);
+    const Evaluator& chosen = *spec.evaluator;
+    const bool searched = chosen.searches_mappings();
     if (!searched) {
         for (const char* key : {"dataflows", "objectives", "search", "constraints"}) {
             if (auto node = r.optional(key)) {
-                node->fail(fmt::format("`{}:` with `evaluator: cartesian`", key),
-                           "no dataflows, objectives, search or constraints: the "
-                           "Cartesian-product array has its own dataflow and nothing is searched",
-                           "leave the key out, or use `evaluator: loop-nest`");
+                node->fail(fmt::format("`{}:` with `evaluator: {}`", key, chosen.name()),
+                           fmt::format("no dataflows, objectives, search or constraints: {}",
+                                       chosen.why_nothing_is_searched()),
+                           fmt::format("leave the key out, or use `evaluator: {}`",
+                                       default_evaluator().name()));
             }
         }
-        spec.dataflows = {std::string(run_evaluator_name(spec.evaluator))};
+        spec.dataflows = {std::string(chosen.name())};
         spec.objectives = {"none"};
     } else {
         const std::vector<SpecNode> dataflows = axis_items(r.required("dataflows"));
@@ -258,20 +256,22 @@ SweepSpec parse_sweep(const SpecNode& root, const std::string& text) {
         reject_duplicates(spec.iterations, items, "run length");
     }
     if (auto zeros = r.optional("zeros")) {
-        if (searched) {
+        if (!chosen.places_zeros()) {
             zeros->fail("`zeros:` without `evaluator: cartesian`",
                         "`zeros:` next to `evaluator: cartesian`",
-                        "the loop-nest evaluator takes the profile's density models "
-                        "(docs/sparsity_format.md)");
+                        fmt::format("{} takes the profile's density models "
+                                    "(docs/sparsity_format.md)",
+                                    chosen.title()));
         }
         const std::vector<std::string> names(kCartesianZerosNames.begin(),
                                              kCartesianZerosNames.end());
         spec.cartesian_zeros = *cartesian_zeros_from_name(zeros->as_choice(names));
     }
-    if (!searched && spec.iterations.empty()) {
-        evaluator->fail("`evaluator: cartesian` without `iterations:`",
-                        "an `iterations:` axis: the Cartesian-product evaluator costs whole "
-                        "training runs (`iterations: [1]` for one iteration)",
+    if (!chosen.costs_one_iteration() && spec.iterations.empty()) {
+        evaluator->fail(fmt::format("`evaluator: {}` without `iterations:`", chosen.name()),
+                        fmt::format("an `iterations:` axis: {} costs whole training runs "
+                                    "(`iterations: [1]` for one iteration)",
+                                    chosen.title()),
                         "docs/results_db.md, \"Sweep files\"");
     }
     if (auto samples = r.optional("samples")) {

@@ -17,6 +17,8 @@
 #include "common/file_text.hpp"
 #include "common/spec_node.hpp"
 #include "density/sparsity_profile.hpp"
+#include "evaluator/evaluators.hpp"
+#include "evaluator/point_record.hpp"
 #include "mapspace/dataflow.hpp"
 #include "network/network_mapper.hpp"
 #include "run/run_setup.hpp"
@@ -24,9 +26,6 @@
 #include "sparse/mask_check.hpp"
 #include "store/content_hash.hpp"
 #include "sweep/architecture_variant.hpp"
-#include "sweep/cartesian_point_record.hpp"
-#include "sweep/point_record.hpp"
-#include "training_run/cartesian_costs.hpp"
 #include "training_run/training_run.hpp"
 #include "workload/network_library.hpp"
 
@@ -111,17 +110,18 @@ LoadedSweep load_everything(const SweepSpec& spec) {
     }
     reject_name_clashes(arch_texts, arch_locations, "architectures", "architecture",
                         [&](std::size_t i) { return s.archs[i].arch.name; });
-    if (spec.evaluator == RunEvaluator::cartesian) {
-        for (std::size_t i = 0; i < s.archs.size(); ++i) {
-            if (s.archs[i].arch.cartesian) continue;
-            throw SpecError(arch_locations[i], "architectures",
-                            fmt::format("architecture '{}' has no `cartesian_product:` section, "
-                                        "so `evaluator: cartesian` has no array to evaluate",
-                                        s.archs[i].arch.name),
-                            "architectures with a `cartesian_product:` section "
-                            "(docs/arch_format.md), e.g. gscn_4x64",
-                            "`evaluator: loop-nest` (the default) searches loop-nest mappings");
-        }
+    for (std::size_t i = 0; i < s.archs.size(); ++i) {
+        const std::optional<ArchitectureGap> gap = spec.evaluator->unsupported(s.archs[i].arch);
+        if (!gap) continue;
+        throw SpecError(arch_locations[i], "architectures",
+                        fmt::format("architecture '{}' has no `{}:` section, so `evaluator: {}` "
+                                    "has no array to evaluate",
+                                    s.archs[i].arch.name, gap->section, spec.evaluator->name()),
+                        fmt::format("architectures with a `{}:` section (docs/arch_format.md), "
+                                    "e.g. {}",
+                                    gap->section, gap->example),
+                        fmt::format("`evaluator: {}` (the default) searches loop-nest mappings",
+                                    default_evaluator().name()));
     }
     for (std::size_t i = 0; i < spec.networks.size(); ++i) {
         const std::string& n = spec.networks[i];
@@ -213,8 +213,8 @@ SweepCheckSummary check_sweep(const SweepSpec& spec) {
             }
         }
     }
-    // The Cartesian-product evaluator's points have no dataflow to check.
-    if (spec.evaluator == RunEvaluator::loop_nest) {
+    // An evaluator that searches nothing has no dataflow to check.
+    if (spec.evaluator->searches_mappings()) {
         for (std::size_t a = 0; a < loaded.archs.size(); ++a) {
             const ArchitectureVariant& variant = loaded.archs[a];
             const MappingConstraints constraints =
@@ -271,7 +271,6 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
     base_settings.search.seed = spec.seed;
     base_settings.phases = spec.phases;
     base_settings.iteration = spec.iteration;
-    base_settings.evaluator = spec.evaluator;
     base_settings.cartesian_zeros = spec.cartesian_zeros;
 
     // Training problems per (network, batch), and each profile's masks checked
@@ -304,8 +303,9 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
         const std::int64_t batch = spec.batches[p.batch];
         const NetworkTraining& training = trainings.at({p.network, p.batch});
         const SparsityProfile& profile = loaded.profiles[p.sparsity];
-        const bool searched = spec.evaluator == RunEvaluator::loop_nest;
-        // The Cartesian-product evaluator has no objective ("none"); the run set-up wants one.
+        const Evaluator& evaluator = *spec.evaluator;
+        const bool searched = evaluator.searches_mappings();
+        // An evaluator that searches nothing has no objective ("none"); the run set-up wants one.
         const Objective objective =
             searched ? *objective_from_name(spec.objectives[p.objective]) : Objective::edp;
 
@@ -332,26 +332,13 @@ SweepRunSummary run_sweep(const SweepSpec& spec, ResultsStore& store,
             if (!spec.iterations.empty()) {
                 settings.training_run = TrainingRunLength{spec.iterations[p.run], spec.samples};
             }
-            const RunSetup setup = set_up_run(
-                {variant.arch, variant.constraints, model, network.name(), training, &profile},
-                settings, parallelism.threads_per_point);
-            if (!searched) {
-                // The parser requires `iterations:` and the loader a `cartesian_product:` section.
-                fill_cartesian_run_results(
-                    record, variant.arch, training, *setup.training_run,
-                    cartesian_problem_costs(*setup.training_run, training, *variant.arch.cartesian,
-                                            model, batch, settings.cartesian_zeros),
-                    settings.cartesian_zeros, spec.samples);
-                return record;
-            }
-            NetworkMapResult result = map_network(model, training, setup.plan, setup.options);
-            const PointContext context{variant.arch, model, training, setup.plan, objective};
-            if (setup.training_run) {
-                fill_training_run_results(record, context, *setup.training_run, std::move(result),
-                                          spec.samples);
-            } else {
-                fill_point_results(record, context, result);
-            }
+            const RunSubject subject{
+                variant.arch, variant.constraints, model, network.name(), training, &profile};
+            const RunSetup setup =
+                set_up_run(subject, settings, parallelism.threads_per_point, evaluator.mapspaces());
+            // The parser requires `iterations:` of an evaluator that costs
+            // only whole runs, and the loader an architecture it can run.
+            evaluator.evaluate({subject, settings, setup, batch, {}}).fill_record(record);
         } catch (const SpecError& e) {
             // A dataflow some layer cannot take: the point fails, the sweep goes on.
             record.failure = e.message();

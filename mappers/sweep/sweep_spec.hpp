@@ -14,6 +14,7 @@
 
 #include "common/spec_error.hpp"
 #include "density/density_schedule.hpp"
+#include "evaluator/evaluators.hpp"
 #include "run/run_settings.hpp"
 #include "search/search.hpp"
 #include "vocabulary/phase.hpp"
@@ -78,11 +79,12 @@ struct SweepSpec {
     // empty: no such axis. `samples` as in `train-cost --samples`.
     std::vector<std::int64_t> iterations;
     std::int64_t samples = 16;
-    // `evaluator: cartesian` (with `iterations:` only): every point is costed
-    // by its architecture's Cartesian-product array instead of searched; the
-    // sweep then has no dataflow, objective or search settings, and its one
-    // dataflow and objective are "cartesian" and "none".
-    RunEvaluator evaluator = RunEvaluator::loop_nest;
+    // `evaluator:` (evaluator/evaluators.hpp). One that searches nothing
+    // (`cartesian`, with `iterations:` only: each point costed by its
+    // architecture's Cartesian-product array) leaves the sweep no dataflow,
+    // objective or search settings: its one dataflow is the evaluator's name
+    // and its one objective "none".
+    const Evaluator* evaluator = &default_evaluator();
     // `zeros: random` (with `evaluator: cartesian` only): where the profiles'
     // zeros fall (cartesian/cartesian_product.hpp, CartesianZeros).
     CartesianZeros cartesian_zeros = CartesianZeros::expected;

@@ -244,13 +244,13 @@ const std::string kCartesianHead =
 
 TEST(SweepSpec, TheCartesianEvaluatorHasOneDataflowAndNoObjective) {
     const SweepSpec s = parse(kCartesianHead + "iterations: [10, 20]\n");
-    EXPECT_EQ(s.evaluator, RunEvaluator::cartesian);
+    EXPECT_EQ(s.evaluator->name(), "cartesian");
     EXPECT_EQ(s.dataflows, (std::vector<std::string>{"cartesian"}));
     EXPECT_EQ(s.objectives, (std::vector<std::string>{"none"}));
     EXPECT_EQ(sweep_points(s, {"gscn_4x64"}, {"lenet"}, {"dense"}).size(), 2u);
     EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\nevaluator: loop-nest\n").evaluator,
-              RunEvaluator::loop_nest);
-    EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\n").evaluator, RunEvaluator::loop_nest);
+              &default_evaluator());
+    EXPECT_EQ(parse(kHead + "  - procrustes_baseline_16x16\n").evaluator, &default_evaluator());
     EXPECT_EQ(s.cartesian_zeros, CartesianZeros::expected);
     EXPECT_EQ(parse(kCartesianHead + "iterations: [1]\nzeros: random\n").cartesian_zeros,
               CartesianZeros::random);

@@ -1,4 +1,4 @@
-#include "sweep/point_record.hpp"
+#include "evaluator/point_record.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "sweep/cartesian_point_record.hpp"
+#include "evaluator/cartesian_point_record.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "eval/energy_classes.hpp"
-#include "sweep/point_record.hpp"
+#include "evaluator/point_record.hpp"
 
 namespace trainloop {
 namespace {
