@@ -2,7 +2,13 @@
 (--figures DIR) into PDF and SVG files for papers. Text stays text in the
 SVG (svg.fonttype none, a generic font family), ids are deterministic, and
 the SVG carries no metadata, document type or namespace URL: the page needs
-nothing from outside."""
+nothing from outside.
+
+For papers: every figure is drawn at the width it is printed at, one or two
+columns (COLUMN_WIDTHS_IN), so its 9-pt text is 9 pt on the page; the PDF's
+page is exactly that wide; fonts are embedded as TrueType (pdf.fonttype 42:
+IEEE PDF eXpress rejects Type 3); each colour also has a hatch, so bars stay
+apart in greyscale print; ratios are drawn on log axes (ratio_axis)."""
 
 import io
 import os
@@ -15,8 +21,14 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 from .files import write_replacing  # noqa: E402
 
+# IEEEtran's column and text widths (3.5 in, 7.16 in; ACM's acmart: 3.33 in, 7.0 in).
+COLUMN_WIDTHS_IN = {1: 3.5, 2: 7.16}
+
 STYLE = {
     "svg.fonttype": "none",
+    "pdf.fonttype": 42,
+    "ps.fonttype": 42,
+    "hatch.linewidth": 0.6,
     "svg.hashsalt": "trainloop-report",
     "font.family": "sans-serif",
     "font.size": 9,
@@ -39,15 +51,42 @@ _CYCLE = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da
           "#8c8c8c", "#ccb974", "#64b5cd"]
 
 
+# A hatch per phase, per energy class and per palette entry, beside the colour.
+PHASE_HATCHES = {"fw": "", "bw": "////", "wu": "...."}
+CLASS_HATCHES = {"MAC": "", "RF": "////", "buffer": "....", "DRAM": "xxxx",
+                 "network": "\\\\", "sparse_overhead": "oo"}
+_HATCH_CYCLE = ["", "////", "....", "xxxx", "\\\\", "oo", "----", "++++", "||||", "**"]
+
+
 def palette(keys):
     """A colour per key (proposals, dataflows), in the order given."""
     return {k: _CYCLE[i % len(_CYCLE)] for i, k in enumerate(keys)}
 
 
-def new_figure(width=7.0, height=3.2, ncols=1, nrows=1, **kwargs):
+def hatches(keys):
+    """A hatch per key, in the order given (the palette's order)."""
+    return {k: _HATCH_CYCLE[i % len(_HATCH_CYCLE)] for i, k in enumerate(keys)}
+
+
+def new_figure(height=3.2, ncols=1, nrows=1, columns=2, **kwargs):
+    """A figure one or two paper columns wide (COLUMN_WIDTHS_IN), its panels
+    sharing that width."""
+    width = COLUMN_WIDTHS_IN[columns]
     fig, axes = plt.subplots(nrows, ncols, figsize=(width, height), squeeze=False,
                              layout="constrained", **kwargs)
     return fig, axes
+
+
+def ratio_axis(ax, axis="y"):
+    """A log axis for ratios (0.07x and 41x both legible), ticked at 1, 2 and
+    5 of each decade and written as plain numbers (0.5, 1, 2)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    set_scale = ax.set_yscale if axis == "y" else ax.set_xscale
+    set_scale("log")
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    target.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    target.set_minor_formatter(NullFormatter())
 
 
 _DROP = [
@@ -93,8 +132,8 @@ class Figures:
         if self.out_dir:
             base = os.path.join(self.out_dir, name)
             pdf = io.BytesIO()
-            fig.savefig(pdf, format="pdf", bbox_inches="tight",
-                        metadata={"CreationDate": None, "ModDate": None})
+            # Not cropped: the page is the width the figure was drawn for.
+            fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None})
             write_replacing(base + ".pdf", pdf.getvalue())
             write_replacing(base + ".svg", document)
         plt.close(fig)

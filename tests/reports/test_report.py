@@ -89,6 +89,44 @@ class MetricTable(unittest.TestCase):
                          ("x", "x (a, b)", "", "sparse", "one, two"))
 
 
+class PaperFigures(unittest.TestCase):
+    """Ratios spanning orders of magnitude and Pareto fronts are drawn on log
+    axes; bars carry hatches beside their colours (greyscale print)."""
+
+    @classmethod
+    def setUpClass(cls):
+        from trainloop_report import database
+        from trainloop_report.charts import Figures
+        from trainloop_report.context import Context
+        from trainloop_report.selection import Selection
+        from trainloop_report.sections import breakdown, pareto, speedup
+
+        cls.drawn = {}
+        drawn = cls.drawn
+
+        class Recording(Figures):
+            def render(self, fig, name):
+                drawn[name] = [(ax.get_xscale(), ax.get_yscale(),
+                                {p.get_hatch() for p in ax.patches}) for ax in fig.axes]
+                return super().render(fig, name)
+
+        db = database.load(DB)
+        ctx = Context(db=db, sel=Selection(db, baseline=BASELINE), figures=Recording())
+        for section in (speedup, pareto, breakdown):
+            section.build(ctx)
+
+    def test_ratios_are_on_a_log_axis(self):
+        self.assertEqual([y for _, y, _ in self.drawn["speedup_step"]], ["log", "log"])
+
+    def test_pareto_fronts_are_on_log_axes(self):
+        for x, y, _ in self.drawn["pareto_step"]:
+            self.assertEqual((x, y), ("log", "log"))
+
+    def test_stacked_classes_are_hatched(self):
+        hatches = set().union(*(h for _, _, h in self.drawn["breakdown_phase_class"]))
+        self.assertGreater(len(hatches - {None, ""}), 1)
+
+
 class ReportOverFixture(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -119,6 +157,21 @@ class ReportOverFixture(unittest.TestCase):
                 self.assertEqual(f.read(5), b"%PDF-")
             with open(os.path.join(self.figures_dir, name + ".svg"), encoding="utf-8") as f:
                 self.assertIn("<svg", f.read())
+
+    def test_every_pdf_is_a_two_column_page_with_truetype_fonts(self):
+        # What camera-ready checks ask (pdffonts: no Type 3; the page the
+        # width it prints at). matplotlib writes font dictionaries and the
+        # page box uncompressed.
+        from trainloop_report.charts import COLUMN_WIDTHS_IN
+        for name in self.page.figures:
+            with open(os.path.join(self.figures_dir, name + ".pdf"), "rb") as f:
+                pdf = f.read()
+            self.assertNotIn(b"/Type3", pdf, name)
+            self.assertRegex(pdf, rb"/Subtype /(TrueType|CIDFontType2)", name)
+            box = re.search(rb"/MediaBox \[ *0 0 ([0-9.]+) ([0-9.]+) *\]", pdf)
+            self.assertIsNotNone(box, name)
+            self.assertAlmostEqual(float(box.group(1)), COLUMN_WIDTHS_IN[2] * 72, delta=0.5,
+                                   msg=name)
 
     def test_speedup_rows_are_compare_archs_rows(self):
         rows = query("compare-archs", "--baseline", BASELINE, "--phase", "step")

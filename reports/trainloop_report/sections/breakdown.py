@@ -6,7 +6,7 @@ add up to the phase totals."""
 
 import numpy as np
 
-from ..charts import CLASS_COLORS, new_figure
+from ..charts import CLASS_COLORS, CLASS_HATCHES, new_figure
 from ..charts import plt as _plt
 from ..data import PHASES
 from ..markup import Cell, figure, note, table
@@ -35,7 +35,7 @@ def build(ctx):
                [(f"class_{c}", f"{c} (mJ)") for c in CLASSES] + [("total", "total (mJ)")])
     rows, keys, missing = [], [], []
     studies = list(comparisons)
-    fig, axes = new_figure(max(7.0, 3.2 * len(studies)), 3.6, ncols=len(studies))
+    fig, axes = new_figure(3.6, ncols=len(studies))
     for si, (study, comps) in enumerate(comparisons.items()):
         ax = axes[0][si]
         labels, bottoms = [], []
@@ -61,7 +61,8 @@ def build(ctx):
         bottoms = np.zeros(len(labels))
         for cls in CLASSES:
             if any(stacks[cls]):
-                ax.bar(x, stacks[cls], bottom=bottoms, color=CLASS_COLORS[cls], label=cls)
+                ax.bar(x, stacks[cls], bottom=bottoms, color=CLASS_COLORS[cls],
+                       hatch=CLASS_HATCHES[cls], label=cls)
                 bottoms += np.array(stacks[cls])
         ax.set_xticks(x, labels, rotation=90, fontsize=7)
         ax.set_title(ctx.sel.label(study))

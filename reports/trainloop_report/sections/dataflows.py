@@ -6,7 +6,7 @@ the speed-up of each dataflow as the array grows (Fig. 20)."""
 
 import numpy as np
 
-from ..charts import PHASE_COLORS, new_figure, palette
+from ..charts import PHASE_COLORS, PHASE_HATCHES, new_figure, palette
 from ..data import PHASES
 from ..markup import Cell, figure, heading, num, table
 from ..selection import best_by, family_key
@@ -14,7 +14,7 @@ from ..selection import best_by, family_key
 
 def _dataflow_figure(ctx, proposal, per_study):
     studies = list(per_study)
-    fig, axes = new_figure(max(6.0, 2.6 * len(studies)), 5.0, ncols=len(studies), nrows=2)
+    fig, axes = new_figure(5.0, ncols=len(studies), nrows=2)
     for si, study in enumerate(studies):
         best = per_study[study]
         dataflows = list(best)
@@ -33,7 +33,8 @@ def _dataflow_figure(ctx, proposal, per_study):
                         heights.append(p.totals[ph].energy_pj / 1e9)
                     else:
                         heights.append(p.seconds(ph) * 1e3)
-                ax.bar(x, heights, bottom=bottom, color=PHASE_COLORS[ph], label=ph)
+                ax.bar(x, heights, bottom=bottom, color=PHASE_COLORS[ph],
+                       hatch=PHASE_HATCHES[ph], label=ph)
                 bottom += np.array(heights)
             ax.set_xticks(x, dataflows)
             if si == 0:
@@ -112,7 +113,7 @@ def build(ctx):
             by_family.setdefault((names, sparsity), {})[study] = per_df
         for (names, sparsity), per_study in by_family.items():
             studies = list(per_study)
-            fig, axes = new_figure(max(5.0, 3.0 * len(studies)), 3.2, ncols=len(studies))
+            fig, axes = new_figure(3.2, ncols=len(studies))
             colors = palette(sorted({df for s in per_study.values() for df in s}))
             for si, study in enumerate(studies):
                 ax = axes[0][si]

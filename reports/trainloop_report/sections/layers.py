@@ -35,7 +35,7 @@ def build(ctx):
     for study, comps in comparisons.items():
         data = {c.proposal: per_layer(ctx, c.point) for c in comps}
         names = [name for name, *_ in next(iter(data.values()))]
-        fig, axes = new_figure(max(7.0, 0.16 * len(names) + 3), 6.4, nrows=3, sharex=True)
+        fig, axes = new_figure(6.4, nrows=3, sharex=True)
         x = np.arange(len(names))
         for proposal, layers in data.items():
             color = ctx.proposal_colors[proposal]

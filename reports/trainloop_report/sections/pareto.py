@@ -5,6 +5,9 @@ rows of `trainloop query pareto --network N`) are drawn solid, the points
 they dominate faded."""
 
 from ..charts import new_figure
+
+# A marker shape per proposal beside its colour: fronts stay apart in greyscale.
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 from ..markup import Cell, figure, table
 
 
@@ -14,9 +17,9 @@ def build(ctx):
                if any("step" in p.totals for p in ctx.sel.study_points(s))]
     if not studies:
         return []
-    fig, axes = new_figure(max(7.0, 3.4 * len(studies)), 3.6, ncols=len(studies))
+    fig, axes = new_figure(3.6, ncols=len(studies))
     rows, keys = [], []
-    max_area = max(p.arch.area_um2 for p in ctx.sel.points) or 1.0
+    markers = {q: MARKERS[i % len(MARKERS)] for i, q in enumerate(ctx.sel.proposals)}
     for si, study in enumerate(studies):
         ax = axes[0][si]
         points = [p for p in ctx.sel.study_points(study) if "step" in p.totals]
@@ -30,8 +33,7 @@ def build(ctx):
                     continue
                 ax.scatter([p.seconds() * 1e3 for p in group],
                            [p.totals["step"].energy_pj / 1e9 for p in group],
-                           s=[20 + 120 * p.arch.area_um2 / max_area for p in group],
-                           color=ctx.proposal_colors[proposal],
+                           s=24, marker=markers[proposal], color=ctx.proposal_colors[proposal],
                            alpha=1.0 if front else 0.2,
                            edgecolors="black" if front else "none", linewidths=0.6,
                            label=proposal.label if front or not any(
@@ -47,6 +49,9 @@ def build(ctx):
                          Cell(f"{t.energy_pj / 1e9:.4g}", t.energy_pj),
                          Cell(f"{p.arch.area_um2 / 1e6:.3g}", p.arch.area_um2)])
             keys.append(str(p.id))
+        # Log axes: designs an order of magnitude apart stay legible.
+        ax.set_xscale("log")
+        ax.set_yscale("log")
         ax.set_xlabel("latency of a training step (ms)")
         if si == 0:
             ax.set_ylabel("energy (mJ)")
@@ -54,8 +59,9 @@ def build(ctx):
     axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     blocks.append(figure(ctx.figures.render(fig, "pareto_step"),
                          "Every finished training step: the (energy, wall time, area) front "
-                         "solid with an outline, dominated points faded; marker area grows "
-                         "with chip area. Lower left is better.", "pareto_step"))
+                         "solid with an outline, dominated points faded; a marker shape per "
+                         "proposal, the area in the table below; log axes. Lower left is "
+                         "better.", "pareto_step"))
     blocks.append(table("pareto", [("network", "network"), ("proposal", "proposal"),
                                    ("dataflow", "dataflow"), ("objective", "objective"),
                                    ("point_id", "point"), ("cycles", "cycles"),

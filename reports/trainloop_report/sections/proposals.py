@@ -2,7 +2,7 @@
 read them (architectures.summary), one column per architecture, and their
 area by component class."""
 
-from ..charts import CLASS_COLORS, new_figure
+from ..charts import CLASS_COLORS, CLASS_HATCHES, new_figure
 from ..markup import Cell, figure, fmt, note, num, table
 
 _STORAGE_CLASS = {"regfile": "RF", "sram": "buffer", "dram": "DRAM"}
@@ -121,7 +121,7 @@ def build(ctx):
                            ": their points were written before schema 2; rerun them to fill in."))
     with_summary = [a for a in archs if a.summary]
     if with_summary:
-        fig, axes = new_figure(7.0, 0.5 + 0.4 * len(with_summary))
+        fig, axes = new_figure(0.5 + 0.4 * len(with_summary))
         ax = axes[0][0]
         names = [a.name for a in with_summary]
         left = [0.0] * len(with_summary)
@@ -129,7 +129,7 @@ def build(ctx):
             widths = [_area_by_class(a.summary).get(cls, 0.0) / 1e6 for a in with_summary]
             if not any(widths):
                 continue
-            ax.barh(names, widths, left=left, color=color, label=cls)
+            ax.barh(names, widths, left=left, color=color, hatch=CLASS_HATCHES[cls], label=cls)
             left = [l + w for l, w in zip(left, widths)]
         ax.invert_yaxis()
         ax.set_xlabel("area (mm²)")

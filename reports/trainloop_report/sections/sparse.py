@@ -9,7 +9,7 @@ model.py)."""
 
 import numpy as np
 
-from ..charts import PHASE_COLORS, new_figure
+from ..charts import PHASE_COLORS, PHASE_HATCHES, new_figure
 from ..data import PHASES
 from ..errors import ReportError
 from ..markup import Cell, figure, heading, note, num, table
@@ -73,18 +73,18 @@ def check_histogram_layers(ctx):
 
 
 def _macs_figure(ctx, comps):
-    fig, axes = new_figure(max(6.0, 2.8 * len(comps)), 3.2, ncols=len(comps))
+    fig, axes = new_figure(3.2, ncols=len(comps))
     for i, c in enumerate(comps):
         ax = axes[0][i]
         x = np.arange(len(PHASES))
         width = 0.27
-        series = (("dense MACs", lambda t: t.macs, "#8c8c8c"),
-                  ("performed", lambda t: t.performed_macs or 0.0, "#4c72b0"),
-                  ("effectual", lambda t: t.effectual_macs, "#55a868"))
-        for k, (label, get, color) in enumerate(series):
+        series = (("dense MACs", lambda t: t.macs, "#8c8c8c", ""),
+                  ("performed", lambda t: t.performed_macs or 0.0, "#4c72b0", "////"),
+                  ("effectual", lambda t: t.effectual_macs, "#55a868", "...."))
+        for k, (label, get, color, hatch) in enumerate(series):
             ax.bar(x + (k - 1) * width,
                    [get(c.point.totals[ph]) / 1e9 if ph in c.point.totals else 0 for ph in PHASES],
-                   width, color=color, label=label)
+                   width, color=color, hatch=hatch, label=label)
         ax.set_xticks(x, PHASES)
         ax.set_title(f"{ctx.sel.label(c.study)}\n{c.proposal.label}", fontsize=8)
         if i == 0:
@@ -131,8 +131,7 @@ def _histogram_blocks(ctx):
             blocks.append(note(f"No histogram for point {e['point_id']} {e['layer']} "
                                f"{e['phase']}: {e['error']}"))
     if good:
-        fig, axes = new_figure(max(6.0, 2.6 * min(len(good), 4)),
-                               2.8 * ((len(good) + 3) // 4), ncols=min(len(good), 4),
+        fig, axes = new_figure(2.8 * ((len(good) + 3) // 4), ncols=min(len(good), 4),
                                nrows=(len(good) + 3) // 4)
         flat = [ax for row in axes for ax in row]
         for ax in flat[len(good):]:
@@ -198,7 +197,7 @@ def build(ctx):
                                    ("imbalance_share", "imbalance (% of cycles)")],
                         rows, keys=keys))
     # Each layer's imbalance (% of its balanced compute cycles), per phase.
-    fig, axes = new_figure(7.0, 2.6 * len(comps), nrows=len(comps))
+    fig, axes = new_figure(2.6 * len(comps), nrows=len(comps))
     for i, c in enumerate(comps):
         ax = axes[i][0]
         layers = ctx.db.layers(c.point)
@@ -210,7 +209,7 @@ def build(ctx):
         for k, ph in enumerate(PHASES):
             values = {r.layer: r.imbalance_pct for r in layers if r.phase == ph}
             ax.bar(x + (k - 1) * 0.27, [values.get(n, 0.0) for n in names], 0.27, label=ph,
-                   color=PHASE_COLORS[ph])
+                   color=PHASE_COLORS[ph], hatch=PHASE_HATCHES[ph])
         ax.set_xticks(x, names, rotation=90, fontsize=6)
         ax.set_ylabel("imbalance (%)")
         ax.set_title(f"{ctx.sel.label(c.study)} · {c.proposal.label}", fontsize=8)

@@ -4,18 +4,20 @@ energy. The rows are `trainloop query compare-archs --phase step`'s."""
 
 import numpy as np
 
-from ..charts import new_figure
+from ..charts import hatches, new_figure, ratio_axis
 from ..markup import Cell, figure, note, num, table
 
 
 def grouped_bars(ax, groups, series, values, colors, baseline_line=None):
-    """Bars of `values[(group, series)]` grouped by group."""
+    """Bars of `values[(group, series)]` grouped by group, each series with
+    its colour and a hatch."""
     width = 0.8 / max(len(series), 1)
     x = np.arange(len(groups))
+    series_hatches = hatches(series)
     for i, s in enumerate(series):
         heights = [values.get((g, s)) or 0.0 for g in groups]
         bars = ax.bar(x + (i - (len(series) - 1) / 2) * width, heights, width,
-                      color=colors[s], label=getattr(s, "label", s))
+                      color=colors[s], hatch=series_hatches[s], label=getattr(s, "label", s))
         for bar, h in zip(bars, heights):
             if h:
                 ax.annotate(f"{h:.2f}", (bar.get_x() + bar.get_width() / 2, h),
@@ -53,17 +55,19 @@ def build(ctx):
             speed[(ctx.sel.label(study), c.proposal)] = c.speedup
             energy[(ctx.sel.label(study), c.proposal)] = c.energy_ratio
     if others:
-        fig, axes = new_figure(max(7.0, 1.2 * len(groups) * max(len(others), 1) + 2), 3.4,
-                               ncols=2)
+        fig, axes = new_figure(3.4, ncols=2)
         grouped_bars(axes[0][0], groups, others, speed, ctx.proposal_colors, 1.0)
         axes[0][0].set_ylabel(f"speed-up over {ctx.sel.baseline} (×)")
         grouped_bars(axes[0][1], groups, others, energy, ctx.proposal_colors, 1.0)
         axes[0][1].set_ylabel(f"energy / {ctx.sel.baseline}'s")
+        for ax in axes[0]:
+            ratio_axis(ax)  # 0.07× and 41× in one chart
         axes[0][1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
         blocks.append(figure(ctx.figures.render(fig, "speedup_step"),
                              "Training step: speed-up (baseline wall time / wall time; higher "
                              "is better) and energy ratio (energy / baseline energy; lower is "
-                             "better) of each proposal's best point (lowest energy × delay).",
+                             "better) of each proposal's best point (lowest energy × delay), "
+                             "on log axes.",
                              "speedup_step"))
     else:
         blocks.append(note("Only the baseline has finished points: nothing to compare."))
