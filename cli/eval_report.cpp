@@ -106,7 +106,7 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
         "{}\n\n",
         problem.layer, phase_name(problem.phase), equations[std::size_t(problem.phase)],
         to_string(problem.space), group_thousands(e.nest.macs), arch.name, arch.pe_array.rows,
-        arch.pe_array.columns, arch.clock_ghz, mapping_to_text(mapping, arch));
+        arch.pe_array.columns, arch.clock_ghz, mapping_to_text(mapping, arch, problem.space.shape));
 
     const double seconds = double(e.cycles) / (arch.clock_ghz * 1e9);
     out += fmt::format("latency      {} cycles ({:.3f} ms); bottleneck: {}\n",
@@ -132,8 +132,8 @@ std::string evaluation_to_text(const Evaluation& e, const Architecture& arch,
     for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
         out += fmt::format(
             "  padding    {} = {} runs as {} (imperfect factors): {} padded value{} no work{}\n",
-            dim_name(d), group_thousands(problem.space.bounds[d]), group_thousands(extent),
-            group_thousands(extent - problem.space.bounds[d]),
+            problem.space.shape.dim_name(d), group_thousands(problem.space.bounds[d]),
+            group_thousands(extent), group_thousands(extent - problem.space.bounds[d]),
             extent - problem.space.bounds[d] == 1 ? " does" : "s do",
             window_dims(problem.space.shape).contains(d)
                 ? "; the inputs its window reaches past the edge count as "

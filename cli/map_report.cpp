@@ -96,10 +96,10 @@ std::string idle_axis_line(const MapRun& run) {
             if (!hint) continue;
             (window_dims(shape).contains(hint->dim) ? window : one_term) = true;
             if (count++ > 0) continue;
-            example =
-                fmt::format("`{}` {}: {} = {} on {} of {} {}", layer.name, phase_name(lp.phase),
-                            dim_name(hint->dim), group_thousands(problem.space.bounds[hint->dim]),
-                            hint->instances, hint->fanout, hint->x ? "columns" : "rows");
+            example = fmt::format("`{}` {}: {} = {} on {} of {} {}", layer.name,
+                                  phase_name(lp.phase), shape.dim_name(hint->dim),
+                                  group_thousands(problem.space.bounds[hint->dim]), hint->instances,
+                                  hint->fanout, hint->x ? "columns" : "rows");
         }
     }
     if (count == 0) return "";
@@ -147,7 +147,9 @@ std::string map_to_text(const MapRun& run) {
                 search.result.converged ? "yes" : "no",
                 ratio(best.energy_pj, search.bound ? search.bound->energy_pj : 0),
                 ratio(double(best.cycles), search.bound ? double(search.bound->cycles) : 0),
-                lp.reused ? "= " : "", mapping_to_text(best.mapping, run.arch));
+                lp.reused ? "= " : "",
+                mapping_to_text(best.mapping, run.arch,
+                                run.plan.problems[lp.problem].problem.space.shape));
         }
     }
     out += fmt::format("\n{:<6} {:>15} {:>13} {:>8} {:>18} {:>16}\n", "totals", "cycles",

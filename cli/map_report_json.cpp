@@ -32,7 +32,8 @@ nlohmann::json map_to_json(const MapRun& run) {
         for (const LayerPhaseResult& lp : layer.phases) {
             const Candidate& best = *lp.best;  // a failure is reported before this
             const SearchResult& search = run.result.searches[lp.problem].result;
-            nlohmann::json entry = {{"mapping", mapping_to_json(best.mapping, run.arch)},
+            const ProblemShape& shape = run.plan.problems[lp.problem].problem.space.shape;
+            nlohmann::json entry = {{"mapping", mapping_to_json(best.mapping, run.arch, shape)},
                                     {"macs", lp.macs},
                                     {"pj_per_mac", best.energy_pj / double(lp.macs)},
                                     {"evaluations", search.evaluations},
@@ -64,7 +65,7 @@ nlohmann::json map_to_json(const MapRun& run) {
                 for (const Candidate& c : search.pareto) {
                     front.push_back({{"cycles", c.cycles},
                                      {"energy_pj", c.energy_pj},
-                                     {"mapping", mapping_to_json(c.mapping, run.arch)}});
+                                     {"mapping", mapping_to_json(c.mapping, run.arch, shape)}});
                 }
                 entry["pareto"] = front;
             }

@@ -127,9 +127,9 @@ StoredCase load_stored_case(const std::filesystem::path& db_path, std::int64_t p
     }
     const auto index = static_cast<std::size_t>(result.int64(0));
     c.problem = c.training.layers.at(index).find(*phase);
-    c.mapping =
-        parse_mapping_text(result.text(1), c.arch,
-                           fmt::format("{} (mapping of point {})", db_path.string(), point_id));
+    c.mapping = parse_mapping_text(
+        result.text(1), c.arch, fmt::format("{} (mapping of point {})", db_path.string(), point_id),
+        c.problem->space.shape);
     return c;
 }
 

@@ -163,7 +163,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
         {"level_cycles", level_cycles},
         {"networks", networks},
         {"accesses", accesses},
-        {"mapping", mapping_to_json(mapping, arch)}};
+        {"mapping", mapping_to_json(mapping, arch, problem.space.shape)}};
     if (e.imbalance.applies) out["imbalance"] = imbalance_json(e.imbalance);
     // Storage-level skipping and gating: the condition tile a read meets, and
     // the share of the reads (the output: updates) left.
@@ -183,7 +183,7 @@ nlohmann::json evaluation_to_json(const Evaluation& e, const Architecture& arch,
     // Imperfect factors (nest/padding.hpp): each padded dimension's extent.
     nlohmann::json padded = nlohmann::json::object();
     for (const auto& [d, extent] : padded_extents(problem.space, mapping)) {
-        padded[std::string(dim_name(d))] = extent;
+        padded[std::string(problem.space.shape.dim_name(d))] = extent;
     }
     if (!padded.empty()) out["padded_extents"] = padded;
     return out;

@@ -166,14 +166,15 @@ std::string describe(const MappingViolation& v, const Architecture& arch,
             return fmt::format("the mapping has {} levels but architecture `{}` has {}", v.actual,
                                arch.name, v.limit);
         case ViolationKind::factor_product: {
-            const std::string mismatch = fmt::format(
-                "the factors of {} multiply to {}, but {} = {} in layer `{}`", dim_name(v.dim),
-                product_text(v.actual), dim_name(v.dim), v.limit, problem.layer);
+            const std::string_view dim = problem.space.shape.dim_name(v.dim);
+            const std::string mismatch =
+                fmt::format("the factors of {} multiply to {}, but {} = {} in layer `{}`", dim,
+                            product_text(v.actual), dim, v.limit, problem.layer);
             if (v.actual < v.limit) return mismatch;
             return mismatch + fmt::format(
                                   ": imperfect factors may pad {} to at most {}, less than "
                                   "twice its size",
-                                  dim_name(v.dim), 2 * v.limit - 1);
+                                  dim, 2 * v.limit - 1);
         }
         case ViolationKind::fanout_x:
         case ViolationKind::fanout_y:

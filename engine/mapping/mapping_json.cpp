@@ -30,7 +30,8 @@ std::string describe(const Json& json) {
 
 class JsonReader {
   public:
-    JsonReader(const Architecture& arch, std::string_view source) : arch_(arch), source_(source) {}
+    JsonReader(const Architecture& arch, std::string_view source, const ProblemShape& shape)
+        : arch_(arch), source_(source), shape_(shape) {}
 
     Mapping read(const Json& json) {
         Mapping mapping = take(default_mapping(arch_), "");
@@ -134,24 +135,26 @@ class JsonReader {
         for (std::size_t i = 0; i < loops.size(); ++i) {
             const std::string item_path = fmt::format("{}[{}]", list_path, i);
             const std::string token = read_string(loops[i], item_path, "a loop such as \"K4\"");
-            const Loop loop = take(parse_loop_token(token), item_path);
-            if (auto problem = append_loop(list, loop, key)) fail(item_path, *problem);
+            const Loop loop = take(parse_loop_token(token, shape_), item_path);
+            if (auto problem = append_loop(list, loop, key, shape_)) fail(item_path, *problem);
         }
     }
 
     const Architecture& arch_;
     std::string_view source_;
+    const ProblemShape& shape_;
 };
 
-Json loops_json(const LoopList& loops) {
+Json loops_json(const LoopList& loops, const ProblemShape& shape) {
     Json out = Json::array();
-    for (const Loop& loop : loops) out.push_back(loop_token(loop));
+    for (const Loop& loop : loops) out.push_back(loop_token(loop, shape));
     return out;
 }
 
 }  // namespace
 
-nlohmann::json mapping_to_json(const Mapping& mapping, const Architecture& arch) {
+nlohmann::json mapping_to_json(const Mapping& mapping, const Architecture& arch,
+                               const ProblemShape& shape) {
     if (mapping.num_levels != arch.levels.size()) {
         throw std::invalid_argument(
             fmt::format("mapping_to_json: the mapping has {} levels, architecture `{}` has {}",
@@ -165,17 +168,17 @@ nlohmann::json mapping_to_json(const Mapping& mapping, const Architecture& arch)
             if (level.keep.contains(s)) keep.push_back(std::string(data_space_name(s)));
         }
         levels.push_back({{"level", arch.levels[i].name},
-                          {"temporal", loops_json(level.temporal)},
-                          {"spatial_x", loops_json(level.spatial_x)},
-                          {"spatial_y", loops_json(level.spatial_y)},
+                          {"temporal", loops_json(level.temporal, shape)},
+                          {"spatial_x", loops_json(level.spatial_x, shape)},
+                          {"spatial_y", loops_json(level.spatial_y, shape)},
                           {"keep", std::move(keep)}});
     }
     return Json{{"levels", std::move(levels)}};
 }
 
 Mapping mapping_from_json(const nlohmann::json& json, const Architecture& arch,
-                          std::string_view source_name) {
-    return JsonReader(arch, source_name).read(json);
+                          std::string_view source_name, const ProblemShape& shape) {
+    return JsonReader(arch, source_name, shape).read(json);
 }
 
 }  // namespace trainloop

@@ -17,15 +17,19 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
+#include "problem/problem_shape.hpp"
 
 namespace trainloop {
 
 inline constexpr std::string_view kMappingJsonSource = "<mapping json>";
 
-// Precondition: mapping.num_levels == arch.levels.size().
-nlohmann::json mapping_to_json(const Mapping& mapping, const Architecture& arch);
+// Precondition: mapping.num_levels == arch.levels.size(). Loops are named as
+// `shape` names its dimensions (the conv letters by default).
+nlohmann::json mapping_to_json(const Mapping& mapping, const Architecture& arch,
+                               const ProblemShape& shape = conv_family_shape());
 
 Mapping mapping_from_json(const nlohmann::json& json, const Architecture& arch,
-                          std::string_view source_name = kMappingJsonSource);
+                          std::string_view source_name = kMappingJsonSource,
+                          const ProblemShape& shape = conv_family_shape());
 
 }  // namespace trainloop

@@ -18,10 +18,31 @@ namespace {
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
 
-std::string dim_letters() {
+bool is_name_char(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The shape's dimension names, in slot order: "N, K, C, P, Q, R, S, G".
+std::string dim_list(const ProblemShape& shape) {
     std::vector<std::string_view> names;
-    for (Dim d : kAllDims) names.push_back(dim_name(d));
+    for (Dim d : kAllDims) {
+        if (shape.uses(d)) names.push_back(shape.dim_name(d));
+    }
     return fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::optional<Dim> dim_named(const ProblemShape& shape, std::string_view name) {
+    for (Dim d : kAllDims) {
+        if (shape.uses(d) && shape.dim_name(d) == name) return d;
+    }
+    return std::nullopt;
+}
+
+// Whether every name is one character (the conv letters): a token's first
+// character is then its dimension, whatever follows.
+bool single_letter_names(const ProblemShape& shape) {
+    for (Dim d : kAllDims) {
+        if (shape.uses(d) && shape.dim_name(d).size() != 1) return false;
+    }
+    return true;
 }
 
 std::vector<std::string> level_names(const Architecture& arch) {
@@ -53,43 +74,62 @@ Parsed<Mapping> default_mapping(const Architecture& arch) {
     return mapping;
 }
 
-std::string loop_token(const Loop& loop) {
-    return fmt::format("{}{}", dim_name(loop.dim), loop.factor);
+std::string loop_token_expected(const ProblemShape& shape) {
+    if (single_letter_names(shape) && shape.num_dims == kNumDims) {
+        return "a dimension letter (N K C P Q R S G) followed by a positive factor, e.g. `K4`";
+    }
+    const Dim example = shape.listing[0];
+    return fmt::format("a dimension of the layer ({}) followed by a positive factor, e.g. `{}4`",
+                       dim_list(shape), shape.dim_name(example));
 }
 
-Parsed<Loop> parse_loop_token(std::string_view token) {
-    const std::string expected(kLoopTokenExpected);
+std::string loop_token(const Loop& loop, const ProblemShape& shape) {
+    return fmt::format("{}{}", shape.dim_name(loop.dim), loop.factor);
+}
+
+Parsed<Loop> parse_loop_token(std::string_view token, const ProblemShape& shape) {
+    const std::string expected = loop_token_expected(shape);
     if (token.empty()) return SyntaxProblem{"empty loop", expected, ""};
     // What errors quote of the token: its first line, 60 characters at most.
     const std::string shown = quoted_excerpt(token);
-    // `4K`: the factor before the letter.
+    // `4K`: the factor before the name.
     std::size_t digits = 0;
     while (digits < token.size() && is_digit(token[digits])) ++digits;
     if (digits > 0) {
         const std::string_view rest = token.substr(digits);
         std::string hint = "the dimension letter comes first";
-        if (dim_from_name(rest)) {
+        if (dim_named(shape, rest)) {
             hint = fmt::format("did you mean `{}{}`? {}", quoted_excerpt(rest),
                                quoted_excerpt(token.substr(0, digits)), hint);
         }
         return SyntaxProblem{fmt::format("`{}` is not a loop", shown), expected, hint};
     }
-    const std::string_view letter = token.substr(0, 1);
-    const std::string_view factor_text = token.substr(1);
-    const auto dim = dim_from_name(letter);
+    // The name: one character for the conv letters, else every letter before
+    // the factor (names hold no digits).
+    std::size_t name_size = 1;
+    if (!single_letter_names(shape)) {
+        while (name_size < token.size() && is_name_char(token[name_size])) ++name_size;
+    }
+    const std::string_view name = token.substr(0, name_size);
+    const std::string_view factor_text = token.substr(name_size);
+    const auto dim = dim_named(shape, name);
     if (!dim) {
-        std::string hint = fmt::format("dimensions: {}", dim_letters());
-        const char upper = static_cast<char>(std::toupper(static_cast<unsigned char>(letter[0])));
-        if (dim_from_name(std::string_view(&upper, 1))) {
+        std::string hint = fmt::format("dimensions: {}", dim_list(shape));
+        std::string upper(name);
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (upper != name && dim_named(shape, upper)) {
             hint = fmt::format("dimension letters are upper-case: did you mean `{}{}`?", upper,
                                quoted_excerpt(factor_text));
         }
-        return SyntaxProblem{fmt::format("unknown dimension `{}` in `{}`", letter, shown), expected,
-                             hint};
+        // (A conv letter is shown as written, as it always was.)
+        const std::string shown_name =
+            single_letter_names(shape) ? std::string(name) : quoted_excerpt(name);
+        return SyntaxProblem{fmt::format("unknown dimension `{}` in `{}`", shown_name, shown),
+                             expected, hint};
     }
     if (factor_text.empty()) {
         return SyntaxProblem{fmt::format("loop `{}` has no factor", shown), expected,
-                             fmt::format("write the factor after the letter, e.g. `{}4`", letter)};
+                             fmt::format("write the factor after the letter, e.g. `{}4`", name)};
     }
     std::int64_t factor = 0;
     const auto [end, error] =
@@ -106,23 +146,23 @@ Parsed<Loop> parse_loop_token(std::string_view token) {
     if (factor <= 0) {
         return SyntaxProblem{
             fmt::format("the factor of `{}` is not positive", shown), expected,
-            fmt::format("a loop that does nothing is `{}1`, or leave it out", letter)};
+            fmt::format("a loop that does nothing is `{}1`, or leave it out", name)};
     }
     return Loop{*dim, factor};
 }
 
 std::optional<SyntaxProblem> append_loop(LoopList& list, const Loop& loop,
-                                         std::string_view list_name) {
+                                         std::string_view list_name, const ProblemShape& shape) {
     for (const Loop& existing : list) {
         if (existing.dim != loop.dim) continue;
         std::int64_t merged = 0;
         const bool overflow = __builtin_mul_overflow(existing.factor, loop.factor, &merged);
-        return SyntaxProblem{
-            fmt::format("dimension `{}` appears twice in `{}`", dim_name(loop.dim), list_name),
-            "at most one loop per dimension in a list",
-            overflow ? std::string("merge them into one loop")
-                     : fmt::format("merge them into one loop: `{}`",
-                                   loop_token(Loop{loop.dim, merged}))};
+        return SyntaxProblem{fmt::format("dimension `{}` appears twice in `{}`",
+                                         shape.dim_name(loop.dim), list_name),
+                             "at most one loop per dimension in a list",
+                             overflow ? std::string("merge them into one loop")
+                                      : fmt::format("merge them into one loop: `{}`",
+                                                    loop_token(Loop{loop.dim, merged}, shape))};
     }
     list.push_back(loop);
     return std::nullopt;

@@ -14,6 +14,7 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
+#include "problem/problem_shape.hpp"
 
 namespace trainloop {
 
@@ -28,22 +29,26 @@ struct SyntaxProblem {
 template <typename T>
 using Parsed = std::variant<T, SyntaxProblem>;
 
-// What a loop token is, for `expected` in errors.
-inline constexpr std::string_view kLoopTokenExpected =
-    "a dimension letter (N K C P Q R S G) followed by a positive factor, e.g. `K4`";
+// What a loop token is, for `expected` in errors: for the conv family
+// "a dimension letter (N K C P Q R S G) followed by a positive factor, e.g. `K4`".
+std::string loop_token_expected(const ProblemShape& shape);
 
 // Every level with no loops, keeping its default data spaces (those it may
 // hold); a problem if the architecture has more levels than a Mapping can.
 Parsed<Mapping> default_mapping(const Architecture& arch);
 
-// "K4".
-std::string loop_token(const Loop& loop);
+// A loop is its dimension's name in the problem's shape and its factor: "K4"
+// for the conv family, "q4" for an einsum naming a dimension q (whose names
+// hold no digits, problem/einsum.hpp, so the two parts are never ambiguous).
+std::string loop_token(const Loop& loop, const ProblemShape& shape = conv_family_shape());
 // "K4" -> {K, 4}; rejects `K0`, `Z4`, `K`, `4K`, `K4x`, ...
-Parsed<Loop> parse_loop_token(std::string_view token);
+Parsed<Loop> parse_loop_token(std::string_view token,
+                              const ProblemShape& shape = conv_family_shape());
 // Appends `loop` unless `list` (named `list_name` in the message) already has
 // a loop over its dimension.
 std::optional<SyntaxProblem> append_loop(LoopList& list, const Loop& loop,
-                                         std::string_view list_name);
+                                         std::string_view list_name,
+                                         const ProblemShape& shape = conv_family_shape());
 
 // Resolves level names given in order: each must name a level of the
 // architecture, come after the previous one in the architecture's order, and

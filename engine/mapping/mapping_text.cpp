@@ -18,19 +18,21 @@ namespace {
 
 using namespace mapping_syntax;
 
-void append_list(std::string& out, std::string_view prefix, const LoopList& loops) {
+void append_list(std::string& out, std::string_view prefix, const LoopList& loops,
+                 const ProblemShape& shape) {
     for (const Loop& loop : loops) {
         if (!out.empty() && out.back() != '[') out += ' ';
         out += prefix;
-        out += loop_token(loop);
+        out += loop_token(loop, shape);
     }
 }
 
 // Reads the text form; `fail` throws a SpecError at a byte offset.
 class TextReader {
   public:
-    TextReader(std::string_view text, const Architecture& arch, std::string_view source)
-        : text_(text), arch_(arch), source_(source), sequence_(arch) {}
+    TextReader(std::string_view text, const Architecture& arch, std::string_view source,
+               const ProblemShape& shape)
+        : text_(text), arch_(arch), source_(source), shape_(shape), sequence_(arch) {}
 
     Mapping read() {
         Mapping mapping = take(default_mapping(arch_), 0, "");
@@ -167,9 +169,11 @@ class TextReader {
     void add_loop(LoopList& list, const std::string& path, const Token& token, std::size_t skip) {
         const std::string key_path = fmt::format("{}[{}]", path, list.size());
         const std::size_t offset = token.offset + skip;
-        const Loop loop = take(parse_loop_token(token.text.substr(skip)), offset, key_path);
+        const Loop loop = take(parse_loop_token(token.text.substr(skip), shape_), offset, key_path);
         const std::string list_name = path.substr(path.rfind('.') + 1);
-        if (auto problem = append_loop(list, loop, list_name)) fail(offset, key_path, *problem);
+        if (auto problem = append_loop(list, loop, list_name, shape_)) {
+            fail(offset, key_path, *problem);
+        }
     }
 
     DataSpaceSet read_keep(const StorageLevel& level, KeepKey key, const Token& token,
@@ -196,12 +200,14 @@ class TextReader {
     std::string_view text_;
     const Architecture& arch_;
     std::string_view source_;
+    const ProblemShape& shape_;
     LevelSequence sequence_;
 };
 
 }  // namespace
 
-std::string mapping_to_text(const Mapping& mapping, const Architecture& arch) {
+std::string mapping_to_text(const Mapping& mapping, const Architecture& arch,
+                            const ProblemShape& shape) {
     if (mapping.num_levels != arch.levels.size()) {
         throw std::invalid_argument(
             fmt::format("mapping_to_text: the mapping has {} levels, architecture `{}` has {}",
@@ -213,9 +219,9 @@ std::string mapping_to_text(const Mapping& mapping, const Architecture& arch) {
         if (!out.empty()) out += ' ';
         out += arch.levels[i].name;
         out += '[';
-        append_list(out, "", level.temporal);
-        append_list(out, "X:", level.spatial_x);
-        append_list(out, "Y:", level.spatial_y);
+        append_list(out, "", level.temporal, shape);
+        append_list(out, "X:", level.spatial_x, shape);
+        append_list(out, "Y:", level.spatial_y, shape);
         if (const auto spelling = keep_spelling(level.keep, arch.levels[i])) {
             std::vector<std::string_view> names;
             for (DataSpace s : spelling->spaces) names.push_back(data_space_name(s));
@@ -228,8 +234,8 @@ std::string mapping_to_text(const Mapping& mapping, const Architecture& arch) {
 }
 
 Mapping parse_mapping_text(std::string_view text, const Architecture& arch,
-                           std::string_view source_name) {
-    return TextReader(text, arch, source_name).read();
+                           std::string_view source_name, const ProblemShape& shape) {
+    return TextReader(text, arch, source_name, shape).read();
 }
 
 }  // namespace trainloop

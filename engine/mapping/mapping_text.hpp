@@ -22,16 +22,20 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
+#include "problem/problem_shape.hpp"
 
 namespace trainloop {
 
 // Stands in for the file name in errors about a text mapping.
 inline constexpr std::string_view kMappingTextSource = "<mapping text>";
 
-// Precondition: mapping.num_levels == arch.levels.size().
-std::string mapping_to_text(const Mapping& mapping, const Architecture& arch);
+// Precondition: mapping.num_levels == arch.levels.size(). Loops are named as
+// `shape` names its dimensions (the conv letters by default).
+std::string mapping_to_text(const Mapping& mapping, const Architecture& arch,
+                            const ProblemShape& shape = conv_family_shape());
 
 Mapping parse_mapping_text(std::string_view text, const Architecture& arch,
-                           std::string_view source_name = kMappingTextSource);
+                           std::string_view source_name = kMappingTextSource,
+                           const ProblemShape& shape = conv_family_shape());
 
 }  // namespace trainloop

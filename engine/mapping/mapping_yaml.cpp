@@ -74,7 +74,8 @@ MapReader top_reader(const SpecNode& root) {
 
 // ---- `mapping:` -----------------------------------------------------------
 
-void read_loops(const SpecNode& node, std::string_view key, LoopList& list) {
+void read_loops(const SpecNode& node, std::string_view key, LoopList& list,
+                const ProblemShape& shape) {
     if (!node.is_sequence()) {
         std::string hint;
         if (node.is_null()) {
@@ -86,8 +87,8 @@ void read_loops(const SpecNode& node, std::string_view key, LoopList& list) {
                   "a list of loops such as [K4, C2]", hint);
     }
     for (const SpecNode& item : node.items()) {
-        const Loop loop = take(parse_loop_token(item.as_string()), item);
-        if (auto problem = append_loop(list, loop, key)) {
+        const Loop loop = take(parse_loop_token(item.as_string(), shape), item);
+        if (auto problem = append_loop(list, loop, key, shape)) {
             item.fail(problem->message, problem->expected, problem->hint);
         }
     }
@@ -113,7 +114,7 @@ DataSpaceSet read_keep(const SpecNode& node, KeepKey key, const StorageLevel& le
 }
 
 void read_level(const SpecNode& node, const Architecture& arch, LevelSequence& sequence,
-                Mapping& mapping) {
+                Mapping& mapping, const ProblemShape& shape) {
     MapReader reader(node);
     reader.allow({"level", "temporal", "spatial_x", "spatial_y", "keep", "bypass"});
     reader.finish();
@@ -122,9 +123,13 @@ void read_level(const SpecNode& node, const Architecture& arch, LevelSequence& s
     const StorageLevel& level = arch.levels[index];
     LevelMapping& out = mapping.levels[index];
     if (const auto temporal = reader.optional("temporal"))
-        read_loops(*temporal, "temporal", out.temporal);
-    if (const auto x = reader.optional("spatial_x")) read_loops(*x, "spatial_x", out.spatial_x);
-    if (const auto y = reader.optional("spatial_y")) read_loops(*y, "spatial_y", out.spatial_y);
+        read_loops(*temporal, "temporal", out.temporal, shape);
+    if (const auto x = reader.optional("spatial_x")) {
+        read_loops(*x, "spatial_x", out.spatial_x, shape);
+    }
+    if (const auto y = reader.optional("spatial_y")) {
+        read_loops(*y, "spatial_y", out.spatial_y, shape);
+    }
     const auto keep = reader.optional("keep");
     const auto bypass = reader.optional("bypass");
     if (keep && bypass) {
@@ -138,9 +143,9 @@ void read_level(const SpecNode& node, const Architecture& arch, LevelSequence& s
 
 // ---- printing -------------------------------------------------------------
 
-std::string flow_list(const LoopList& loops) {
+std::string flow_list(const LoopList& loops, const ProblemShape& shape) {
     std::vector<std::string> tokens;
-    for (const Loop& loop : loops) tokens.push_back(loop_token(loop));
+    for (const Loop& loop : loops) tokens.push_back(loop_token(loop, shape));
     return fmt::format("[{}]", fmt::join(tokens, ", "));
 }
 
@@ -152,7 +157,8 @@ MappingTarget read_mapping_target(const SpecNode& root) {
     return {};
 }
 
-ParsedMapping parse_mapping_yaml(const SpecNode& root, const Architecture& arch) {
+ParsedMapping parse_mapping_yaml(const SpecNode& root, const Architecture& arch,
+                                 const ProblemShape& shape) {
     MapReader top = top_reader(root);
     ParsedMapping parsed;
     if (const auto node = top.optional("for")) parsed.target = read_target(*node, root);
@@ -163,12 +169,14 @@ ParsedMapping parse_mapping_yaml(const SpecNode& root, const Architecture& arch)
                   "a list of levels, each `- level: NAME` with its loops");
     }
     LevelSequence sequence(arch);
-    for (const SpecNode& item : list.items()) read_level(item, arch, sequence, parsed.mapping);
+    for (const SpecNode& item : list.items()) {
+        read_level(item, arch, sequence, parsed.mapping, shape);
+    }
     return parsed;
 }
 
 std::string mapping_to_yaml(const Mapping& mapping, const Architecture& arch,
-                            const std::optional<MappingTarget>& target) {
+                            const std::optional<MappingTarget>& target, const ProblemShape& shape) {
     if (mapping.num_levels != arch.levels.size()) {
         throw std::invalid_argument(
             fmt::format("mapping_to_yaml: the mapping has {} levels, architecture `{}` has {}",
@@ -188,12 +196,12 @@ std::string mapping_to_yaml(const Mapping& mapping, const Architecture& arch,
     for (std::size_t i = 0; i < arch.levels.size(); ++i) {
         const LevelMapping& level = mapping.levels[i];
         out += fmt::format("  - level: {}\n", yaml_scalar(arch.levels[i].name));
-        out += fmt::format("    temporal: {}\n", flow_list(level.temporal));
+        out += fmt::format("    temporal: {}\n", flow_list(level.temporal, shape));
         if (!level.spatial_x.empty()) {
-            out += fmt::format("    spatial_x: {}\n", flow_list(level.spatial_x));
+            out += fmt::format("    spatial_x: {}\n", flow_list(level.spatial_x, shape));
         }
         if (!level.spatial_y.empty()) {
-            out += fmt::format("    spatial_y: {}\n", flow_list(level.spatial_y));
+            out += fmt::format("    spatial_y: {}\n", flow_list(level.spatial_y, shape));
         }
         if (const auto spelling = keep_spelling(level.keep, arch.levels[i])) {
             std::vector<std::string_view> names;

@@ -29,6 +29,7 @@
 #include "common/spec_node.hpp"
 #include "mapping/mapping.hpp"
 #include "mapping/mapping_target.hpp"
+#include "problem/problem_shape.hpp"
 
 namespace trainloop {
 
@@ -38,7 +39,10 @@ struct ParsedMapping {
 };
 
 // `root` is the whole document; `root.file()` locates relative paths in `for:`.
-ParsedMapping parse_mapping_yaml(const SpecNode& root, const Architecture& arch);
+// Loops are read by the names `shape` gives its dimensions (the conv letters
+// by default; read_mapping_target first to find the problem).
+ParsedMapping parse_mapping_yaml(const SpecNode& root, const Architecture& arch,
+                                 const ProblemShape& shape = conv_family_shape());
 
 // Only the `for:` block (empty when there is none), for a caller that needs
 // the architecture before it can parse the rest. Also rejects unknown
@@ -48,6 +52,7 @@ MappingTarget read_mapping_target(const SpecNode& root);
 // Precondition: mapping.num_levels == arch.levels.size(). An empty target
 // (or none) prints no `for:` block.
 std::string mapping_to_yaml(const Mapping& mapping, const Architecture& arch,
-                            const std::optional<MappingTarget>& target = {});
+                            const std::optional<MappingTarget>& target = {},
+                            const ProblemShape& shape = conv_family_shape());
 
 }  // namespace trainloop

@@ -116,6 +116,12 @@ class Reader {
         } else {
             fail_here("an index");
         }
+        if (std::any_of(t.index.begin(), t.index.end(),
+                        [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+            fail(fmt::format("index `{}` holds a digit", t.index),
+                 "name indices with letters and `_` only: a mapping writes a loop as the "
+                 "index and its factor together (`h4`)");
+        }
         if (t.coef < 1 || t.coef > kMaxCoefficient) {
             fail(fmt::format("the coefficient of `{}` is {}", t.index,
                              t.coef > kMaxCoefficient ? fmt::format("over {}", kMaxCoefficient)

@@ -3,7 +3,8 @@
 //     S[b,h,q,k] += Q[b,h,q,d] * K[b,h,k,d]
 // or a strided convolution
 //     O[n,k,p,q] += W[k,c,r,s] * I[n,c,p*2+r,q*2+s]
-// (`=` may stand for `+=`). Each tensor axis is an affine sum of at most
+// (`=` may stand for `+=`). Index names are letters and `_` (a mapping writes a
+// loop as the name and its factor, `h4`). Each tensor axis is an affine sum of at most
 // kMaxAxisTerms indices, each with a positive integer coefficient. An index the
 // result does not name is summed over. The first operand goes on the
 // `weights` data space, the second on `inputs`, the result on `outputs`

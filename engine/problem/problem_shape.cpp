@@ -36,6 +36,11 @@ ProblemShape conv_shape(Extent2 stride, Extent2 dilation) {
     return shape;
 }
 
+const ProblemShape& conv_family_shape() {
+    static const ProblemShape shape = conv_shape();
+    return shape;
+}
+
 std::optional<ConvWindow> conv_window(const ProblemShape& shape) {
     const Projection& in = shape.projections[DataSpace::inputs];
     if (in.num_axes != 5 || in.axes[3].num_terms != 2 || in.axes[4].num_terms != 2) {

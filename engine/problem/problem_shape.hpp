@@ -44,6 +44,9 @@ struct ProblemShape {
 
 // The conv family's shape with this window geometry (h = p·stride + r·dilation).
 ProblemShape conv_shape(Extent2 stride = {1, 1}, Extent2 dilation = {1, 1});
+// The conv family's shape at unit stride, one instance for the program: what
+// names dimensions where no problem is at hand (the conv letters).
+const ProblemShape& conv_family_shape();
 
 // The window geometry when `shape` indexes its tensors as the conv family
 // does (whatever it names its dimensions), else nullopt: what the Timeloop

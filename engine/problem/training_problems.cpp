@@ -16,6 +16,13 @@ const PhaseProblem* LayerTraining::find(Phase phase) const {
     return nullptr;
 }
 
+const LayerTraining* NetworkTraining::find(std::string_view name) const {
+    for (const LayerTraining& layer : layers) {
+        if (layer.layer->layer.name == name) return &layer;
+    }
+    return nullptr;
+}
+
 std::int64_t NetworkTraining::total_weights() const {
     std::int64_t total = 0;
     for (const LayerTraining& layer : layers) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "problem/phase_problem.hpp"
@@ -24,6 +25,8 @@ struct LayerTraining {
 struct NetworkTraining {
     std::vector<LayerTraining> layers;  // MAC layers only
 
+    // The MAC layer named `name`, or null.
+    const LayerTraining* find(std::string_view name) const;
     std::int64_t total_weights() const;
     // Forward MACs for the whole minibatch (equal to each phase's total).
     std::int64_t forward_macs() const;

@@ -260,12 +260,12 @@ MappingCase load_mapping_case_text(std::string text, const std::string& source,
                                     {source, 0, 0});
     switch (c.form) {
         case MappingForm::yaml:
-            c.mapping = parse_mapping_yaml(*root, c.arch).mapping;
+            c.mapping = parse_mapping_yaml(*root, c.arch, c.problem->space.shape).mapping;
             break;
         case MappingForm::json: {
             const std::string name =
                 json->key_path.empty() ? source : fmt::format("{} ({})", source, json->key_path);
-            c.mapping = mapping_from_json(json->mapping, c.arch, name);
+            c.mapping = mapping_from_json(json->mapping, c.arch, name, c.problem->space.shape);
             break;
         }
         case MappingForm::text: {
@@ -280,7 +280,7 @@ MappingCase load_mapping_case_text(std::string text, const std::string& source,
                 line = candidate;
                 break;
             }
-            c.mapping = parse_mapping_text(line, c.arch, source);
+            c.mapping = parse_mapping_text(line, c.arch, source, c.problem->space.shape);
             break;
         }
     }

@@ -33,7 +33,10 @@ LayerPhaseRecord layer_phase_record(const PointContext& c, const LayerResult& la
     r.layer_index = static_cast<std::int64_t>(layer.layer);
     r.phase = std::string(phase_name(lp.phase));
     r.choice = choice;
-    r.mapping = mapping_to_text(candidate.mapping, c.arch);
+    // Loops named as the layer's problem names its dimensions.
+    const LayerTraining* training = c.training.find(layer.name);
+    r.mapping = mapping_to_text(candidate.mapping, c.arch,
+                                training ? training->space.shape : conv_family_shape());
     r.macs = lp.macs;
     // Names need not be UTF-8: invalid bytes become U+FFFD rather than a throw.
     r.energy_breakdown = breakdown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -141,6 +141,7 @@ TEST(Einsum, BadEquationsAreLocatedErrors) {
         {"S[i] += A[0*i] * B[i]", "the coefficient of `i` is 0"},
         {"S[i] += A[i*99999999999] * B[i]", "the coefficient of `i` is over"},
         {"S[i] += A[i-j] * B[i]", "subtracts an index"},
+        {"S[h1] += A[h1] * B[h1]", "index `h1` holds a digit"},
         {"S[i] += A[i,i] * B[i]", "index `i` appears twice in tensor `A`"},
         {"S[i] += A[i] * A[i]", "tensor `A` is named twice"},
         {"S[i] += A[i+j+k] * B[i,j,k]", "sums 3 indices"},
