@@ -1,31 +1,25 @@
 #include "workload_report.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include <cassert>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "common/count_format.hpp"
+#include "vocabulary/einsum.hpp"
 
 namespace trainloop::cli {
-namespace {
-
-// Every MAC layer a network file can write is of the conv family.
-ConvWindow window_of(const LayerTraining& layer) {
-    const std::optional<ConvWindow> window = conv_window(layer.space.shape);
-    assert(window);
-    return *window;
-}
-
-}  // namespace
-
 nlohmann::json training_to_json(const Network& network, const NetworkTraining& training,
                                 std::int64_t batch) {
     nlohmann::json layers = nlohmann::json::array();
     for (const LayerTraining& layer : training.layers) {
+        // Each dimension the layer names (the conv family: N K C P Q R S G).
+        const ProblemShape& shape = layer.space.shape;
         nlohmann::json dims = nlohmann::json::object();
-        for (Dim d : {Dim::N, Dim::K, Dim::C, Dim::P, Dim::Q, Dim::R, Dim::S, Dim::G}) {
-            dims[std::string(dim_name(d))] = layer.space.bounds[d];
+        for (Dim d : kAllDims) {
+            if (shape.uses(d)) dims[std::string(shape.dim_name(d))] = layer.space.bounds[d];
         }
         nlohmann::json phases = nlohmann::json::object();
         for (const PhaseProblem& problem : layer.phases) {
@@ -34,14 +28,18 @@ nlohmann::json training_to_json(const Network& network, const NetworkTraining& t
                 {"output", std::string(tensor_name(problem.output_tensor()))}};
         }
         const AnalyzedLayer& analyzed = *layer.layer;
-        layers.push_back(
-            {{"name", analyzed.layer.name},
-             {"type", std::string(layer_type_name(analyzed.layer.type))},
-             {"dims", dims},
-             {"stride", {{"h", window_of(layer).stride.h}, {"w", window_of(layer).stride.w}}},
-             {"dilation", {{"h", window_of(layer).dilation.h}, {"w", window_of(layer).dilation.w}}},
-             {"weights", layer.space.weights()},
-             {"phases", phases}});
+        nlohmann::json entry = {{"name", analyzed.layer.name},
+                                {"type", std::string(layer_type_name(analyzed.layer.type))},
+                                {"dims", dims}};
+        if (const std::optional<ConvWindow> window = conv_window(shape)) {
+            entry["stride"] = {{"h", window->stride.h}, {"w", window->stride.w}};
+            entry["dilation"] = {{"h", window->dilation.h}, {"w", window->dilation.w}};
+        } else {
+            entry["einsum"] = einsum_text(shape);
+        }
+        entry["weights"] = layer.space.weights();
+        entry["phases"] = phases;
+        layers.push_back(entry);
     }
     nlohmann::json totals = nlohmann::json::object();
     std::int64_t step = 0;
@@ -74,17 +72,32 @@ std::string training_to_text(const Network& network, const NetworkTraining& trai
         const PhaseProblem* problem = layer.find(phase);
         return problem ? group_thousands(problem->macs()) : std::string("—");
     };
+    // An einsum layer's dimensions sit in the columns of the slots their roles
+    // give them (vocabulary/einsum.hpp); the lines under the table say which.
+    std::string einsums;
     for (const LayerTraining& layer : training.layers) {
         const DimBounds& b = layer.space.bounds;
+        const ProblemShape& shape = layer.space.shape;
+        const std::optional<ConvWindow> window = conv_window(shape);
         out += fmt::format(
             "{:<28} {:<9} {:>3} {:>4} {:>5} {:>5} {:>4} {:>4} {:>2} {:>2} {:>3} {:>12} {:>14} "
             "{:>14} {:>14}\n",
             layer.layer->layer.name, layer_type_name(layer.layer->layer.type), b[Dim::G], b[Dim::N],
             b[Dim::K], b[Dim::C], b[Dim::P], b[Dim::Q], b[Dim::R], b[Dim::S],
-            window_of(layer).stride.h, group_thousands(layer.space.weights()),
-            phase_cell(layer, Phase::fw), phase_cell(layer, Phase::bw),
-            phase_cell(layer, Phase::wu));
+            window ? std::to_string(window->stride.h) : std::string("-"),
+            group_thousands(layer.space.weights()), phase_cell(layer, Phase::fw),
+            phase_cell(layer, Phase::bw), phase_cell(layer, Phase::wu));
+        if (!window) {
+            std::vector<std::string> slots;
+            for (std::uint8_t i = 0; i < shape.num_dims; ++i) {
+                const Dim d = shape.listing[i];
+                slots.push_back(fmt::format("{} in {}", shape.dim_name(d), dim_name(d)));
+            }
+            einsums += fmt::format("  {}: {} ({})\n", layer.layer->layer.name, einsum_text(shape),
+                                   fmt::join(slots, ", "));
+        }
     }
+    if (!einsums.empty()) out += "\neinsum layers, each dimension in its column:\n" + einsums;
     const std::int64_t fw = training.phase_macs(Phase::fw);
     const std::int64_t bw = training.phase_macs(Phase::bw);
     const std::int64_t wu = training.phase_macs(Phase::wu);

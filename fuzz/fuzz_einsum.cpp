@@ -1,4 +1,4 @@
-// Fuzzes the einsum equation reader (problem/einsum.hpp) on raw bytes. An
+// Fuzzes the einsum equation reader (vocabulary/einsum.hpp) on raw bytes. An
 // equation it accepts must also write back (einsum_text) to text that reads
 // to the same shape, with every tensor axis within the model's limits.
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "fuzz_support.hpp"
-#include "problem/einsum.hpp"
+#include "vocabulary/einsum.hpp"
 
 using namespace trainloop;
 

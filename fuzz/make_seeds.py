@@ -30,6 +30,28 @@ def npy(header: str, data: bytes, version: int = 1) -> bytes:
     return b"\x93NUMPY" + bytes([version, 0]) + size + h + data
 
 
+EINSUM_NETWORK = """network: ffn_einsum
+inputs:
+  - {name: x, channels: 768, height: 512}
+layers:
+  - {name: q, type: einsum, inputs: [x], einsum: 'Q[b,s,h,d] += W[h,d,e] * X[b,s,e]',
+     weights: W, dims: {s: 512, h: 12, d: 64, e: 768}}
+  - {name: conv, type: einsum, inputs: [q], einsum: 'O[n,k,p] += W[k,c,r] * I[n,c,p*2+r]',
+     weights: W, batch: n, dims: {k: 8, c: 64, p: 3072, r: 2}}
+"""
+
+EINSUM_EQUATIONS = [
+    "S[b,h,q,k] += Q[b,h,q,d] * K[b,h,k,d]",
+    "O[b,h,q,d] += A[b,h,q,k] * V[b,h,k,d]",
+    "O[n,g,k,p,q] += W[g,k,c,r,s] * I[n,g,c,p*2+r,q*2+s*3]",
+    "Z[m,n] = A[m,k] * B[k,n]",
+    "Z[] += A[i] * B[i]",
+    "O[k,x,y,z] += W[k,c,a,b,e] * I[c,x+a,y+b,z*2+e]",
+    "S[b,g,r,q,k] += Q[b,g,r,q,d] * K[b,g,k,d]",
+    "S[i] += A[2*i+j] * B[j]",
+]
+
+
 def main() -> None:
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -47,6 +69,10 @@ def main() -> None:
     # A fibertree format (`ranks:`), which no shipped spec uses yet.
     sigma = (ROOT / "arch_specs/chen2024_sigma_8x8.yaml").read_text()
     put("fuzz_spec_yaml", bytes([1]) + sigma.replace("format: bitmap", "ranks: [UOP, B, cp]").encode())
+    # A network of einsum layers (docs/workload_format.md, "Einsum layers").
+    put("fuzz_spec_yaml", bytes([0]) + EINSUM_NETWORK.encode())
+    for equation in EINSUM_EQUATIONS:
+        put("fuzz_einsum", equation.encode())
     for f in sorted((ROOT / "examples/mappings").glob("*.yaml"))[:8]:
         put("fuzz_mapping", b"\x00" + f.read_bytes())
     for text in [

@@ -4,7 +4,7 @@
 
 #include "arch/network_shape.hpp"
 #include "arch/network_topology.hpp"
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

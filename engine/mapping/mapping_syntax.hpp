@@ -14,7 +14,7 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
-#include "problem/problem_shape.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 
@@ -39,7 +39,7 @@ Parsed<Mapping> default_mapping(const Architecture& arch);
 
 // A loop is its dimension's name in the problem's shape and its factor: "K4"
 // for the conv family, "q4" for an einsum naming a dimension q (whose names
-// hold no digits, problem/einsum.hpp, so the two parts are never ambiguous).
+// hold no digits, vocabulary/einsum.hpp, so the two parts are never ambiguous).
 std::string loop_token(const Loop& loop, const ProblemShape& shape = conv_family_shape());
 // "K4" -> {K, 4}; rejects `K0`, `Z4`, `K`, `4K`, `K4x`, ...
 Parsed<Loop> parse_loop_token(std::string_view token,

@@ -22,7 +22,7 @@
 
 #include "arch/architecture.hpp"
 #include "mapping/mapping.hpp"
-#include "problem/problem_shape.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 

@@ -29,7 +29,7 @@
 #include "common/spec_node.hpp"
 #include "mapping/mapping.hpp"
 #include "mapping/mapping_target.hpp"
-#include "problem/problem_shape.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 

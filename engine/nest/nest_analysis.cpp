@@ -9,7 +9,7 @@
 
 #include "common/spec_error.hpp"
 #include "nest/padding.hpp"
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

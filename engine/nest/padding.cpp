@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

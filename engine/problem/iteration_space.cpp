@@ -6,7 +6,7 @@
 #include <cassert>
 
 #include "common/checked_math.hpp"
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 
@@ -18,6 +18,10 @@ std::int64_t IterationSpace::macs() const {
 
 std::int64_t IterationSpace::weights() const {
     return footprint(shape.projections[DataSpace::weights], bounds);
+}
+
+const Projection& projection_for(DataSpace space, const IterationSpace& problem) {
+    return problem.shape.projections[space];
 }
 
 IterationSpace conv_space(const DimBounds& bounds, Extent2 stride, Extent2 dilation) {
@@ -102,6 +106,13 @@ IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
             space.bounds[Dim::C] = input.channels / groups;
             space.bounds[Dim::P] = input.height;
             space.bounds[Dim::Q] = input.width;
+            break;
+        }
+        case LayerType::einsum: {  // its own shape; the minibatch is the run's
+            const auto& einsum = std::get<EinsumAttributes>(layer.attributes);
+            space.shape = einsum.shape;
+            space.bounds = einsum.sizes;
+            space.bounds[einsum.batch] = batch;
             break;
         }
         case LayerType::lstm_cell: {  // W_h h_{t-1} at every step (workload/lstm.hpp)

@@ -10,8 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "problem/problem_shape.hpp"
 #include "vocabulary/dims.hpp"
+#include "vocabulary/problem_shape.hpp"
+#include "vocabulary/projection.hpp"
 #include "workload/layer.hpp"
 #include "workload/tensor_shape.hpp"
 
@@ -36,10 +37,13 @@ IterationSpace conv_space(const DimBounds& bounds, Extent2 stride = {1, 1},
 // mapping of a space that passes is representable.
 std::optional<std::string> oversize_reason(const IterationSpace& space);
 
-// The iteration space of a MAC layer (conv, fc, matmul, lstm_cell) at a minibatch.
+// The iteration space of a MAC layer (conv, fc, matmul, lstm_cell, einsum) at a minibatch.
 // Precondition: is_mac_layer(layer.type), shapes from Network::build.
 IterationSpace iteration_space_of(const Layer& layer, const TensorShape& input,
                                   const TensorShape& output, std::int64_t batch);
+
+// The projection of data space `space` of the problem (its shape's).
+const Projection& projection_for(DataSpace space, const IterationSpace& problem);
 
 // "G=1 N=16 K=64 C=3 P=112 Q=112 R=7 S=7": each named dimension, in the shape's order.
 std::string to_string(const IterationSpace& space);

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "problem/iteration_space.hpp"
-#include "problem/projection.hpp"
 #include "vocabulary/per_space.hpp"
 #include "vocabulary/phase.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 

@@ -70,7 +70,7 @@
 #include "arch/sparse_features.hpp"
 #include "density/density_model.hpp"
 #include "mapping/mapping.hpp"
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 #include "sparse/compressed_format.hpp"
 #include "sparse/tensor_tile.hpp"
 

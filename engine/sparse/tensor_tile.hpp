@@ -1,5 +1,5 @@
 // TensorTile: a box of one data space's tensor, as extents along the
-// tensor's axes in the projection's order (problem/projection.hpp):
+// tensor's axes in the projection's order (vocabulary/projection.hpp):
 //   weights [g, k, c, r, s], inputs [n, g, c, h, w], outputs [n, g, k, p, q].
 // The sparse models (occupancy, compressed formats, load imbalance) describe
 // tiles with it; tile_of() turns an iteration-space box into one.
@@ -8,7 +8,7 @@
 #include <array>
 #include <cstdint>
 
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 

@@ -5,9 +5,9 @@
 namespace trainloop {
 namespace {
 
-constexpr std::array<std::string_view, 11> kLayerTypeNames = {
+constexpr std::array<std::string_view, 12> kLayerTypeNames = {
     "conv",    "fc",  "matmul", "relu",    "batchnorm", "maxpool",
-    "avgpool", "add", "concat", "shuffle", "lstm_cell"};
+    "avgpool", "add", "concat", "shuffle", "lstm_cell", "einsum"};
 
 }  // namespace
 
@@ -29,7 +29,7 @@ const std::vector<std::string>& layer_type_names() {
 
 bool is_mac_layer(LayerType type) {
     return type == LayerType::conv || type == LayerType::fc || type == LayerType::matmul ||
-           type == LayerType::lstm_cell;
+           type == LayerType::lstm_cell || type == LayerType::einsum;
 }
 
 bool is_recurrent(LayerType type) { return type == LayerType::lstm_cell; }

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "common/spec_error.hpp"
+#include "vocabulary/extent2.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 
@@ -29,7 +31,8 @@ enum class LayerType : std::uint8_t {
     add,
     concat,
     shuffle,
-    lstm_cell
+    lstm_cell,
+    einsum
 };
 
 std::string_view layer_type_name(LayerType type);
@@ -43,13 +46,6 @@ bool is_mac_layer(LayerType type);
 bool is_recurrent(LayerType type);
 // Does the layer have trainable parameters (MAC weights, or batch-norm scale/shift)?
 bool has_parameters(LayerType type);
-
-// A height/width pair (kernel, stride, padding, dilation).
-struct Extent2 {
-    std::int64_t h = 1;
-    std::int64_t w = 1;
-    friend bool operator==(const Extent2&, const Extent2&) = default;
-};
 
 struct ConvAttributes {
     std::int64_t out_channels = 0;
@@ -89,8 +85,20 @@ struct LstmCellAttributes {
     std::int64_t sequence_length = 0;
 };
 
-using LayerAttributes = std::variant<std::monostate, ConvAttributes, PoolAttributes,
-                                     LinearAttributes, ShuffleAttributes, LstmCellAttributes>;
+// An operation written as an einsum (vocabulary/einsum.hpp, docs/workload_format.md):
+// Z[...] += W[...] · X[...], W a trained weight, X the layer's input. The
+// run's minibatch is the size of `batch`, which indexes X and Z but not W.
+struct EinsumAttributes {
+    std::string equation;  // as written
+    ProblemShape shape;
+    PerDim<std::int64_t> sizes{};  // each dimension's size; 1 for a slot the shape leaves unused
+    Dim batch = Dim::N;            // its size is the minibatch, not `sizes`
+    friend bool operator==(const EinsumAttributes&, const EinsumAttributes&) = default;
+};
+
+using LayerAttributes =
+    std::variant<std::monostate, ConvAttributes, PoolAttributes, LinearAttributes,
+                 ShuffleAttributes, LstmCellAttributes, EinsumAttributes>;
 
 struct Layer {
     std::string name;

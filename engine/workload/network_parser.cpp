@@ -8,6 +8,7 @@
 #include "common/checked_math.hpp"
 #include "common/did_you_mean.hpp"
 #include "common/spec_reading.hpp"
+#include "vocabulary/einsum.hpp"
 #include "workload/clos_cascade.hpp"
 #include "workload/lstm.hpp"
 #include "workload/network_spec.hpp"
@@ -121,6 +122,76 @@ std::vector<Layer> read_lstm(MapReader& map, const std::string& name, const Spec
     return expand_lstm(name, inputs.front(), lstm, node.location());
 }
 
+// An einsum layer (vocabulary/einsum.hpp): its equation, the trained operand
+// (`weights:`, the first), the minibatch's index (`batch:`, else `b` or `n`)
+// and every other index's size (`dims:`).
+EinsumAttributes read_einsum(MapReader& map) {
+    const SpecNode equation = map.required("einsum");
+    EinsumAttributes einsum;
+    einsum.equation = equation.as_string();
+    einsum.shape = parse_einsum(einsum.equation, equation.location(), equation.path());
+    const ProblemShape& shape = einsum.shape;
+    auto slot_named = [&shape](std::string_view name) -> std::optional<Dim> {
+        for (Dim d : kAllDims) {
+            if (shape.uses(d) && shape.dim_name(d) == name) return d;
+        }
+        return std::nullopt;
+    };
+    const std::string& weight = shape.tensor_names[DataSpace::weights];
+    const std::string& input = shape.tensor_names[DataSpace::inputs];
+    const SpecNode weights = map.required("weights");
+    const std::string named = weights.as_string();
+    if (named != weight) {
+        weights.fail(fmt::format("`{}` is not the first operand of `{}`", quoted_excerpt(named),
+                                 quoted_excerpt(einsum.equation)),
+                     fmt::format("the trained operand's name, written first: `{}`", weight),
+                     named == input
+                         ? fmt::format("write the trained operand first: `{} += {} * {}`",
+                                       shape.tensor_names[DataSpace::outputs], input, weight)
+                         : std::string());
+    }
+    // The minibatch: an index of the input and the result that the weight lacks.
+    std::optional<Dim> batch;
+    if (const auto node = map.optional("batch")) {
+        const std::string name = node->as_string();
+        batch = slot_named(name);
+        if (!batch) {
+            node->fail(fmt::format("`{}` is no index of `{}`", quoted_excerpt(name),
+                                   quoted_excerpt(einsum.equation)),
+                       "the index of the minibatch");
+        }
+    } else {
+        batch = slot_named("b");
+        if (!batch) batch = slot_named("n");
+        if (!batch) {
+            equation.fail(fmt::format("no index of `{}` is named `b` or `n`, the minibatch",
+                                      quoted_excerpt(einsum.equation)),
+                          "`batch: INDEX`, the index of the minibatch");
+        }
+    }
+    const bool per_sample = shape.projections[DataSpace::inputs].axis_of[*batch] >= 0 &&
+                            shape.projections[DataSpace::outputs].axis_of[*batch] >= 0 &&
+                            shape.projections[DataSpace::weights].axis_of[*batch] < 0;
+    if (!per_sample) {
+        equation.fail(fmt::format("the minibatch index `{}` must index `{}` and `{}` but not the "
+                                  "weight `{}`",
+                                  shape.dim_name(*batch), input,
+                                  shape.tensor_names[DataSpace::outputs], weight),
+                      "a minibatch index of the input and the result only");
+    }
+    einsum.batch = *batch;
+    einsum.sizes.values.fill(1);
+    const SpecNode dims_node = map.required("dims");
+    MapReader dims(dims_node);
+    for (std::uint8_t i = 0; i < shape.num_dims; ++i) {
+        const Dim d = shape.listing[i];
+        if (d == *batch) continue;
+        einsum.sizes[d] = dims.required(shape.dim_name(d)).as_positive_int();
+    }
+    dims.finish();  // an index the equation does not have
+    return einsum;
+}
+
 std::vector<Layer> read_clos_cascade(MapReader& map, const std::string& name,
                                      const SpecNode& node) {
     const std::vector<std::string> inputs = map.required("inputs").as_string_list();
@@ -171,6 +242,16 @@ std::vector<Layer> read_layer(const SpecNode& node) {
     if (layer.inputs.empty()) {
         map.required("inputs").fail("a layer needs at least one input", "a list of layer names");
     }
+    if (layer.type == LayerType::einsum && layer.inputs.size() != 1) {
+        // Two activation operands (attention's Q·Kᵀ) have two gradient problems
+        // in bw and no weight update: the results' phases cannot hold them yet.
+        map.required("inputs").fail(
+            fmt::format("`einsum` takes exactly one input, got {}: an einsum of two activations "
+                        "is not modelled yet",
+                        layer.inputs.size()),
+            "one layer name: the second operand; the first is the trained weight",
+            "an einsum's first operand is a weight (`weights:`)");
+    }
     switch (layer.type) {
         case LayerType::conv:
             layer.attributes = read_conv(map);
@@ -181,6 +262,9 @@ std::vector<Layer> read_layer(const SpecNode& node) {
             break;
         case LayerType::shuffle:
             layer.attributes = ShuffleAttributes{map.required("groups").as_positive_int()};
+            break;
+        case LayerType::einsum:
+            layer.attributes = read_einsum(map);
             break;
         case LayerType::lstm_cell: {
             const LstmParameters lstm = read_lstm_parameters(map);

@@ -36,6 +36,20 @@ std::string attributes_text(const LayerAttributes& attributes) {
         return fmt::format(", hidden_size: {}, sequence_length: {}", cell->hidden_size,
                            cell->sequence_length);
     }
+    if (const auto* einsum = std::get_if<EinsumAttributes>(&attributes)) {
+        const ProblemShape& shape = einsum->shape;
+        std::vector<std::string> dims;
+        for (std::uint8_t i = 0; i < shape.num_dims; ++i) {
+            const Dim d = shape.listing[i];
+            if (d != einsum->batch) {
+                dims.push_back(fmt::format("{}: {}", shape.dim_name(d), einsum->sizes[d]));
+            }
+        }
+        return fmt::format(
+            ", einsum: {}, weights: {}, batch: {}, dims: {{{}}}", yaml_scalar(einsum->equation),
+            yaml_scalar(shape.tensor_names[DataSpace::weights]),
+            yaml_scalar(std::string(shape.dim_name(einsum->batch))), fmt::join(dims, ", "));
+    }
     return {};
 }
 

@@ -34,6 +34,69 @@ TensorShape window_output(const Layer& layer, const NamedShape& in, Extent2 kern
     return {in.shape.channels, p, q};
 }
 
+// Per sample (the minibatch index at 1): the words of data space `s`, and
+// the extent of each of its axes, or nullopt past kMaxCount.
+struct SampleTensor {
+    std::int64_t words = 1;
+    std::vector<std::int64_t> extents;
+};
+std::optional<SampleTensor> sample_tensor(const EinsumAttributes& einsum, DataSpace s) {
+    const Projection& projection = einsum.shape.projections[s];
+    SampleTensor out;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const TensorAxis& axis = projection.axes[a];
+        std::int64_t extent = 1;
+        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+            const Dim d = axis.terms[t].dim;
+            const std::int64_t size = d == einsum.batch ? 1 : einsum.sizes[d];
+            const auto term = checked_mul(size - 1, axis.terms[t].coef);
+            const auto sum = term ? checked_add(extent, *term) : std::nullopt;
+            if (!sum || *sum > kMaxCount) return std::nullopt;
+            extent = *sum;
+        }
+        const auto words = checked_mul(out.words, extent);
+        if (!words || *words > kMaxCount) return std::nullopt;
+        out.words = *words;
+        if (!(axis.num_terms == 1 && axis.terms[0].dim == einsum.batch)) {
+            out.extents.push_back(extent);
+        }
+    }
+    return out;
+}
+
+// An einsum reads its input as the second operand, whose words per sample
+// must be the input's elements; its result is the tensor a next layer reads:
+// channels the last axis (besides the minibatch's), height the others, so a
+// `matmul` after it applies to the last axis at every other position.
+TensorShape einsum_output(const Layer& layer, const NamedShape& in, const std::string& key_path) {
+    const auto& einsum = std::get<EinsumAttributes>(layer.attributes);
+    const std::string& x = einsum.shape.tensor_names[DataSpace::inputs];
+    const auto read = sample_tensor(einsum, DataSpace::inputs);
+    const auto result = sample_tensor(einsum, DataSpace::outputs);
+    if (!read || !result || !sample_tensor(einsum, DataSpace::weights)) {
+        fail(layer, key_path + ".dims",
+             fmt::format("a tensor of `{}` has more than {} elements", einsum.equation,
+                         kMaxCountText),
+             "tensors of at most 2^53 elements");
+    }
+    if (read->words != in.shape.elements()) {
+        fail(layer, key_path + ".dims",
+             fmt::format("`{}` reads {} elements per sample as `{}`, but input `{}` has {} ({})",
+                         einsum.equation, read->words, x, in.producer, in.shape.elements(),
+                         to_string(in.shape)),
+             fmt::format("sizes under `dims` that make `{}` as large as input `{}`", x,
+                         in.producer));
+    }
+    TensorShape out;
+    if (!result->extents.empty()) {
+        out.channels = result->extents.back();
+        for (std::size_t i = 0; i + 1 < result->extents.size(); ++i) {
+            out.height *= result->extents[i];
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::int64_t sliding_window_output(std::int64_t in, std::int64_t kernel, std::int64_t stride,
@@ -106,6 +169,8 @@ TensorShape output_shape(const Layer& layer, const std::vector<NamedShape>& inpu
             }
             return first.shape;
         }
+        case LayerType::einsum:
+            return einsum_output(layer, first, key_path);
         case LayerType::lstm_cell: {
             // Reads the 4H gate pre-activations of every step (workload/lstm.hpp).
             const auto& cell = std::get<LstmCellAttributes>(layer.attributes);

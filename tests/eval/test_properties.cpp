@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "eval/evaluation.hpp"
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/flat_loops.hpp"
 #include "support/random_mapping.hpp"

@@ -12,7 +12,7 @@
 #include "mapping/mapping_text.hpp"
 #include "mapping/mapping_yaml.hpp"
 #include "mapping_test_support.hpp"
-#include "problem/einsum.hpp"
+#include "vocabulary/einsum.hpp"
 
 namespace trainloop {
 namespace {

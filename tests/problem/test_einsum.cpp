@@ -1,4 +1,4 @@
-// Einsum equations as problem shapes (problem/einsum.hpp): a convolution
+// Einsum equations as problem shapes (vocabulary/einsum.hpp): a convolution
 // written as an einsum is the conv family's shape, on the same slots; other
 // operations (attention, a plain matmul) get their dimensions by role; bad
 // equations get located errors.
@@ -7,7 +7,7 @@
 #include <cctype>
 
 #include "nest/nest_analysis.hpp"
-#include "problem/einsum.hpp"
+#include "vocabulary/einsum.hpp"
 #include "problem/iteration_space.hpp"
 #include "problem/phase_problem.hpp"
 #include "support/eval_fixtures.hpp"

@@ -23,7 +23,7 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/architecture_yaml.hpp"
 #include "components/component_library_parser.hpp"
-#include "problem/einsum.hpp"
+#include "vocabulary/einsum.hpp"
 #include "spec/mapping_case.hpp"
 #include "support/architecture_equality.hpp"
 #include "support/run_binary.hpp"

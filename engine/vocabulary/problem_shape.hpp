@@ -20,10 +20,10 @@
 #include <string>
 #include <string_view>
 
-#include "problem/projection.hpp"
 #include "vocabulary/dims.hpp"
+#include "vocabulary/extent2.hpp"
 #include "vocabulary/per_space.hpp"
-#include "workload/layer.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 

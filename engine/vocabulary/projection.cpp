@@ -1,9 +1,7 @@
-#include "problem/projection.hpp"
+#include "vocabulary/projection.hpp"
 
 #include <algorithm>
 #include <numeric>
-
-#include "problem/iteration_space.hpp"
 
 namespace trainloop {
 
@@ -24,10 +22,6 @@ Projection make_projection(const TensorAxis* axes, std::size_t count) {
 
 Projection make_projection(std::initializer_list<TensorAxis> axes) {
     return make_projection(axes.begin(), axes.size());
-}
-
-const Projection& projection_for(DataSpace space, const IterationSpace& problem) {
-    return problem.shape.projections[space];
 }
 
 std::int64_t footprint(const Projection& projection, const DimBounds& extent) {

@@ -25,7 +25,7 @@
 #include <string_view>
 
 #include "common/spec_error.hpp"
-#include "problem/problem_shape.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 

@@ -1,4 +1,4 @@
-#include "problem/problem_shape.hpp"
+#include "vocabulary/problem_shape.hpp"
 
 namespace trainloop {
 namespace {

@@ -19,8 +19,6 @@
 
 namespace trainloop {
 
-struct IterationSpace;  // problem/iteration_space.hpp
-
 // The most axes a tensor has (the conv family's inputs: n, g, c, h, w) and
 // the most terms an axis sums (a sliding window: p·σ + r·δ).
 inline constexpr std::size_t kMaxTensorAxes = 5;
@@ -54,9 +52,6 @@ struct Projection {
 // terms with positive coefficients, and no dimension in two axes.
 Projection make_projection(const TensorAxis* axes, std::size_t count);
 Projection make_projection(std::initializer_list<TensorAxis> axes);
-
-// The projection of data space `space` of the problem (its shape's).
-const Projection& projection_for(DataSpace space, const IterationSpace& problem);
 
 // Words in the box of the iteration space with per-dimension extents `extent`.
 std::int64_t footprint(const Projection& projection, const DimBounds& extent);

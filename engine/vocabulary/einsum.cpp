@@ -1,4 +1,4 @@
-#include "problem/einsum.hpp"
+#include "vocabulary/einsum.hpp"
 
 #include <fmt/format.h>
 
