@@ -8,10 +8,10 @@
 #include <string>
 
 #include "problem/iteration_space.hpp"
-#include "problem/projection.hpp"
 #include "sparse/compressed_format.hpp"
 #include "sparse/fibertree.hpp"
 #include "support/allocation_counter.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

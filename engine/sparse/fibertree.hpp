@@ -70,9 +70,9 @@
 #include "arch/sparse_features.hpp"
 #include "density/density_model.hpp"
 #include "mapping/mapping.hpp"
-#include "vocabulary/projection.hpp"
 #include "sparse/compressed_format.hpp"
 #include "sparse/tensor_tile.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include "common/names.hpp"
+#include "common/spec_node.hpp"
 
 namespace trainloop {
 namespace {
@@ -16,6 +16,10 @@ namespace {
 constexpr std::string_view kExpected =
     "an einsum `Z[i,j] += A[i,k] * B[k,j]`: three tensors, each axis a sum of at most two "
     "indices with positive integer coefficients (`p*2+r`)";
+
+// Tensor and index names longer than this are refused (so every message that
+// names one stays short).
+constexpr std::size_t kMaxNameSize = 64;
 
 // Coefficients past this are refused: no layer strides or dilates further,
 // and every product of a coefficient and a bound stays far inside int64.
@@ -37,13 +41,14 @@ class Reader {
         : text_(text), where_(where), key_path_(key_path) {}
 
     [[noreturn]] void fail(const std::string& what, const std::string& hint = {}) const {
+        // The equation as an excerpt: an error locates, it does not echo the input.
         throw SpecError(where_, key_path_,
-                        fmt::format("einsum `{}`: {}", visible_text(text_), what),
+                        fmt::format("einsum `{}`: {}", quoted_excerpt(text_), what),
                         std::string(kExpected), hint);
     }
     [[noreturn]] void fail_here(const std::string& expected) const {
         const std::string rest = pos_ < text_.size()
-                                     ? fmt::format("`{}`", visible_text(text_.substr(pos_)))
+                                     ? fmt::format("`{}`", quoted_excerpt(text_.substr(pos_)))
                                      : std::string("the end");
         fail(fmt::format("expected {} at character {}, found {}", expected, pos_ + 1, rest));
     }
@@ -76,6 +81,10 @@ class Reader {
             }
         }
         if (pos_ == start) return std::nullopt;
+        if (pos_ - start > kMaxNameSize) {
+            fail(fmt::format("a name of {} characters at character {}", pos_ - start, start + 1),
+                 fmt::format("tensor and index names of at most {} characters", kMaxNameSize));
+        }
         return std::string(text_.substr(start, pos_ - start));
     }
     std::optional<std::int64_t> integer() {

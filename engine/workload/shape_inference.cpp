@@ -5,6 +5,7 @@
 #include <array>
 
 #include "common/checked_math.hpp"
+#include "common/spec_node.hpp"
 
 namespace trainloop {
 namespace {
@@ -75,15 +76,15 @@ TensorShape einsum_output(const Layer& layer, const NamedShape& in, const std::s
     const auto result = sample_tensor(einsum, DataSpace::outputs);
     if (!read || !result || !sample_tensor(einsum, DataSpace::weights)) {
         fail(layer, key_path + ".dims",
-             fmt::format("a tensor of `{}` has more than {} elements", einsum.equation,
-                         kMaxCountText),
+             fmt::format("a tensor of `{}` has more than {} elements",
+                         quoted_excerpt(einsum.equation), kMaxCountText),
              "tensors of at most 2^53 elements");
     }
     if (read->words != in.shape.elements()) {
         fail(layer, key_path + ".dims",
              fmt::format("`{}` reads {} elements per sample as `{}`, but input `{}` has {} ({})",
-                         einsum.equation, read->words, x, in.producer, in.shape.elements(),
-                         to_string(in.shape)),
+                         quoted_excerpt(einsum.equation), read->words, x, in.producer,
+                         in.shape.elements(), to_string(in.shape)),
              fmt::format("sizes under `dims` that make `{}` as large as input `{}`", x,
                          in.producer));
     }

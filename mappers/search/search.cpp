@@ -9,10 +9,10 @@
 
 #include "eval/layer_phase_metrics.hpp"
 #include "mapspace/divisors.hpp"
-#include "problem/projection.hpp"
 #include "search/parallel_units.hpp"
 #include "search/pareto_front.hpp"
 #include "sparse/sparse_adjustment.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

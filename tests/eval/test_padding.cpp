@@ -18,11 +18,11 @@
 #include "eval/evaluation.hpp"
 #include "eval/mapping_check.hpp"
 #include "nest/padding.hpp"
-#include "vocabulary/einsum.hpp"
-#include "vocabulary/projection.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/flat_loops.hpp"
 #include "support/random_mapping.hpp"
+#include "vocabulary/einsum.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

@@ -7,10 +7,10 @@
 #include <tuple>
 
 #include "eval/evaluation.hpp"
-#include "vocabulary/projection.hpp"
 #include "support/eval_fixtures.hpp"
 #include "support/flat_loops.hpp"
 #include "support/random_mapping.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {

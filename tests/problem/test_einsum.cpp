@@ -7,10 +7,10 @@
 #include <cctype>
 
 #include "nest/nest_analysis.hpp"
-#include "vocabulary/einsum.hpp"
 #include "problem/iteration_space.hpp"
 #include "problem/phase_problem.hpp"
 #include "support/eval_fixtures.hpp"
+#include "vocabulary/einsum.hpp"
 
 namespace trainloop {
 namespace {
@@ -166,6 +166,19 @@ TEST(Einsum, BadEquationsAreLocatedErrors) {
             EXPECT_EQ(e.where().line, 7);
             EXPECT_EQ(e.key_path(), "layers[3].einsum");
             EXPECT_FALSE(e.expected().empty());
+        }
+    }
+}
+
+TEST(Einsum, AnErrorQuotesALongEquationShort) {
+    const std::string long_name(5000, 'x');
+    for (const std::string& equation :
+         {"S[i] += A[i] * B[i] " + long_name, "S[" + long_name + "] += A[i] * B[i]"}) {
+        try {
+            parse(equation);
+            ADD_FAILURE() << "accepted";
+        } catch (const SpecError& e) {
+            EXPECT_LT(e.message().size(), 400u) << e.message();
         }
     }
 }

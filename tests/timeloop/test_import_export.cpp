@@ -23,7 +23,6 @@
 #include "arch/architecture_parser.hpp"
 #include "arch/architecture_yaml.hpp"
 #include "components/component_library_parser.hpp"
-#include "vocabulary/einsum.hpp"
 #include "spec/mapping_case.hpp"
 #include "support/architecture_equality.hpp"
 #include "support/run_binary.hpp"
@@ -31,6 +30,7 @@
 #include "timeloop/timeloop_export.hpp"
 #include "timeloop/timeloop_files.hpp"
 #include "timeloop/timeloop_import.hpp"
+#include "vocabulary/einsum.hpp"
 #include "workload/network_yaml.hpp"
 
 namespace trainloop {
