@@ -29,13 +29,6 @@ std::string dim_list(const ProblemShape& shape) {
     return fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::optional<Dim> dim_named(const ProblemShape& shape, std::string_view name) {
-    for (Dim d : kAllDims) {
-        if (shape.uses(d) && shape.dim_name(d) == name) return d;
-    }
-    return std::nullopt;
-}
-
 // Whether every name is one character (the conv letters): a token's first
 // character is then its dimension, whatever follows.
 bool single_letter_names(const ProblemShape& shape) {
@@ -98,7 +91,7 @@ Parsed<Loop> parse_loop_token(std::string_view token, const ProblemShape& shape)
     if (digits > 0) {
         const std::string_view rest = token.substr(digits);
         std::string hint = "the dimension letter comes first";
-        if (dim_named(shape, rest)) {
+        if (shape.dim_named(rest)) {
             hint = fmt::format("did you mean `{}{}`? {}", quoted_excerpt(rest),
                                quoted_excerpt(token.substr(0, digits)), hint);
         }
@@ -112,12 +105,12 @@ Parsed<Loop> parse_loop_token(std::string_view token, const ProblemShape& shape)
     }
     const std::string_view name = token.substr(0, name_size);
     const std::string_view factor_text = token.substr(name_size);
-    const auto dim = dim_named(shape, name);
+    const auto dim = shape.dim_named(name);
     if (!dim) {
         std::string hint = fmt::format("dimensions: {}", dim_list(shape));
         std::string upper(name);
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        if (upper != name && dim_named(shape, upper)) {
+        if (upper != name && shape.dim_named(upper)) {
             hint = fmt::format("dimension letters are upper-case: did you mean `{}{}`?", upper,
                                quoted_excerpt(factor_text));
         }

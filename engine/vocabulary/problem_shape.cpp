@@ -19,6 +19,13 @@ TensorAxis window(Dim output, std::int64_t stride, Dim filter, std::int64_t dila
 
 }  // namespace
 
+std::optional<Dim> ProblemShape::dim_named(std::string_view name) const {
+    for (Dim d : kAllDims) {
+        if (uses(d) && dim_name(d) == name) return d;
+    }
+    return std::nullopt;
+}
+
 ProblemShape conv_shape(Extent2 stride, Extent2 dilation) {
     ProblemShape shape;
     for (Dim d : kAllDims) shape.dim_names[d] = std::string(trainloop::dim_name(d));

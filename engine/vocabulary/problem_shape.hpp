@@ -39,6 +39,8 @@ struct ProblemShape {
 
     std::string_view dim_name(Dim d) const { return dim_names[d]; }
     bool uses(Dim d) const { return !dim_names[d].empty(); }
+    // The slot the shape names `name`, if any.
+    std::optional<Dim> dim_named(std::string_view name) const;
     friend bool operator==(const ProblemShape&, const ProblemShape&) = default;
 };
 

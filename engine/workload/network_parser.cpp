@@ -131,12 +131,6 @@ EinsumAttributes read_einsum(MapReader& map) {
     einsum.equation = equation.as_string();
     einsum.shape = parse_einsum(einsum.equation, equation.location(), equation.path());
     const ProblemShape& shape = einsum.shape;
-    auto slot_named = [&shape](std::string_view name) -> std::optional<Dim> {
-        for (Dim d : kAllDims) {
-            if (shape.uses(d) && shape.dim_name(d) == name) return d;
-        }
-        return std::nullopt;
-    };
     const std::string& weight = shape.tensor_names[DataSpace::weights];
     const std::string& input = shape.tensor_names[DataSpace::inputs];
     const SpecNode weights = map.required("weights");
@@ -154,15 +148,15 @@ EinsumAttributes read_einsum(MapReader& map) {
     std::optional<Dim> batch;
     if (const auto node = map.optional("batch")) {
         const std::string name = node->as_string();
-        batch = slot_named(name);
+        batch = shape.dim_named(name);
         if (!batch) {
             node->fail(fmt::format("`{}` is no index of `{}`", quoted_excerpt(name),
                                    quoted_excerpt(einsum.equation)),
                        "the index of the minibatch");
         }
     } else {
-        batch = slot_named("b");
-        if (!batch) batch = slot_named("n");
+        batch = shape.dim_named("b");
+        if (!batch) batch = shape.dim_named("n");
         if (!batch) {
             equation.fail(fmt::format("no index of `{}` is named `b` or `n`, the minibatch",
                                       quoted_excerpt(einsum.equation)),
