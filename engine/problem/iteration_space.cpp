@@ -28,31 +28,6 @@ IterationSpace conv_space(const DimBounds& bounds, Extent2 stride, Extent2 dilat
     return IterationSpace{bounds, conv_shape(stride, dilation)};
 }
 
-namespace {
-
-// The words of data space `s` over the whole space: Π over its axes of
-// 1 + Σ (bound − 1)·coef, or nullopt past kMaxCount.
-std::optional<std::int64_t> checked_tensor_words(const IterationSpace& space, DataSpace s) {
-    const Projection& projection = space.shape.projections[s];
-    std::int64_t words = 1;
-    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
-        const TensorAxis& axis = projection.axes[a];
-        std::int64_t span = 1;
-        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
-            const auto term = checked_mul(space.bounds[axis.terms[t].dim] - 1, axis.terms[t].coef);
-            const auto sum = term ? checked_add(span, *term) : std::nullopt;
-            if (!sum || *sum > kMaxCount) return std::nullopt;
-            span = *sum;
-        }
-        const auto product = checked_mul(words, span);
-        if (!product || *product > kMaxCount) return std::nullopt;
-        words = *product;
-    }
-    return words;
-}
-
-}  // namespace
-
 std::optional<std::string> oversize_reason(const IterationSpace& space) {
     struct Tensor {
         std::string_view name;
@@ -60,9 +35,9 @@ std::optional<std::string> oversize_reason(const IterationSpace& space) {
     };
     const Tensor tensors[] = {
         {"MACs", count_product(space.bounds.values)},
-        {"weights", checked_tensor_words(space, DataSpace::weights)},
-        {"outputs", checked_tensor_words(space, DataSpace::outputs)},
-        {"inputs", checked_tensor_words(space, DataSpace::inputs)},
+        {"weights", checked_footprint(space.shape.projections[DataSpace::weights], space.bounds)},
+        {"outputs", checked_footprint(space.shape.projections[DataSpace::outputs], space.bounds)},
+        {"inputs", checked_footprint(space.shape.projections[DataSpace::inputs], space.bounds)},
     };
     for (const Tensor& t : tensors) {
         if (!t.size) {

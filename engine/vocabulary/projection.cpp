@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/checked_math.hpp"
+
 namespace trainloop {
 
 Projection make_projection(const TensorAxis* axes, std::size_t count) {
@@ -22,6 +24,29 @@ Projection make_projection(const TensorAxis* axes, std::size_t count) {
 
 Projection make_projection(std::initializer_list<TensorAxis> axes) {
     return make_projection(axes.begin(), axes.size());
+}
+
+std::optional<std::int64_t> checked_axis_span(const TensorAxis& axis, const DimBounds& extent) {
+    std::int64_t span = 1;
+    for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
+        const auto term = checked_mul(extent[axis.terms[t].dim] - 1, axis.terms[t].coef);
+        const auto sum = term ? checked_add(span, *term) : std::nullopt;
+        if (!sum || *sum > kMaxCount) return std::nullopt;
+        span = *sum;
+    }
+    return span;
+}
+
+std::optional<std::int64_t> checked_footprint(const Projection& projection,
+                                              const DimBounds& extent) {
+    std::int64_t words = 1;
+    for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
+        const auto span = checked_axis_span(projection.axes[a], extent);
+        const auto product = span ? checked_mul(words, *span) : std::nullopt;
+        if (!product || *product > kMaxCount) return std::nullopt;
+        words = *product;
+    }
+    return words;
 }
 
 std::int64_t footprint(const Projection& projection, const DimBounds& extent) {

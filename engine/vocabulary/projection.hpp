@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 
 #include "vocabulary/dims.hpp"
 #include "vocabulary/phase.hpp"
@@ -55,6 +56,13 @@ Projection make_projection(std::initializer_list<TensorAxis> axes);
 
 // Words in the box of the iteration space with per-dimension extents `extent`.
 std::int64_t footprint(const Projection& projection, const DimBounds& extent);
+// The same where the extents may be too large to model: each axis's span
+// (1 + Σ (extent − 1)·coef) and the words, or nullopt when either passes
+// kMaxCount (common/checked_math.hpp). For the checks at the edge, not the
+// evaluator.
+std::optional<std::int64_t> checked_axis_span(const TensorAxis& axis, const DimBounds& extent);
+std::optional<std::int64_t> checked_footprint(const Projection& projection,
+                                              const DimBounds& extent);
 // The same for the box with extents extent[d] · scale[d].
 std::int64_t footprint(const Projection& projection, const DimBounds& extent,
                        const DimBounds& scale);

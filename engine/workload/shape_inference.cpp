@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <optional>
+#include <vector>
 
 #include "common/checked_math.hpp"
 #include "common/spec_node.hpp"
+#include "vocabulary/projection.hpp"
 
 namespace trainloop {
 namespace {
@@ -36,30 +39,22 @@ TensorShape window_output(const Layer& layer, const NamedShape& in, Extent2 kern
 }
 
 // Per sample (the minibatch index at 1): the words of data space `s`, and
-// the extent of each of its axes, or nullopt past kMaxCount.
+// the extent of each of its axes but the minibatch's, or nullopt past kMaxCount.
 struct SampleTensor {
     std::int64_t words = 1;
     std::vector<std::int64_t> extents;
 };
 std::optional<SampleTensor> sample_tensor(const EinsumAttributes& einsum, DataSpace s) {
     const Projection& projection = einsum.shape.projections[s];
-    SampleTensor out;
+    DimBounds sample = einsum.sizes;
+    sample[einsum.batch] = 1;
+    const auto words = checked_footprint(projection, sample);
+    if (!words) return std::nullopt;
+    SampleTensor out{*words, {}};
     for (std::uint8_t a = 0; a < projection.num_axes; ++a) {
         const TensorAxis& axis = projection.axes[a];
-        std::int64_t extent = 1;
-        for (std::uint8_t t = 0; t < axis.num_terms; ++t) {
-            const Dim d = axis.terms[t].dim;
-            const std::int64_t size = d == einsum.batch ? 1 : einsum.sizes[d];
-            const auto term = checked_mul(size - 1, axis.terms[t].coef);
-            const auto sum = term ? checked_add(extent, *term) : std::nullopt;
-            if (!sum || *sum > kMaxCount) return std::nullopt;
-            extent = *sum;
-        }
-        const auto words = checked_mul(out.words, extent);
-        if (!words || *words > kMaxCount) return std::nullopt;
-        out.words = *words;
         if (!(axis.num_terms == 1 && axis.terms[0].dim == einsum.batch)) {
-            out.extents.push_back(extent);
+            out.extents.push_back(*checked_axis_span(axis, sample));
         }
     }
     return out;

@@ -26,11 +26,9 @@ const ProblemShape& attention() {
 }
 
 Dim slot(std::string_view name) {
-    for (Dim d : kAllDims) {
-        if (attention().dim_name(d) == name) return d;
-    }
-    ADD_FAILURE() << name;
-    return Dim::N;
+    const std::optional<Dim> d = attention().dim_named(name);
+    if (!d) ADD_FAILURE() << name;
+    return d.value_or(Dim::N);
 }
 
 // DRAM[b2 h12] GLB[q8 X:d_head16 Y:k4] RF[q2], every level keeping everything.

@@ -23,11 +23,9 @@ ProblemShape parse(std::string_view equation) {
 
 // The dimension a shape names `name` (fails the test when it names none).
 Dim slot(const ProblemShape& shape, std::string_view name) {
-    for (Dim d : kAllDims) {
-        if (shape.dim_name(d) == name) return d;
-    }
-    ADD_FAILURE() << "no dimension named " << name;
-    return Dim::N;
+    const std::optional<Dim> d = shape.dim_named(name);
+    if (!d) ADD_FAILURE() << "no dimension named " << name;
+    return d.value_or(Dim::N);
 }
 
 TEST(Einsum, AConvolutionIsTheConvFamilysShape) {

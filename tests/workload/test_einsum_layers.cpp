@@ -126,6 +126,12 @@ TEST(EinsumLayers, BadEinsumLayersAreLocatedErrors) {
         {head + "einsum: 'Y[b,s,q] += W[f,e] * X[b,s,e]', weights: W, dims: {s: 512, e: 768, "
                 "f: 3}}\n",
          "index `q` of the result `Y` is in neither operand", "einsum"},
+        {head + "einsum: 'Y[b,s,f] += W[f,e] * X[b,s,e]', weights: W, batch: t, dims: {s: 512, "
+                "e: 768, f: 3}}\n",
+         "`t` is no index of", "batch"},
+        {head + "einsum: 'Y[b,s,f] += W[f,e] * X[b,s,e]', weights: W, dims: {s: 9007199254740992, "
+                "e: 768, f: 3}}\n",
+         "has more than 2^53", "dims"},
         {"  - {name: up, type: einsum, inputs: [x, x], einsum: 'S[b,q,k] += Q[b,q,d] * "
          "K[b,k,d]', weights: Q, dims: {q: 4, k: 4, d: 2}}\n",
          "an einsum of two activations is not modelled yet", "inputs"},
